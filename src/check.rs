@@ -1,0 +1,498 @@
+//! Submitted schedules: the submission format and the hard checks of
+//! product.md §8 (completeness, every dependence, resource feasibility with
+//! Algorithm 23.1.4, modulo II for loops).
+//!
+//! A submission is one `LABEL CYCLE` a line, `ii N` for loops, `#` comments;
+//! CRLF, a BOM, tabs and trailing spaces are accepted. Submissions are
+//! untrusted: numbers are range-checked, nothing is sized by a submitted
+//! value (tables are sparse), and every problem becomes a [`Violation`].
+//!
+//! ```
+//! use course::{check, machine::Machine, program};
+//! let m = Machine::toy();
+//! let p = program::parse("block b\na: r1 = load [x]\nb: r2 = add r1, 1\n", "b.txt", &m).unwrap();
+//! let sub = check::parse_submission("a 0\nb 2\n");
+//! let r = check::check(&p, &m, &sub);
+//! assert_eq!(r.violations.len(), 1);
+//! assert_eq!(r.violations[0].message, "b at 2: a's result is visible from 3 (a at 0 + latency 3)");
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::ids::{Cycle, OpId};
+use crate::machine::Machine;
+use crate::program::{Kind, Program};
+use crate::rtable::GlobalTable;
+
+/// The largest cycle or II a submission may state.
+pub const MAX_CYCLE: i64 = 1_000_000_000_000;
+/// The most lines of a submission that are read.
+pub const MAX_LINES: usize = 100_000;
+
+/// One `LABEL CYCLE` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub label: String,
+    pub cycle: Cycle,
+    pub line: u32,
+}
+
+/// A parsed submission, with the problems found while parsing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Submission {
+    pub placements: Vec<Placement>,
+    /// `ii N` and its line.
+    pub ii: Option<(u64, u32)>,
+    pub errors: Vec<Violation>,
+}
+
+/// What kind of mistake a violation is (stable names for JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationKind {
+    /// A line that is not `LABEL CYCLE` / `ii N`, or a number out of range.
+    Format,
+    /// An operation of the input with no cycle.
+    Missing,
+    /// An operation given more than once.
+    Duplicate,
+    /// A label the input does not have.
+    Unknown,
+    /// A loop submission without `ii`, or an `ii` on a block.
+    Ii,
+    /// A dependence whose latency has not elapsed.
+    Latency,
+    /// A resource over capacity (Alg 23.1.4).
+    Resource,
+}
+
+impl ViolationKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ViolationKind::Format => "format",
+            ViolationKind::Missing => "missing",
+            ViolationKind::Duplicate => "duplicate",
+            ViolationKind::Unknown => "unknown",
+            ViolationKind::Ii => "ii",
+            ViolationKind::Latency => "latency",
+            ViolationKind::Resource => "resource",
+        }
+    }
+}
+
+/// One mistake, with a message that names operations and cycles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub message: String,
+    /// The submission line it concerns, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The operation placed wrongly (the consumer for latency, the one that
+    /// did not fit for resources).
+    #[serde(skip)]
+    pub op: Option<OpId>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+fn format_error(line: u32, message: String) -> Violation {
+    Violation {
+        kind: ViolationKind::Format,
+        message,
+        line: Some(line),
+        op: None,
+    }
+}
+
+fn parse_number(s: &str, what: &str) -> Result<i64, String> {
+    let digits = s.strip_prefix('+').unwrap_or(s);
+    if digits.starts_with('-') && digits[1..].chars().all(|c| c.is_ascii_digit()) && digits.len() > 1 {
+        return Err(format!("{what} {s} is negative; cycles start at 0"));
+    }
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!("expected a whole number for the {what}, found '{}'", shorten(s)));
+    }
+    match digits.parse::<i64>() {
+        Ok(v) if v <= MAX_CYCLE => Ok(v),
+        _ => Err(format!("{what} {} is out of range (at most {MAX_CYCLE})", shorten(s))),
+    }
+}
+
+/// At most 40 characters of untrusted text, for messages.
+fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().take(40).filter(|c| !c.is_control()).collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+fn is_label(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// Parses a submission. Never fails: problems are in `errors`.
+pub fn parse_submission(text: &str) -> Submission {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut sub = Submission::default();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i as u32 + 1;
+        if i >= MAX_LINES {
+            sub.errors.push(format_error(
+                line,
+                format!("more than {MAX_LINES} lines; the rest is not read"),
+            ));
+            break;
+        }
+        let body = raw.split('#').next().unwrap_or("");
+        let words: Vec<&str> = body.split_whitespace().collect();
+        match words.as_slice() {
+            [] => {}
+            ["ii", n] => match parse_number(n, "II") {
+                Ok(0) => sub.errors.push(format_error(line, "ii 0: the initiation interval is at least 1".into())),
+                Ok(v) => {
+                    if let Some((_, prev)) = sub.ii {
+                        sub.errors.push(format_error(line, format!("a second 'ii' line (the first is line {prev})")));
+                    } else {
+                        sub.ii = Some((v as u64, line));
+                    }
+                }
+                Err(e) => sub.errors.push(format_error(line, e)),
+            },
+            [label, n] => {
+                let label = label.strip_suffix(':').unwrap_or(label);
+                if !is_label(label) {
+                    sub.errors.push(format_error(
+                        line,
+                        format!("'{}' is not an operation label", shorten(label)),
+                    ));
+                    continue;
+                }
+                match parse_number(n, "cycle") {
+                    Ok(c) => sub.placements.push(Placement {
+                        label: label.to_string(),
+                        cycle: c,
+                        line,
+                    }),
+                    Err(e) => sub.errors.push(format_error(line, format!("{label}: {e}"))),
+                }
+            }
+            _ => sub.errors.push(format_error(
+                line,
+                format!("expected 'LABEL CYCLE' or 'ii N', found '{}'", shorten(body.trim())),
+            )),
+        }
+    }
+    sub
+}
+
+/// The outcome of the hard checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckResult {
+    pub violations: Vec<Violation>,
+    /// The cycle of each operation, when every operation has exactly one.
+    pub cycles: Option<Vec<Cycle>>,
+    /// The II used for a loop.
+    pub ii: Option<u64>,
+}
+
+impl CheckResult {
+    /// True when checks 1–4 all pass.
+    pub fn valid(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+/// Checks 1–4 of product.md §8 on a parsed submission.
+pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
+    let mut violations = sub.errors.clone();
+    let labels = p.label_map();
+    let mut cycles: Vec<Option<(Cycle, u32)>> = vec![None; p.len()];
+    for pl in &sub.placements {
+        match labels.get(pl.label.as_str()) {
+            None => violations.push(Violation {
+                kind: ViolationKind::Unknown,
+                message: format!("'{}' is not an operation of {}", pl.label, p.name),
+                line: Some(pl.line),
+                op: None,
+            }),
+            Some(&x) => match cycles[x.index()] {
+                Some((_, first)) => violations.push(Violation {
+                    kind: ViolationKind::Duplicate,
+                    message: format!("{} is placed twice (first on line {first})", pl.label),
+                    line: Some(pl.line),
+                    op: Some(x),
+                }),
+                None => cycles[x.index()] = Some((pl.cycle, pl.line)),
+            },
+        }
+    }
+    let missing: Vec<&str> = p
+        .op_ids()
+        .filter(|x| cycles[x.index()].is_none())
+        .map(|x| p.label(x))
+        .collect();
+    if !missing.is_empty() {
+        violations.push(Violation {
+            kind: ViolationKind::Missing,
+            message: format!("no cycle for {}", missing.join(", ")),
+            line: None,
+            op: None,
+        });
+    }
+    let ii = match (p.kind, sub.ii) {
+        (Kind::Loop, Some((ii, _))) => Some(ii),
+        (Kind::Loop, None) => {
+            violations.push(Violation {
+                kind: ViolationKind::Ii,
+                message: format!("{} is a loop: the submission needs an 'ii N' line", p.name),
+                line: None,
+                op: None,
+            });
+            None
+        }
+        (Kind::Block, Some((_, line))) => {
+            violations.push(Violation {
+                kind: ViolationKind::Ii,
+                message: format!("{} is a block: 'ii' belongs to loop submissions", p.name),
+                line: Some(line),
+                op: None,
+            });
+            None
+        }
+        (Kind::Block, None) => None,
+    };
+    if !missing.is_empty() || (p.kind == Kind::Loop && ii.is_none()) {
+        return CheckResult {
+            violations,
+            cycles: None,
+            ii,
+        };
+    }
+    let t: Vec<Cycle> = cycles.iter().map(|c| c.map_or(0, |(c, _)| c)).collect();
+    let line_of = |x: OpId| cycles[x.index()].map(|(_, l)| l);
+    violations.extend(latency_violations(p, m, &t, ii, &line_of));
+    violations.extend(resource_violations(p, m, &t, ii, &line_of));
+    CheckResult {
+        violations,
+        cycles: Some(t),
+        ii,
+    }
+}
+
+/// Check 3: `t_j + d·II ≥ t_i + ℓ` for every edge.
+pub fn latency_violations(
+    p: &Program,
+    m: &Machine,
+    t: &[Cycle],
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
+    let _ = m;
+    let mut out = Vec::new();
+    let ii_v = ii.unwrap_or(0) as i128;
+    for e in &p.edges {
+        let (ti, tj) = (t[e.from.index()] as i128, t[e.to.index()] as i128);
+        let need = ti + i128::from(e.latency) - i128::from(e.distance) * ii_v;
+        if p.kind == Kind::Block && e.distance > 0 {
+            continue;
+        }
+        if tj < need {
+            let (a, b) = (p.label(e.from), p.label(e.to));
+            let message = if e.distance == 0 {
+                format!(
+                    "{b} at {tj}: {a}'s result is visible from {need} ({a} at {ti} + latency {})",
+                    e.latency
+                )
+            } else {
+                format!(
+                    "{b} at {tj}: it reads {a} from {} iteration{} back, visible from {need} ({a} at {ti} + latency {} − {}×II {})",
+                    e.distance,
+                    if e.distance == 1 { "" } else { "s" },
+                    e.latency,
+                    e.distance,
+                    ii_v
+                )
+            };
+            out.push(Violation {
+                kind: ViolationKind::Latency,
+                message,
+                line: line_of(e.to),
+                op: Some(e.to),
+            });
+        }
+    }
+    out
+}
+
+/// Check 4: place the operations in issue order with Alg 23.1.4 (modulo II
+/// for loops); every operation that does not fit is a violation naming the
+/// resource, the cycle and the operations already there.
+pub fn resource_violations(
+    p: &Program,
+    m: &Machine,
+    t: &[Cycle],
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
+    let mut table = match (p.kind, ii) {
+        (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
+        _ => GlobalTable::new(),
+    };
+    // Issue order; within a cycle, the order the submission lists them, so
+    // the operation written last is the one that "does not fit".
+    let mut order: Vec<OpId> = p.op_ids().collect();
+    order.sort_by_key(|&x| (t[x.index()], line_of(x), x));
+    let mut out = Vec::new();
+    for x in order {
+        let class = p.op(x).class;
+        let c = t[x.index()];
+        if let Some(conf) = table.fits_why(m, class, c) {
+            let rname = &m.resource(conf.resource).name;
+            let owners: Vec<&str> = conf.owners.iter().map(|&o| p.label(o)).collect();
+            let at = match table.ii() {
+                Some(ii) => format!("row {} (cycle mod II {ii})", conf.cycle),
+                None => format!("cycle {}", conf.cycle),
+            };
+            let by = if owners.is_empty() {
+                String::new()
+            } else {
+                format!(" by {}", owners.join(", "))
+            };
+            let message = if conf.capacity == 1 {
+                format!("{} at {c}: {rname} is taken at {at}{by}", p.label(x))
+            } else {
+                format!(
+                    "{} at {c}: {rname} is full at {at} ({} of {} units{by})",
+                    p.label(x),
+                    conf.needed - 1,
+                    conf.capacity
+                )
+            };
+            out.push(Violation {
+                kind: ViolationKind::Resource,
+                message,
+                line: line_of(x),
+                op: Some(x),
+            });
+        }
+        // Place it anyway so later operations see the real occupancy.
+        table.place(m, class, c, Some(x));
+    }
+    out
+}
+
+/// Checks a schedule given as cycles (for engine-made schedules).
+pub fn check_cycles(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> Vec<Violation> {
+    let none = |_: OpId| None;
+    let mut v = latency_violations(p, m, t, ii, &none);
+    v.extend(resource_violations(p, m, t, ii, &none));
+    v
+}
+
+/// A schedule as submission text (`LABEL CYCLE` in issue order, `ii` first
+/// for loops): what a reference solution file holds.
+pub fn submission_text(p: &Program, t: &[Cycle], ii: Option<u64>) -> String {
+    let mut s = String::new();
+    if let Some(ii) = ii {
+        s.push_str(&format!("ii {ii}\n"));
+    }
+    let mut order: Vec<OpId> = p.op_ids().collect();
+    order.sort_by_key(|&x| (t[x.index()], x));
+    for x in order {
+        s.push_str(&format!("{} {}\n", p.label(x), t[x.index()]));
+    }
+    s
+}
+
+/// Label → cycle, for JSON.
+pub fn schedule_map(p: &Program, t: &[Cycle]) -> serde_json::Map<String, serde_json::Value> {
+    let mut map = serde_json::Map::new();
+    for x in p.op_ids() {
+        map.insert(p.label(x).to_string(), serde_json::Value::from(t[x.index()]));
+    }
+    map
+}
+
+/// Counts of violations by kind (for reports).
+pub fn kinds(v: &[Violation]) -> HashMap<ViolationKind, usize> {
+    let mut h = HashMap::new();
+    for x in v {
+        *h.entry(x.kind).or_insert(0) += 1;
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::parse;
+    use crate::sched::list_schedule;
+
+    const RUNNING: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+
+    fn running() -> (Program, Machine) {
+        let m = Machine::toy();
+        (parse(RUNNING, "running.txt", &m).unwrap(), m)
+    }
+
+    fn msgs(src: &str) -> Vec<String> {
+        let (p, m) = running();
+        check(&p, &m, &parse_submission(src))
+            .violations
+            .iter()
+            .map(|v| format!("{}: {v}", v.kind.as_str()))
+            .collect()
+    }
+
+    const GOOD: &str = "c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n";
+
+    #[test]
+    fn reference_passes() {
+        assert!(msgs(GOOD).is_empty());
+        let (p, m) = running();
+        let s = list_schedule(&p, &m);
+        assert!(check_cycles(&p, &m, &s.cycles, None).is_empty());
+        assert_eq!(submission_text(&p, &s.cycles, None), GOOD);
+    }
+
+    #[test]
+    fn the_lesson_style_reasons() {
+        assert_eq!(
+            msgs(&GOOD.replace("d 5", "d 4")),
+            vec!["resource: line 6: d at 4: mul is taken at cycle 4 by f"]
+        );
+        assert_eq!(
+            msgs(&GOOD.replace("i 8", "i 7")),
+            vec!["latency: line 9: i at 7: g's result is visible from 8 (g at 5 + latency 3)"]
+        );
+    }
+
+    #[test]
+    fn adversarial_lines() {
+        let v = msgs("\u{feff}c 0\r\na\t1  \r\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n");
+        assert!(v.is_empty(), "{v:?}");
+        assert!(msgs("").iter().any(|m| m.starts_with("missing: no cycle for a, b, c")));
+        assert!(msgs(&format!("{GOOD}a 9223372036854775808\n"))[0].contains("out of range"));
+        assert!(msgs(&format!("{GOOD}a -3\n"))[0].contains("negative"));
+        assert!(msgs(&format!("{GOOD}a 3\n"))[0].starts_with("duplicate: line 11: a is placed twice"));
+        assert!(msgs(&format!("{GOOD}zz 3\n"))[0].starts_with("unknown: line 11: 'zz'"));
+        assert!(msgs(&format!("{GOOD}ii 2\n"))[0].starts_with("ii: line 11"));
+        assert!(msgs("\u{0}\u{1}garbage\n")[0].starts_with("format: line 1"));
+    }
+}

@@ -1,0 +1,301 @@
+//! Command-line front end: clap structures, turned once into library calls.
+//!
+//! Exit codes: 0 ok, 1 "the answer is no" (a wrong answer, an infeasible
+//! schedule under `--check`, an invalid submission), 2 an error (usage,
+//! unreadable or invalid input). A closed pipe is not an error.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+
+use course::data::Source;
+use course::machine::Machine;
+
+mod bench;
+mod flash;
+mod grade;
+mod mca;
+mod quiz;
+
+/// The most bytes an input, machine or answer file may have.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "course",
+    version,
+    about = "Drills, quizzes, grading and analysis for Chapter 23: instruction scheduling",
+    after_help = "Examples:\n  course drill list-schedule --seed 4 --solution\n  course drill mii --seed 2 --solution\n  course schedule labs/ch23-sched/inputs/running.txt\n  course quiz 23\n  course grade labs/ch23-sched/inputs/running.txt out/running.sched"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct Global {
+    /// Machine model: a YAML file, or the name of a built-in machine (toy).
+    #[arg(long, global = true, value_name = "FILE|NAME")]
+    pub machine: Option<String>,
+    /// Read drills, quizzes and labs from this folder instead of the built-in copy.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub course_dir: Option<PathBuf>,
+    /// Colour: auto (a terminal, and NO_COLOR unset), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Output formats of the data commands.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+    /// Graphviz dependence graph.
+    Dot,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Practice problems with solutions and checking (`course drill list`).
+    #[command(after_help = "Examples:\n  course drill list\n  course drill list-schedule --seed 4 --solution\n  course drill list-schedule --seed 4 --check my.txt\n  course drill mii --seed 2 --solution --format json")]
+    Drill(DrillArgs),
+    /// The reference schedule of an input, with its reservation table.
+    #[command(after_help = "Examples:\n  course schedule labs/ch23-sched/inputs/running.txt\n  course schedule loop.txt --format json")]
+    Schedule(InputArgs),
+    /// Heights, usage, ResMII, RecMII, MII, RThroughput and the Theorem 23.1.12 bound.
+    #[command(after_help = "Examples:\n  course analyze labs/ch23-sched/inputs/running.txt\n  course analyze loop.txt --format dot | dot -Tpng > g.png")]
+    Analyze(InputArgs),
+    /// A machine model: reservation tables, forbidden latencies, hazard automata.
+    #[command(after_help = "Examples:\n  course machine\n  course machine my.yaml --format json")]
+    Machine(MachineArgs),
+    /// A seeded random block or loop in lab format.
+    #[command(after_help = "Examples:\n  course gen block --ops 10 --seed 7\n  course gen loop --ops 12 --seed 7 > loop.txt")]
+    Gen(GenArgs),
+    /// Grade lab submissions (one input, a student folder, or a class folder).
+    Grade(grade::GradeArgs),
+    /// The chapter quiz.
+    Quiz(quiz::QuizArgs),
+    /// Flashcards with spaced repetition.
+    Flash(flash::FlashArgs),
+    /// An llvm-mca-style simulation of a loop body on a machine model.
+    Mca(mca::McaArgs),
+    /// Benchmarks of the engine (figures for BENCHMARKS.md).
+    Bench(bench::BenchArgs),
+    /// Shell completions.
+    #[command(after_help = "Example:\n  course completions bash > /etc/bash_completion.d/course")]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct InputArgs {
+    /// A lab-format input (`-` for standard input).
+    pub input: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MachineArgs {
+    /// A machine file or built-in name (default: the --machine, else toy).
+    pub machine: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum GenKind {
+    Block,
+    Loop,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct GenArgs {
+    #[arg(value_enum)]
+    pub kind: GenKind,
+    /// Number of operations (default: the drill parameters' range).
+    #[arg(long)]
+    pub ops: Option<u64>,
+    /// Seed (default: drawn at random and printed in the header).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DrillArgs {
+    /// `list`, or a drill name.
+    pub drill: String,
+    /// Seed of the problem (default: drawn at random and printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Show the solution.
+    #[arg(long)]
+    pub solution: bool,
+    /// Check an answer file (`-` for standard input).
+    #[arg(long, value_name = "FILE|-")]
+    pub check: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// What every command gets: the machine, the data source, and styling.
+pub struct Ctx {
+    pub machine: Machine,
+    pub source: Source,
+    pub color: bool,
+}
+
+/// An error that ends the command with exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<T: std::fmt::Display> From<T> for CliError {
+    fn from(e: T) -> CliError {
+        CliError(e.to_string())
+    }
+}
+
+/// A command's outcome: the exit code it wants.
+pub type CmdResult = Result<u8, CliError>;
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(CliError(msg)) => {
+            let _ = writeln!(io::stderr(), "course: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> CmdResult {
+    let color = match cli.global.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal(),
+    };
+    let source = match &cli.global.course_dir {
+        Some(d) => Source::Dir(d.clone()),
+        None => Source::Embedded,
+    };
+    let machine = load_machine(cli.global.machine.as_deref())?;
+    let ctx = Ctx {
+        machine,
+        source,
+        color,
+    };
+    match &cli.command {
+        Command::Drill(a) => crate::cli::drill(&ctx, a),
+        Command::Schedule(a) => schedule(&ctx, a),
+        Command::Analyze(a) => analyze(&ctx, a),
+        Command::Machine(a) => machine_cmd(&ctx, a),
+        Command::Gen(a) => gen(&ctx, a),
+        Command::Grade(a) => grade::run(&ctx, a),
+        Command::Quiz(a) => quiz::run(&ctx, a),
+        Command::Flash(a) => flash::run(&ctx, a),
+        Command::Mca(a) => mca::run(&ctx, a),
+        Command::Bench(a) => bench::run(&ctx, a),
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "course", &mut buf);
+            print(&String::from_utf8_lossy(&buf));
+            Ok(0)
+        }
+    }
+}
+
+/// A machine by file path or built-in name.
+pub fn load_machine(spec: Option<&str>) -> Result<Machine, CliError> {
+    match spec {
+        None | Some("toy") => Ok(Machine::toy()),
+        Some(name) => {
+            if let Some(text) = course::data::builtin_machine(name) {
+                return Ok(Machine::from_yaml(text, &format!("{name}.yaml"))?);
+            }
+            let text = read_file(name)?;
+            Ok(Machine::from_yaml(&text, name)?)
+        }
+    }
+}
+
+/// Reads a file (or `-` for stdin) as UTF-8 text, refusing anything larger
+/// than [`MAX_FILE_BYTES`].
+pub fn read_file(path: &str) -> Result<String, CliError> {
+    read_limited(path, MAX_FILE_BYTES)
+}
+
+/// Reads at most `limit` bytes; larger files are refused, not truncated.
+pub fn read_limited(path: &str, limit: u64) -> Result<String, CliError> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    let res = if path == "-" {
+        io::stdin().lock().take(limit + 1).read_to_end(&mut buf)
+    } else {
+        match std::fs::File::open(Path::new(path)) {
+            Ok(f) => f.take(limit + 1).read_to_end(&mut buf),
+            Err(e) => return Err(CliError(format!("{path}: {}", io_reason(&e)))),
+        }
+    };
+    if let Err(e) = res {
+        return Err(CliError(format!("{path}: {}", io_reason(&e))));
+    }
+    if buf.len() as u64 > limit {
+        return Err(CliError(format!("{path}: larger than the {} MiB limit", limit >> 20)));
+    }
+    String::from_utf8(buf).map_err(|e| {
+        CliError(format!(
+            "{path}: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn io_reason(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Writes to stdout; a closed pipe ends the process quietly with 0.
+pub fn print(s: &str) {
+    let mut out = io::stdout().lock();
+    if let Err(e) = out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        let _ = writeln!(io::stderr(), "course: error: writing output: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// Pretty JSON plus a newline.
+pub fn print_json(v: &serde_json::Value) {
+    print(&format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default()));
+}
+
+mod commands;
+pub use commands::*;

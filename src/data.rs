@@ -1,0 +1,52 @@
+//! Course data embedded at compile time, so an installed `course` works from
+//! any folder. `--course-dir DIR` reads the same files from a folder instead.
+
+use std::path::{Path, PathBuf};
+
+pub const LIST_SCHEDULE_YAML: &str = include_str!("../drills/list-schedule.yaml");
+pub const MII_YAML: &str = include_str!("../drills/mii.yaml");
+pub const RUNNING_TXT: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+
+/// Where course data comes from.
+#[derive(Clone, Debug, Default)]
+pub enum Source {
+    /// The files built into the binary.
+    #[default]
+    Embedded,
+    /// A course folder laid out like the repository.
+    Dir(PathBuf),
+}
+
+/// The embedded copy of a course file, by its path in the repository.
+pub fn embedded(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "drills/list-schedule.yaml" => LIST_SCHEDULE_YAML,
+        "drills/mii.yaml" => MII_YAML,
+        "labs/ch23-sched/inputs/running.txt" => RUNNING_TXT,
+        "labs/ch23-sched/machines/toy.yaml" => crate::machine::TOY_YAML,
+        _ => return EMBEDDED_EXTRA.iter().find(|(p, _)| *p == path).map(|e| e.1),
+    })
+}
+
+/// Further embedded files (quizzes, lab inputs, machines), by path.
+pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[];
+
+impl Source {
+    /// Reads a course file (`drills/mii.yaml`, …).
+    pub fn read(&self, path: &str) -> Result<String, String> {
+        match self {
+            Source::Embedded => embedded(path)
+                .map(str::to_string)
+                .ok_or_else(|| format!("{path}: not a built-in course file")),
+            Source::Dir(dir) => {
+                let full: PathBuf = Path::new(dir).join(path);
+                std::fs::read_to_string(&full).map_err(|e| format!("{}: {e}", full.display()))
+            }
+        }
+    }
+}
+
+/// A built-in machine file by name (`toy`, …).
+pub fn builtin_machine(name: &str) -> Option<&'static str> {
+    embedded(&format!("labs/ch23-sched/machines/{name}.yaml"))
+}

@@ -1,0 +1,417 @@
+//! Seeded generators of lab-format blocks and loops (`course gen`, drills,
+//! quiz variants and benchmarks).
+//!
+//! A generator writes lab-format text, which is then parsed like any input:
+//! the text a student sees is the single source of truth. The same seed and
+//! parameters give the same bytes (see [`crate::rng`]).
+//!
+//! ```
+//! use course::{gen, machine::Machine};
+//! let m = Machine::toy();
+//! let params = gen::GenParams::block_default();
+//! let a = gen::block(&m, &params, 7, None);
+//! assert_eq!(a, gen::block(&m, &params, 7, None));
+//! assert!(course::program::parse(&a, "gen", &m).is_ok());
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::machine::Machine;
+use crate::program::{parse, Kind, Program};
+use crate::rng::Rng;
+
+/// An inclusive range of operation counts.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Span {
+    pub min: u64,
+    pub max: u64,
+}
+
+/// Generator parameters (the drill YAML files).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct GenParams {
+    pub ops: Span,
+    pub class_weights: BTreeMap<String, u32>,
+    pub symbols: Vec<String>,
+    #[serde(default)]
+    pub register_address_percent: u32,
+    #[serde(default)]
+    pub immediate_percent: u32,
+    #[serde(default = "default_window")]
+    pub window: u32,
+    #[serde(default)]
+    pub carried_percent: u32,
+    #[serde(default)]
+    pub distance2_percent: u32,
+    #[serde(default)]
+    pub min_recurrences: u32,
+}
+
+fn default_window() -> u32 {
+    5
+}
+
+/// Blocks above this size keep memory disambiguated (no register
+/// addresses, symbols per region) so that the number of memory edges stays
+/// linear: a register address may alias every earlier store.
+pub const SCALE_OPS: u64 = 2000;
+
+impl GenParams {
+    /// The parameters of `drills/list-schedule.yaml`.
+    pub fn block_default() -> GenParams {
+        serde_yaml::from_str(crate::data::LIST_SCHEDULE_YAML).expect("embedded drill parameters are valid")
+    }
+
+    /// The parameters of `drills/mii.yaml`.
+    pub fn loop_default() -> GenParams {
+        serde_yaml::from_str(crate::data::MII_YAML).expect("embedded drill parameters are valid")
+    }
+
+    /// Parses a parameter file; `origin` names it in messages.
+    pub fn from_yaml(text: &str, origin: &str) -> Result<GenParams, String> {
+        let p: GenParams = serde_yaml::from_str(text).map_err(|e| match e.location() {
+            Some(l) => format!("{origin}:{}:{}: {e}", l.line(), l.column()),
+            None => format!("{origin}: {e}"),
+        })?;
+        if p.ops.min < 1 || p.ops.min > p.ops.max {
+            return Err(format!("{origin}: ops: need 1 ≤ min ≤ max"));
+        }
+        if p.symbols.is_empty() {
+            return Err(format!("{origin}: symbols: at least one symbol"));
+        }
+        if p.class_weights.values().all(|&w| w == 0) {
+            return Err(format!("{origin}: class_weights: some weight must be positive"));
+        }
+        Ok(p)
+    }
+}
+
+/// `a`…`z`, `aa`, `ab`, … (bijective base 26).
+pub fn label_name(mut i: u64) -> String {
+    let mut s = Vec::new();
+    loop {
+        s.push(b'a' + (i % 26) as u8);
+        if i < 26 {
+            break;
+        }
+        i = i / 26 - 1;
+    }
+    s.reverse();
+    String::from_utf8(s).unwrap_or_default()
+}
+
+/// What an operation of a class looks like.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Load,
+    Store,
+    /// `li r, imm`
+    Imm,
+    /// `mov r, s`
+    Unary,
+    Binary,
+}
+
+fn shape(opcode: &str) -> Shape {
+    match opcode {
+        "load" => Shape::Load,
+        "store" => Shape::Store,
+        "li" => Shape::Imm,
+        "mov" => Shape::Unary,
+        _ => Shape::Binary,
+    }
+}
+
+struct Line {
+    label: String,
+    dest: Option<u64>,
+    opcode: String,
+    /// Register operands by definition index (carried: `(def, distance)`).
+    srcs: Vec<Src>,
+    addr: Option<(Option<String>, Option<Src>)>,
+}
+
+#[derive(Clone)]
+enum Src {
+    Reg(u64, Option<u32>),
+    Imm(i64),
+}
+
+fn generate(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>, kind: Kind) -> String {
+    let mut rng = Rng::derived(seed, kind.as_str());
+    let n = ops.unwrap_or_else(|| rng.range(params.ops.min, params.ops.max)).max(1);
+    let scale = n > SCALE_OPS;
+    // Classes that can be generated, with their weights and opcodes.
+    let mut classes: Vec<(u32, Vec<&str>)> = Vec::new();
+    for c in &m.classes {
+        let w = params.class_weights.get(&c.name).copied().unwrap_or(0);
+        if w > 0 && !c.opcodes.is_empty() {
+            classes.push((w, c.opcodes.iter().map(String::as_str).collect()));
+        }
+    }
+    if classes.is_empty() {
+        // A machine the parameters do not name: every class equally.
+        classes = m
+            .classes
+            .iter()
+            .filter(|c| !c.opcodes.is_empty())
+            .map(|c| (1, c.opcodes.iter().map(String::as_str).collect()))
+            .collect();
+    }
+    let weights: Vec<u32> = classes.iter().map(|c| c.0).collect();
+    let window = u64::from(params.window.max(1));
+    let mut lines: Vec<Line> = Vec::with_capacity(n as usize);
+    let mut defs: Vec<u64> = Vec::new(); // line index of each definition
+    let mut used: Vec<bool> = Vec::new(); // per definition
+    let reg_addr = if scale { 0 } else { params.register_address_percent };
+    for i in 0..n {
+        let ci = rng.weighted(&weights);
+        let opcodes = &classes[ci].1;
+        let mut opcode = opcodes[rng.below(opcodes.len() as u64) as usize].to_string();
+        let mut sh = shape(&opcode);
+        if defs.is_empty() && matches!(sh, Shape::Store | Shape::Unary | Shape::Binary) {
+            // Nothing to read yet: start from memory or a constant.
+            let fallback = m.opcodes().find(|o| *o == "load").or_else(|| m.opcodes().find(|o| *o == "li"));
+            if let Some(f) = fallback {
+                opcode = f.to_string();
+                sh = shape(&opcode);
+            }
+        }
+        // A recent definition, preferring one nobody has read yet.
+        let pick = |rng: &mut Rng, used: &mut Vec<bool>| -> Option<u64> {
+            if defs.is_empty() {
+                return None;
+            }
+            let lo = defs.len().saturating_sub(window as usize);
+            let unused: Vec<usize> = (lo..defs.len()).filter(|&d| !used[d]).collect();
+            let d = if !unused.is_empty() && rng.percent(60) {
+                unused[0]
+            } else {
+                lo + rng.below((defs.len() - lo) as u64) as usize
+            };
+            used[d] = true;
+            Some(d as u64)
+        };
+        let symbol = |rng: &mut Rng| -> String {
+            let s = &params.symbols[rng.below(params.symbols.len() as u64) as usize];
+            if scale {
+                format!("{s}{}", i / 32)
+            } else {
+                s.clone()
+            }
+        };
+        let mut line = Line {
+            label: label_name(i),
+            dest: None,
+            opcode: opcode.clone(),
+            srcs: Vec::new(),
+            addr: None,
+        };
+        match sh {
+            Shape::Load | Shape::Store => {
+                let with_reg = !defs.is_empty() && rng.percent(reg_addr);
+                let addr = if with_reg {
+                    let r = pick(&mut rng, &mut used).map(|d| Src::Reg(d, None));
+                    let sym = rng.percent(50).then(|| symbol(&mut rng));
+                    (sym, r)
+                } else {
+                    (Some(symbol(&mut rng)), None)
+                };
+                line.addr = Some(addr);
+                if sh == Shape::Store {
+                    if let Some(d) = pick(&mut rng, &mut used) {
+                        line.srcs.push(Src::Reg(d, None));
+                    }
+                }
+            }
+            Shape::Imm => line.srcs.push(Src::Imm(rng.range(0, 15) as i64)),
+            Shape::Unary => {
+                if let Some(d) = pick(&mut rng, &mut used) {
+                    line.srcs.push(Src::Reg(d, None));
+                }
+            }
+            Shape::Binary => {
+                if let Some(d) = pick(&mut rng, &mut used) {
+                    line.srcs.push(Src::Reg(d, None));
+                }
+                if rng.percent(params.immediate_percent) {
+                    line.srcs.push(Src::Imm(rng.range(1, 16) as i64));
+                } else if let Some(d) = pick(&mut rng, &mut used) {
+                    line.srcs.push(Src::Reg(d, None));
+                }
+            }
+        }
+        if sh != Shape::Store {
+            line.dest = Some(defs.len() as u64);
+            defs.push(i);
+            used.push(false);
+        }
+        lines.push(line);
+    }
+    if kind == Kind::Loop {
+        add_recurrences(&mut lines, &defs, params, &mut rng);
+    }
+    let mut out = format!(
+        "# generated: course gen {} --ops {n} --seed {seed} (generator v{})\n{} {}{seed}\n",
+        kind.as_str(),
+        crate::rng::GENERATOR_VERSION,
+        kind.as_str(),
+        if kind == Kind::Block { "b" } else { "l" }
+    );
+    let reg = |d: u64, at: Option<u32>| match at {
+        Some(k) => format!("r{}@{k}", d + 1),
+        None => format!("r{}", d + 1),
+    };
+    for l in &lines {
+        out.push_str(&l.label);
+        out.push_str(": ");
+        if let Some(d) = l.dest {
+            out.push_str(&reg(d, None));
+            out.push_str(" = ");
+        }
+        out.push_str(&l.opcode);
+        let mut operands: Vec<String> = Vec::new();
+        if let Some((sym, r)) = &l.addr {
+            let mut parts = Vec::new();
+            if let Some(s) = sym {
+                parts.push(s.clone());
+            }
+            if let Some(Src::Reg(d, at)) = r {
+                parts.push(reg(*d, *at));
+            }
+            operands.push(format!("[{}]", parts.join(" + ")));
+        }
+        for s in &l.srcs {
+            operands.push(match s {
+                Src::Reg(d, at) => reg(*d, *at),
+                Src::Imm(v) => v.to_string(),
+            });
+        }
+        if !operands.is_empty() {
+            out.push(' ');
+            out.push_str(&operands.join(", "));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Turns some reads into reads of a later (or the same) definition, which a
+/// loop reads from the previous iteration, and guarantees at least
+/// `min_recurrences` recurrences by closing a chain of real dependences.
+fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &mut Rng) {
+    let n = lines.len();
+    if defs.is_empty() {
+        return;
+    }
+    let def_line = |d: u64| defs[d as usize] as usize;
+    let mut made = 0u32;
+    // Extra carried reads (they may or may not close a cycle).
+    for j in 0..n {
+        if lines[j].opcode == "load" || lines[j].opcode == "store" || lines[j].srcs.is_empty() {
+            continue;
+        }
+        if !rng.percent(params.carried_percent) {
+            continue;
+        }
+        // A definition at or after j (carried distance 1, or 2 with r@2).
+        let later: Vec<u64> = (0..defs.len() as u64).filter(|&d| def_line(d) >= j).collect();
+        let Some(&d) = rng.choose(&later) else { continue };
+        let at = rng.percent(params.distance2_percent).then_some(2);
+        let k = rng.below(lines[j].srcs.len() as u64) as usize;
+        lines[j].srcs[k] = Src::Reg(d, at);
+    }
+    let mut tries = 0;
+    while made < params.min_recurrences && tries < 4 * n {
+        tries += 1;
+        // Walk back from a definition through register reads to an earlier
+        // operation j, then let j read that definition: j → … → i → j.
+        let d = rng.below(defs.len() as u64);
+        let i = def_line(d);
+        let mut j = i;
+        let steps = rng.range(0, 4);
+        for _ in 0..steps {
+            let preds: Vec<usize> = lines[j]
+                .srcs
+                .iter()
+                .chain(lines[j].addr.iter().filter_map(|(_, r)| r.as_ref()))
+                .filter_map(|s| match s {
+                    Src::Reg(p, None) if def_line(*p) < j => Some(def_line(*p)),
+                    _ => None,
+                })
+                .collect();
+            match rng.choose(&preds) {
+                Some(&p) => j = p,
+                None => break,
+            }
+        }
+        let line = &mut lines[j];
+        if line.opcode == "load" || line.srcs.is_empty() {
+            if line.opcode == "load" {
+                if let Some((_, r)) = &mut line.addr {
+                    *r = Some(Src::Reg(d, None));
+                    made += 1;
+                }
+            }
+            continue;
+        }
+        let k = rng.below(line.srcs.len() as u64) as usize;
+        let at = rng.percent(params.distance2_percent).then_some(2);
+        line.srcs[k] = Src::Reg(d, at);
+        made += 1;
+    }
+}
+
+/// A random block in lab format. `ops` overrides the parameters' range.
+pub fn block(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>) -> String {
+    generate(m, params, seed, ops, Kind::Block)
+}
+
+/// A random loop body in lab format.
+pub fn loop_body(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>) -> String {
+    generate(m, params, seed, ops, Kind::Loop)
+}
+
+/// Generates and parses; the text and the program.
+pub fn program(
+    m: &Machine,
+    params: &GenParams,
+    seed: u64,
+    ops: Option<u64>,
+    kind: Kind,
+) -> (String, Program) {
+    let text = generate(m, params, seed, ops, kind);
+    let p = parse(&text, "generated", m).expect("generated inputs parse");
+    (text, p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels() {
+        assert_eq!(label_name(0), "a");
+        assert_eq!(label_name(25), "z");
+        assert_eq!(label_name(26), "aa");
+        assert_eq!(label_name(27), "ab");
+        assert_eq!(label_name(26 + 26 * 26), "aaa");
+    }
+
+    #[test]
+    fn generated_inputs_parse_and_loops_recur() {
+        let m = Machine::toy();
+        let bp = GenParams::block_default();
+        let lp = GenParams::loop_default();
+        for seed in 0..300 {
+            let (_, p) = program(&m, &bp, seed, None, Kind::Block);
+            assert!((8..=12).contains(&p.len()));
+            let (t, l) = program(&m, &lp, seed, None, Kind::Loop);
+            assert!(crate::mii::critical_recurrence(&l).is_some(), "seed {seed}:\n{t}");
+        }
+    }
+}

@@ -1,0 +1,561 @@
+//! Machine models as data (Def 23.1.1, Def 23.1.2).
+//!
+//! A machine file states the issue width, the resources with their
+//! capacities, and for each operation class its latency, opcodes and either a
+//! `unit` + `occupancy` or a general `reservation` list of `[resource,
+//! offset]` pairs. The `issue` pseudo-resource (capacity W) is implicit: every
+//! class uses it at offset 0, once per micro-op.
+//!
+//! A file is parsed into [`MachineFile`] (plain serde structs) and validated
+//! once into a [`Machine`]; after that the engine trusts the model and never
+//! fails on it.
+//!
+//! ```
+//! let m = course::machine::Machine::toy();
+//! let div = m.class_by_opcode("div").unwrap();
+//! assert_eq!(m.class(div).latency, 6);
+//! // RT(div) = {(issue,0), (mul,0), (mul,1), (mul,2), (mul,3)}
+//! assert_eq!(m.class(div).reservation.len(), 5);
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{ClassId, ResourceId};
+
+/// The toy machine's file, embedded so the binary works from any folder.
+pub const TOY_YAML: &str = include_str!("../labs/ch23-sched/machines/toy.yaml");
+
+/// A resource with a capacity (the number of units of that kind).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    pub name: String,
+    pub capacity: u32,
+}
+
+/// An operation class: latency, opcodes and reservation table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub name: String,
+    /// Cycles from issue until the result is visible (`lat`, Def 23.1.1).
+    pub latency: u32,
+    pub opcodes: Vec<String>,
+    /// RT(o) as `(resource, offset)` pairs, the issue pairs included, in the
+    /// order the file gives them. A pair may repeat: it then counts twice.
+    pub reservation: Vec<(ResourceId, u32)>,
+    /// The same table with repeats folded into a count, sorted: what Fits and
+    /// Place iterate over.
+    pub folded: Vec<(ResourceId, u32, u32)>,
+    /// Micro-ops (LLVM's NumMicroOps); each uses one issue slot.
+    pub uops: u32,
+    /// ReadAdvance of this class's register reads (Prop 23.1.9).
+    pub read_advance: u32,
+}
+
+impl Class {
+    /// `K_r(o)`: the offsets at which this class uses `r` (with repeats).
+    pub fn offsets(&self, r: ResourceId) -> impl Iterator<Item = u32> + '_ {
+        self.reservation
+            .iter()
+            .filter(move |(res, _)| *res == r)
+            .map(|&(_, k)| k)
+    }
+
+    /// `|{k | (r,k) ∈ RT(o)}|` counted with multiplicity: this class's share
+    /// of `U_r` (Def 23.1.2).
+    pub fn usage(&self, r: ResourceId) -> u64 {
+        self.offsets(r).count() as u64
+    }
+
+    /// The largest offset in the table.
+    pub fn max_offset(&self) -> u32 {
+        self.reservation.iter().map(|&(_, k)| k).max().unwrap_or(0)
+    }
+}
+
+/// A validated machine model (Def 23.1.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Machine {
+    pub name: String,
+    /// W: at most this many micro-ops issue per cycle.
+    pub issue_width: u32,
+    /// Resource 0 is `issue` with capacity W.
+    pub resources: Vec<Resource>,
+    pub classes: Vec<Class>,
+    /// LLVM's MicroOpBufferSize: 0 means in-order issue.
+    pub micro_op_buffer_size: u32,
+    opcode_class: BTreeMap<String, ClassId>,
+}
+
+/// The resource id of the issue pseudo-resource.
+pub const ISSUE: ResourceId = ResourceId(0);
+
+/// The file form of a machine (serde).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineFile {
+    pub name: Option<String>,
+    pub issue_width: i64,
+    #[serde(default)]
+    pub micro_op_buffer_size: Option<i64>,
+    pub resources: Vec<ResourceFile>,
+    pub classes: Vec<ClassFile>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceFile {
+    pub name: String,
+    pub capacity: i64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassFile {
+    pub name: String,
+    pub latency: i64,
+    pub opcodes: Vec<String>,
+    #[serde(default)]
+    pub unit: Option<String>,
+    #[serde(default)]
+    pub occupancy: Option<i64>,
+    #[serde(default)]
+    pub reservation: Option<Vec<(String, i64)>>,
+    #[serde(default)]
+    pub uops: Option<i64>,
+    #[serde(default)]
+    pub read_advance: Option<i64>,
+}
+
+/// Why a machine file was rejected. `field` is a path such as
+/// `classes[4].occupancy`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MachineError {
+    #[error("{origin}: {message}")]
+    Syntax { origin: String, message: String },
+    #[error("{origin}: {field}: {message}")]
+    Invalid {
+        origin: String,
+        field: String,
+        message: String,
+    },
+}
+
+impl Machine {
+    /// The built-in toy machine (lab SPEC §3).
+    pub fn toy() -> Machine {
+        Machine::from_yaml(TOY_YAML, "toy.yaml").expect("the embedded toy machine is valid")
+    }
+
+    /// Parses and validates a machine file; `origin` names it in messages.
+    pub fn from_yaml(text: &str, origin: &str) -> Result<Machine, MachineError> {
+        let file: MachineFile =
+            serde_yaml::from_str(text).map_err(|e| MachineError::Syntax {
+                origin: match e.location() {
+                    Some(loc) => format!("{origin}:{}:{}", loc.line(), loc.column()),
+                    None => origin.to_string(),
+                },
+                message: strip_location(&e.to_string()),
+            })?;
+        Machine::from_file(&file, origin)
+    }
+
+    /// Validates the file form.
+    pub fn from_file(file: &MachineFile, origin: &str) -> Result<Machine, MachineError> {
+        let bad = |field: String, message: String| MachineError::Invalid {
+            origin: origin.to_string(),
+            field,
+            message,
+        };
+        const LIMIT: i64 = 1 << 16;
+        if file.issue_width < 1 || file.issue_width > LIMIT {
+            return Err(bad(
+                "issue_width".into(),
+                format!("must be between 1 and {LIMIT}, got {}", file.issue_width),
+            ));
+        }
+        let buffer = file.micro_op_buffer_size.unwrap_or(0);
+        if !(0..=LIMIT).contains(&buffer) {
+            return Err(bad(
+                "micro_op_buffer_size".into(),
+                format!("must be between 0 and {LIMIT}, got {buffer}"),
+            ));
+        }
+        let mut resources = vec![Resource {
+            name: "issue".into(),
+            capacity: file.issue_width as u32,
+        }];
+        let mut by_name: BTreeMap<String, ResourceId> = BTreeMap::new();
+        by_name.insert("issue".into(), ISSUE);
+        for (i, r) in file.resources.iter().enumerate() {
+            if !is_ident(&r.name) {
+                return Err(bad(
+                    format!("resources[{i}].name"),
+                    format!("'{}' is not a name (letters, digits, '_', '-')", r.name),
+                ));
+            }
+            if by_name.contains_key(&r.name) {
+                return Err(bad(
+                    format!("resources[{i}].name"),
+                    format!("duplicate resource name '{}'", r.name),
+                ));
+            }
+            if r.capacity < 1 || r.capacity > LIMIT {
+                return Err(bad(
+                    format!("resources[{i}].capacity"),
+                    format!(
+                        "capacity of '{}' must be between 1 and {LIMIT}, got {}",
+                        r.name, r.capacity
+                    ),
+                ));
+            }
+            by_name.insert(r.name.clone(), ResourceId::from_index(resources.len()));
+            resources.push(Resource {
+                name: r.name.clone(),
+                capacity: r.capacity as u32,
+            });
+        }
+        if file.classes.is_empty() {
+            return Err(bad("classes".into(), "a machine needs at least one class".into()));
+        }
+        let mut classes = Vec::new();
+        let mut class_names: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut opcode_class = BTreeMap::new();
+        for (i, c) in file.classes.iter().enumerate() {
+            let at = |f: &str| format!("classes[{i}].{f}");
+            if !is_ident(&c.name) {
+                return Err(bad(at("name"), format!("'{}' is not a name", c.name)));
+            }
+            if class_names.insert(&c.name, i).is_some() {
+                return Err(bad(at("name"), format!("duplicate class name '{}'", c.name)));
+            }
+            if c.latency < 0 || c.latency > LIMIT {
+                return Err(bad(
+                    at("latency"),
+                    format!("latency must be between 0 and {LIMIT}, got {}", c.latency),
+                ));
+            }
+            let uops = c.uops.unwrap_or(1);
+            if uops < 1 || uops > file.issue_width.max(1) * 64 {
+                return Err(bad(at("uops"), format!("uops must be at least 1, got {uops}")));
+            }
+            let read_advance = c.read_advance.unwrap_or(0);
+            if !(0..=LIMIT).contains(&read_advance) {
+                return Err(bad(
+                    at("read_advance"),
+                    format!("read_advance must be between 0 and {LIMIT}, got {read_advance}"),
+                ));
+            }
+            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
+            match (&c.unit, c.occupancy, &c.reservation) {
+                (Some(_), _, Some(_)) => {
+                    return Err(bad(
+                        at("reservation"),
+                        "give either unit + occupancy or a reservation list, not both".into(),
+                    ))
+                }
+                (None, Some(_), _) => {
+                    return Err(bad(at("occupancy"), "occupancy needs a unit".into()))
+                }
+                (Some(unit), occ, None) => {
+                    let Some(&rid) = by_name.get(unit) else {
+                        return Err(bad(at("unit"), format!("unknown resource '{unit}'")));
+                    };
+                    if rid == ISSUE {
+                        return Err(bad(at("unit"), "'issue' is implicit; name a unit".into()));
+                    }
+                    let occ = occ.unwrap_or(1);
+                    if occ < 1 {
+                        return Err(bad(
+                            at("occupancy"),
+                            format!("occupancy must be at least 1, got {occ}"),
+                        ));
+                    }
+                    if occ > c.latency.max(1) {
+                        return Err(bad(
+                            at("occupancy"),
+                            format!(
+                                "occupancy {occ} exceeds latency {} (Def 23.1.2 needs occ ≤ lat)",
+                                c.latency
+                            ),
+                        ));
+                    }
+                    reservation.extend((0..occ as u32).map(|k| (rid, k)));
+                }
+                (None, None, Some(list)) => {
+                    for (j, (res, off)) in list.iter().enumerate() {
+                        let Some(&rid) = by_name.get(res) else {
+                            return Err(bad(
+                                format!("classes[{i}].reservation[{j}]"),
+                                format!("unknown resource '{res}'"),
+                            ));
+                        };
+                        if *off < 0 || *off > 4096 {
+                            return Err(bad(
+                                format!("classes[{i}].reservation[{j}]"),
+                                format!("offset must be between 0 and 4096, got {off}"),
+                            ));
+                        }
+                        reservation.push((rid, *off as u32));
+                    }
+                }
+                (None, None, None) => {}
+            }
+            for op in &c.opcodes {
+                if !is_ident(op) {
+                    return Err(bad(at("opcodes"), format!("'{op}' is not an opcode name")));
+                }
+                if let Some(prev) = opcode_class.insert(op.clone(), ClassId::from_index(i)) {
+                    return Err(bad(
+                        at("opcodes"),
+                        format!(
+                            "opcode '{op}' is already in class '{}'",
+                            file.classes[prev.index()].name
+                        ),
+                    ));
+                }
+            }
+            let mut folded: BTreeMap<(ResourceId, u32), u32> = BTreeMap::new();
+            for &p in &reservation {
+                *folded.entry(p).or_default() += 1;
+            }
+            for (&(r, k), &n) in &folded {
+                let cap = resources[r.index()].capacity;
+                if n > cap {
+                    return Err(bad(
+                        at("reservation"),
+                        format!(
+                            "uses '{}' {n} times at offset {k}, more than its capacity {cap}: it could never issue",
+                            resources[r.index()].name
+                        ),
+                    ));
+                }
+            }
+            classes.push(Class {
+                name: c.name.clone(),
+                latency: c.latency as u32,
+                opcodes: c.opcodes.clone(),
+                reservation,
+                folded: folded.into_iter().map(|((r, k), n)| (r, k, n)).collect(),
+                uops: uops as u32,
+                read_advance: read_advance as u32,
+            });
+        }
+        Ok(Machine {
+            name: file.name.clone().unwrap_or_else(|| "machine".into()),
+            issue_width: file.issue_width as u32,
+            resources,
+            classes,
+            micro_op_buffer_size: buffer as u32,
+            opcode_class,
+        })
+    }
+
+    pub fn class(&self, id: ClassId) -> &Class {
+        &self.classes[id.index()]
+    }
+
+    pub fn resource(&self, id: ResourceId) -> &Resource {
+        &self.resources[id.index()]
+    }
+
+    pub fn class_by_opcode(&self, opcode: &str) -> Option<ClassId> {
+        self.opcode_class.get(opcode).copied()
+    }
+
+    pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
+        self.classes
+            .iter()
+            .position(|c| c.name == name)
+            .map(ClassId::from_index)
+    }
+
+    pub fn resource_by_name(&self, name: &str) -> Option<ResourceId> {
+        self.resources
+            .iter()
+            .position(|r| r.name == name)
+            .map(ResourceId::from_index)
+    }
+
+    pub fn resource_ids(&self) -> impl Iterator<Item = ResourceId> {
+        (0..self.resources.len()).map(ResourceId::from_index)
+    }
+
+    pub fn class_ids(&self) -> impl Iterator<Item = ClassId> {
+        (0..self.classes.len()).map(ClassId::from_index)
+    }
+
+    /// D: the largest offset in any reservation table.
+    pub fn max_offset(&self) -> u32 {
+        self.classes.iter().map(Class::max_offset).max().unwrap_or(0)
+    }
+
+    /// All opcodes the machine knows, sorted.
+    pub fn opcodes(&self) -> impl Iterator<Item = &str> {
+        self.opcode_class.keys().map(String::as_str)
+    }
+
+    /// The file form, for JSON/YAML output and round trips.
+    pub fn to_file(&self) -> MachineFile {
+        MachineFile {
+            name: Some(self.name.clone()),
+            issue_width: i64::from(self.issue_width),
+            micro_op_buffer_size: Some(i64::from(self.micro_op_buffer_size)),
+            resources: self.resources[1..]
+                .iter()
+                .map(|r| ResourceFile {
+                    name: r.name.clone(),
+                    capacity: i64::from(r.capacity),
+                })
+                .collect(),
+            classes: self
+                .classes
+                .iter()
+                .map(|c| ClassFile {
+                    name: c.name.clone(),
+                    latency: i64::from(c.latency),
+                    opcodes: c.opcodes.clone(),
+                    unit: None,
+                    occupancy: None,
+                    reservation: Some(
+                        c.reservation
+                            .iter()
+                            .filter(|(r, _)| *r != ISSUE)
+                            .map(|&(r, k)| (self.resource(r).name.clone(), i64::from(k)))
+                            .collect(),
+                    ),
+                    uops: Some(i64::from(c.uops)),
+                    read_advance: Some(i64::from(c.read_advance)),
+                })
+                .collect(),
+        }
+    }
+
+    /// The JSON form of product.md §6: `issue_width`, `resources`
+    /// [{`name`, `capacity`}], `classes` [{`name`, `latency`, `reservation`}]
+    /// (the reservation includes the issue pairs).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "issue_width": self.issue_width,
+            "micro_op_buffer_size": self.micro_op_buffer_size,
+            "resources": self.resources.iter().map(|r| serde_json::json!({
+                "name": r.name, "capacity": r.capacity
+            })).collect::<Vec<_>>(),
+            "classes": self.classes.iter().map(|c| serde_json::json!({
+                "name": c.name,
+                "latency": c.latency,
+                "opcodes": c.opcodes,
+                "uops": c.uops,
+                "read_advance": c.read_advance,
+                "reservation": c.reservation.iter()
+                    .map(|&(r, k)| serde_json::json!([self.resource(r).name, k]))
+                    .collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl fmt::Display for Machine {
+    /// The model as a table: resources, then each class's reservation table.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "machine {}: issue width {}, micro-op buffer {}",
+            self.name,
+            self.issue_width,
+            if self.micro_op_buffer_size == 0 {
+                "0 (in-order)".to_string()
+            } else {
+                self.micro_op_buffer_size.to_string()
+            }
+        )?;
+        write!(f, "resources:")?;
+        for r in &self.resources {
+            write!(f, " {} ({})", r.name, r.capacity)?;
+        }
+        writeln!(f)?;
+        Ok(())
+    }
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+}
+
+/// serde_yaml appends " at line X column Y"; we print the location first.
+fn strip_location(msg: &str) -> String {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toy_machine_matches_def_23_1_2() {
+        let m = Machine::toy();
+        assert_eq!(m.issue_width, 2);
+        let cap = |n: &str| m.resource(m.resource_by_name(n).unwrap()).capacity;
+        assert_eq!((cap("issue"), cap("alu"), cap("mem"), cap("mul")), (2, 2, 1, 1));
+        let div = m.class(m.class_by_opcode("div").unwrap());
+        let mul = m.resource_by_name("mul").unwrap();
+        assert_eq!(div.offsets(mul).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        assert_eq!(div.usage(ISSUE), 1);
+        for op in ["add", "sub", "li", "and", "or", "xor", "shl", "shr", "mov", "cmp"] {
+            assert_eq!(m.class(m.class_by_opcode(op).unwrap()).name, "alu");
+        }
+        assert_eq!(m.class(m.class_by_opcode("load").unwrap()).latency, 3);
+        assert_eq!(m.max_offset(), 3);
+    }
+
+    fn reject(yaml: &str) -> String {
+        Machine::from_yaml(yaml, "m.yaml").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn invalid_machines_name_the_field() {
+        let base = |extra: &str| {
+            format!(
+                "issue_width: 2\nresources:\n  - {{ name: alu, capacity: 2 }}\nclasses:\n{extra}"
+            )
+        };
+        let e = reject(&base("  - { name: a, latency: 1, opcodes: [add], unit: alu, occupancy: 2 }\n"));
+        assert!(e.contains("classes[0].occupancy") && e.contains("exceeds latency"), "{e}");
+        let e = reject(&base("  - { name: a, latency: 1, opcodes: [add], unit: fpu }\n"));
+        assert!(e.contains("classes[0].unit") && e.contains("unknown resource 'fpu'"), "{e}");
+        let e = reject(&base(
+            "  - { name: a, latency: 1, opcodes: [add], reservation: [[alu, -1]] }\n",
+        ));
+        assert!(e.contains("classes[0].reservation[0]") && e.contains("offset"), "{e}");
+        let e = reject(&base(
+            "  - { name: a, latency: 1, opcodes: [add], unit: alu }\n  - { name: a, latency: 1, opcodes: [sub], unit: alu }\n",
+        ));
+        assert!(e.contains("classes[1].name") && e.contains("duplicate"), "{e}");
+        let e = reject("issue_width: 2\nresources:\n  - { name: alu, capacity: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [add], unit: alu }\n");
+        assert!(e.contains("resources[0].capacity"), "{e}");
+        let e = reject("issue_width: 2\nresources: [\n");
+        assert!(e.starts_with("m.yaml:"), "{e}");
+        let e = reject("issue_width: 2\nresourcez: []\nclasses: []\n");
+        assert!(e.contains("resourcez"), "{e}");
+    }
+
+    #[test]
+    fn repeated_pairs_count_twice() {
+        let m = Machine::from_yaml(
+            "issue_width: 2\nresources:\n  - { name: bus, capacity: 2 }\nclasses:\n  - { name: wide, latency: 2, opcodes: [wide], reservation: [[bus, 0], [bus, 0]] }\n",
+            "m.yaml",
+        )
+        .unwrap();
+        let bus = m.resource_by_name("bus").unwrap();
+        assert_eq!(m.classes[0].usage(bus), 2);
+        assert!(m.classes[0].folded.contains(&(bus, 0, 2)));
+    }
+}

@@ -1,0 +1,207 @@
+//! Heights and the top-down cycle-driven list scheduler (Lesson 23.3), as
+//! used for reference schedules of blocks (product.md §5).
+//!
+//! Priority is the height `h(x) = max(lat(x), max_{x→y} ℓ(x,y) + h(y))`
+//! over distance-0 edges, ties broken by source order. At each cycle the
+//! ready operations are tried in priority order and placed when `Fits`
+//! (Alg 23.1.4) says yes; an operation whose last predecessor is placed in
+//! the current cycle over a latency-0 edge is tried in that same cycle.
+//!
+//! The implementation keeps one ready heap per class and a pending heap keyed
+//! by the cycle an operation becomes ready, and books resources in a
+//! [`WindowTable`]. A class that does not fit in a cycle cannot fit later in
+//! the same cycle (the table only fills up), so each cycle costs
+//! `O(|classes| · (W + |classes|))` plus `O(log n)` per placement: the whole
+//! schedule is `O(n log n + n·ρ)`.
+//!
+//! ```
+//! use course::{machine::Machine, program, sched};
+//! let m = Machine::toy();
+//! let src = "block b\na: r1 = load [x]\nb: r2 = mul r1, 2\n";
+//! let p = program::parse(src, "b.txt", &m).unwrap();
+//! let s = sched::list_schedule(&p, &m);
+//! assert_eq!(s.cycles, vec![0, 3]);
+//! assert_eq!(s.length, 6);
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::ids::{Cycle, OpId};
+use crate::machine::Machine;
+use crate::program::Program;
+use crate::rtable::WindowTable;
+
+/// Heights over distance-0 edges (the priority of product.md §5).
+pub fn heights(p: &Program, m: &Machine) -> Vec<u64> {
+    let mut h = vec![0u64; p.len()];
+    for &x in p.topo.iter().rev() {
+        let mut best = u64::from(m.class(p.op(x).class).latency);
+        for e in p.out_edges(x) {
+            if e.distance == 0 {
+                best = best.max(u64::from(e.latency) + h[e.to.index()]);
+            }
+        }
+        h[x.index()] = best;
+    }
+    h
+}
+
+/// A schedule of one block: an issue cycle per operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockSchedule {
+    pub cycles: Vec<Cycle>,
+    /// Cycles until every result is visible: `max(t_i + lat_i)`, at least
+    /// the last issue cycle plus one.
+    pub length: Cycle,
+    pub heights: Vec<u64>,
+    /// The cycle each operation became ready (all predecessors placed and
+    /// their latencies elapsed).
+    pub ready: Vec<Cycle>,
+}
+
+/// The length of a placement: `max(t_i + max(lat_i, 1))`, 0 when empty.
+pub fn schedule_length(p: &Program, m: &Machine, cycles: &[Cycle]) -> Cycle {
+    p.op_ids()
+        .map(|x| {
+            let lat = m.class(p.op(x).class).latency.max(1);
+            cycles[x.index()].saturating_add(i64::from(lat))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The reference list schedule of a block (loop-carried edges are ignored).
+pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
+    let n = p.len();
+    let heights = heights(p, m);
+    let mut waiting: Vec<u32> = vec![0; n];
+    for e in p.edges.iter().filter(|e| e.distance == 0) {
+        waiting[e.to.index()] += 1;
+    }
+    let mut earliest: Vec<Cycle> = vec![0; n];
+    let mut cycles: Vec<Cycle> = vec![-1; n];
+    let nclass = m.classes.len();
+    // Ready heaps per class: max height first, then lowest source index.
+    let mut ready: Vec<BinaryHeap<(u64, Reverse<u32>)>> = vec![BinaryHeap::new(); nclass];
+    let mut pending: BinaryHeap<Reverse<(Cycle, u32)>> = BinaryHeap::new();
+    for x in 0..n {
+        if waiting[x] == 0 {
+            pending.push(Reverse((0, x as u32)));
+        }
+    }
+    let mut table = WindowTable::new(m);
+    let mut failed = vec![false; nclass];
+    let mut placed = 0usize;
+    let mut cycle: Cycle = 0;
+    while placed < n {
+        while let Some(&Reverse((t, x))) = pending.peek() {
+            if t > cycle {
+                break;
+            }
+            pending.pop();
+            let c = p.ops[x as usize].class.index();
+            ready[c].push((heights[x as usize], Reverse(x)));
+        }
+        if ready.iter().all(BinaryHeap::is_empty) {
+            match pending.peek() {
+                Some(&Reverse((t, _))) => {
+                    cycle = t;
+                    continue;
+                }
+                None => break, // unreachable for a valid program
+            }
+        }
+        table.advance_to(cycle);
+        failed.iter_mut().for_each(|f| *f = false);
+        loop {
+            let mut best: Option<(usize, (u64, Reverse<u32>))> = None;
+            for (c, heap) in ready.iter().enumerate() {
+                if failed[c] {
+                    continue;
+                }
+                if let Some(&top) = heap.peek() {
+                    if best.is_none_or(|(_, b)| top > b) {
+                        best = Some((c, top));
+                    }
+                }
+            }
+            let Some((c, (_, Reverse(x)))) = best else { break };
+            let class = p.ops[x as usize].class;
+            if !table.fits(m, class, cycle) {
+                failed[c] = true;
+                continue;
+            }
+            ready[c].pop();
+            table.place(m, class, cycle);
+            cycles[x as usize] = cycle;
+            placed += 1;
+            for &ei in &p.succs[x as usize] {
+                let e = &p.edges[ei as usize];
+                if e.distance != 0 {
+                    continue;
+                }
+                let y = e.to.index();
+                earliest[y] = earliest[y].max(cycle + i64::from(e.latency));
+                waiting[y] -= 1;
+                if waiting[y] == 0 {
+                    if earliest[y] <= cycle {
+                        let cy = p.ops[y].class.index();
+                        ready[cy].push((heights[y], Reverse(y as u32)));
+                    } else {
+                        pending.push(Reverse((earliest[y], y as u32)));
+                    }
+                }
+            }
+        }
+        cycle += 1;
+    }
+    let length = schedule_length(p, m, &cycles);
+    BlockSchedule {
+        cycles,
+        length,
+        heights,
+        ready: earliest,
+    }
+}
+
+/// The operations of a schedule in issue order (cycle, then source order).
+pub fn issue_order(cycles: &[Cycle]) -> Vec<OpId> {
+    let mut v: Vec<OpId> = (0..cycles.len()).map(OpId::from_index).collect();
+    v.sort_by_key(|&x| (cycles[x.index()], x));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::parse;
+
+    const RUNNING: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+
+    #[test]
+    fn running_block_is_the_worked_example() {
+        let m = Machine::toy();
+        let p = parse(RUNNING, "running.txt", &m).unwrap();
+        let s = list_schedule(&p, &m);
+        let got: Vec<(&str, Cycle)> = p.op_ids().map(|x| (p.label(x), s.cycles[x.index()])).collect();
+        assert_eq!(
+            got,
+            vec![("a", 1), ("b", 2), ("c", 0), ("d", 5), ("e", 3), ("f", 4), ("g", 5), ("h", 6), ("i", 8), ("j", 9)]
+        );
+        assert_eq!(s.heights, vec![8, 8, 9, 4, 6, 5, 5, 1, 2, 1]);
+        assert_eq!(s.length, 10);
+    }
+
+    #[test]
+    fn div_instead_of_mul_delays_d_to_8() {
+        let m = Machine::toy();
+        let src = RUNNING.replace("f: r6 = mul r1, r5", "f: r6 = div r1, r5");
+        let p = parse(&src, "running-div.txt", &m).unwrap();
+        let s = list_schedule(&p, &m);
+        let f = p.op_by_label("f").unwrap();
+        let d = p.op_by_label("d").unwrap();
+        assert_eq!(s.cycles[f.index()], 4);
+        assert_eq!(s.cycles[d.index()], 8);
+    }
+}
