@@ -29,7 +29,24 @@ pub fn embedded(path: &str) -> Option<&'static str> {
 }
 
 /// Further embedded files (quizzes, lab inputs, machines), by path.
-pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[];
+pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
+    (
+        "labs/ch23-sched/machines/skylake-div.yaml",
+        include_str!("../labs/ch23-sched/machines/skylake-div.yaml"),
+    ),
+    (
+        "labs/ch23-sched/machines/dot-fma.yaml",
+        include_str!("../labs/ch23-sched/machines/dot-fma.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/div4.txt",
+        include_str!("../labs/ch23-sched/inputs/mca/div4.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot.txt",
+        include_str!("../labs/ch23-sched/inputs/mca/dot.txt"),
+    ),
+];
 
 impl Source {
     /// Reads a course file (`drills/mii.yaml`, …).

@@ -1,13 +1,61 @@
-//! `course mca`.
+//! `course mca`: the llvm-mca-style simulation of [`course::mca`].
 
-use super::{CliError, CmdResult, Ctx};
+use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
+use course::mca::{self, Options, Views};
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  course mca labs/ch23-sched/inputs/mca/div4.txt --machine skylake-div --timeline\n  course mca labs/ch23-sched/inputs/mca/dot.txt --machine dot-fma --iterations 100 --format json"
+)]
 pub struct McaArgs {
-    /// Arguments.
-    pub rest: Vec<String>,
+    /// A lab-format block or loop body (`-` for standard input).
+    pub input: String,
+    /// How many times the body runs.
+    #[arg(long, default_value_t = 100)]
+    pub iterations: u64,
+    /// Print the timeline view.
+    #[arg(long)]
+    pub timeline: bool,
+    /// Iterations the timeline shows (llvm-mca's -timeline-max-iterations).
+    #[arg(long, default_value_t = mca::DEFAULT_TIMELINE_ITERATIONS)]
+    pub timeline_max_iterations: u64,
+    /// Print the resource pressure views.
+    #[arg(long)]
+    pub resource_pressure: bool,
+    /// Print the instruction info view.
+    #[arg(long)]
+    pub instruction_info: bool,
+    #[arg(long, value_enum, default_value_t = McaFormat::Text)]
+    pub format: McaFormat,
 }
 
-pub fn run(_ctx: &Ctx, _args: &McaArgs) -> CmdResult {
-    Err(CliError("`course mca` is not available in this build".into()))
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum McaFormat {
+    Text,
+    Json,
+}
+
+pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
+    let text = read_file(&args.input)?;
+    let p = course::program::parse(&text, &args.input, &ctx.machine)
+        .map_err(|e| CliError(e.to_string()))?;
+    let views = Views {
+        instruction_info: args.instruction_info,
+        resource_pressure: args.resource_pressure,
+        timeline: args.timeline,
+    };
+    let opts = Options {
+        iterations: args.iterations,
+        timeline_iterations: if args.timeline {
+            args.timeline_max_iterations
+        } else {
+            0
+        },
+    };
+    let r = mca::simulate(&p, &ctx.machine, &opts)?;
+    match args.format {
+        McaFormat::Text => print(&mca::render_text(&p, &ctx.machine, &r, views)),
+        McaFormat::Json => print_json(&mca::render_json(&p, &ctx.machine, &r, views)),
+    }
+    Ok(0)
 }

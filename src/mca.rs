@@ -1,0 +1,720 @@
+//! An llvm-mca-style cycle simulation of a machine model (Alg 23.1.11).
+//!
+//! The body of a [`Program`] runs `N` times back to back. Each cycle the
+//! simulator retires executed instances in order from the reorder buffer,
+//! issues dispatched instances whose operands are ready and whose whole
+//! reservation table fits, and dispatches up to `W` micro-ops into a buffer
+//! of `micro_op_buffer_size` micro-ops (Def 23.1.8). A buffer size of 0 is an
+//! in-order core: an instance never issues before an older one.
+//!
+//! Operand readiness comes from the program's edges, whose latencies already
+//! are `max(0, L_w − a)` (Prop 23.1.9); an edge with distance `d` makes
+//! instance `j` wait for instance `j − d` of its producer (Def 23.1.10).
+//!
+//! Memory does not grow with `N`: the simulation keeps a ring of issue
+//! cycles large enough to cover the reorder buffer plus the longest
+//! distance, a sliding [`WindowTable`] of resource bookings, and the
+//! timeline of the first few iterations only.
+//!
+//! Timing conventions (those of llvm-mca's timeline): an instance
+//! dispatched in cycle `D` issues at `I ≥ D + 1`, executes during
+//! `I … I + lat − 1`, is executed (its result visible) at `X = I + lat`, and
+//! retires at `R ≥ X + 1`. Total Cycles is the last `R` plus one.
+//!
+//! ```
+//! use course::{machine::Machine, mca, program};
+//! let m = Machine::toy();
+//! let p = program::parse("block t\na: r1 = load [x]\nb: r2 = add r1, 1\n", "t", &m).unwrap();
+//! let r = mca::simulate(&p, &m, &mca::Options { iterations: 1, timeline_iterations: 1 }).unwrap();
+//! // load issues at 1, its result is ready at 4, the add issues then.
+//! assert_eq!(r.timeline[1].issue, 4);
+//! assert_eq!(r.total_cycles, 7);
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::ids::{ClassId, Cycle, ResourceId};
+use crate::machine::{Machine, ISSUE};
+use crate::mii;
+use crate::program::Program;
+use crate::ratio::Ratio;
+use crate::rtable::WindowTable;
+
+/// The most iterations a simulation accepts: far beyond any useful run,
+/// and small enough that instance indices and cycles never overflow.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+
+/// The most simulated instructions (iterations × body size).
+pub const MAX_INSTRUCTIONS: u64 = 10_000_000_000;
+
+/// llvm-mca's default `-timeline-max-iterations`.
+pub const DEFAULT_TIMELINE_ITERATIONS: u64 = 10;
+
+/// The widest timeline llvm-mca prints (`-timeline-max-cycles`).
+pub const TIMELINE_MAX_CYCLES: Cycle = 80;
+
+/// What to simulate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `N`: how many times the body runs.
+    pub iterations: u64,
+    /// How many leading iterations the timeline records.
+    pub timeline_iterations: u64,
+}
+
+/// Why a simulation was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum McaError {
+    #[error("the body has no instructions")]
+    Empty,
+    #[error("--iterations must be between 1 and {MAX_ITERATIONS}, got {0}")]
+    Iterations(u64),
+    #[error("{0} iterations of {1} instructions exceed the limit of {MAX_INSTRUCTIONS} simulated instructions")]
+    TooMany(u64, u64),
+}
+
+/// The life of one recorded instance (timeline view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub iteration: u64,
+    /// Index of the operation in the body.
+    pub op: usize,
+    pub dispatch: Cycle,
+    pub issue: Cycle,
+    /// The cycle its result is visible (`issue + lat`).
+    pub executed: Cycle,
+    pub retire: Cycle,
+}
+
+/// The outcome of [`simulate`], with llvm-mca's summary fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub iterations: u64,
+    pub instructions: u64,
+    pub total_cycles: u64,
+    pub total_uops: u64,
+    pub dispatch_width: u32,
+    /// Def 23.1.10 (μ/W and every resource).
+    pub block_rthroughput: Ratio,
+    /// The Theorem 23.1.12 bound `max(RThr, max ℓ/d)`.
+    pub bound: Ratio,
+    /// Stamps of the first `timeline_iterations` iterations, in stream order.
+    pub timeline: Vec<Stamp>,
+    /// The largest number of instances the reorder buffer held at once.
+    pub peak_in_flight: u64,
+}
+
+impl Report {
+    pub fn uops_per_cycle(&self) -> f64 {
+        self.total_uops as f64 / self.total_cycles.max(1) as f64
+    }
+
+    pub fn ipc(&self) -> f64 {
+        self.instructions as f64 / self.total_cycles.max(1) as f64
+    }
+
+    /// Simulated cycles per iteration, `C(N)/N`.
+    pub fn cycles_per_iteration(&self) -> f64 {
+        self.total_cycles as f64 / self.iterations.max(1) as f64
+    }
+}
+
+const NOT_ISSUED: Cycle = Cycle::MAX;
+
+/// Per-op data the inner loop needs, flattened once.
+struct BodyOp {
+    class: ClassId,
+    uops: u32,
+    latency: Cycle,
+    /// Incoming edges as (producer op, latency, distance).
+    preds: Vec<(usize, Cycle, u64)>,
+}
+
+/// The state of one instance in the reorder buffer, by ring slot.
+#[derive(Clone, Default)]
+struct Slot {
+    /// Earliest cycle its operands allow it to issue (known part).
+    ready: Cycle,
+    /// Producers that have not issued yet.
+    pending: u32,
+    /// Younger instances waiting for this one to issue.
+    waiters: Vec<u64>,
+    dispatch: Cycle,
+}
+
+/// Algorithm 23.1.11 on `p` (its body, `opts.iterations` times) and `m`.
+pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
+    let b = p.len() as u64;
+    if b == 0 {
+        return Err(McaError::Empty);
+    }
+    let n = opts.iterations;
+    if n == 0 || n > MAX_ITERATIONS {
+        return Err(McaError::Iterations(n));
+    }
+    let total = n
+        .checked_mul(b)
+        .filter(|&t| t <= MAX_INSTRUCTIONS)
+        .ok_or(McaError::TooMany(n, b))?;
+    let body: Vec<BodyOp> = p
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            let c = m.class(op.class);
+            BodyOp {
+                class: op.class,
+                uops: c.uops,
+                latency: Cycle::from(c.latency),
+                preds: p
+                    .in_edges(crate::ids::OpId(i as u32))
+                    .map(|e| {
+                        (
+                            e.from.index(),
+                            Cycle::from(e.latency),
+                            u64::from(e.distance),
+                        )
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let width = m.issue_width;
+    let max_uops = body.iter().map(|o| o.uops).max().unwrap_or(1);
+    let in_order = m.micro_op_buffer_size == 0;
+    // An in-order core still needs somewhere to keep issued instances until
+    // they retire: enough room never to throttle a full-width stream.
+    let max_lat = body.iter().map(|o| o.latency).max().unwrap_or(0) as u64;
+    let rob_uops: u64 = if in_order {
+        u64::from(width) * (max_lat + u64::from(m.max_offset()) + 2)
+    } else {
+        u64::from(m.micro_op_buffer_size)
+    }
+    .max(u64::from(max_uops));
+    // The ring must reach from the youngest dispatched instance back to the
+    // oldest producer any in-flight instance may read.
+    let max_dist = p
+        .edges
+        .iter()
+        .map(|e| u64::from(e.distance))
+        .max()
+        .unwrap_or(0);
+    let ring = (rob_uops + b * (max_dist + 1) + 1) as usize;
+    let mut issue_at: Vec<Cycle> = vec![NOT_ISSUED; ring];
+    let mut slots: Vec<Slot> = vec![Slot::default(); ring];
+    let rec = opts.timeline_iterations.min(n);
+    let mut timeline: Vec<Stamp> = Vec::with_capacity((rec * b) as usize);
+
+    let mut table = WindowTable::new(m);
+    // Ready instances per class, oldest first.
+    let mut ready_q: Vec<BinaryHeap<Reverse<u64>>> = vec![BinaryHeap::new(); m.classes.len()];
+    // Instances whose operands are known, waiting for their ready cycle.
+    let mut calendar: BinaryHeap<Reverse<(Cycle, u64)>> = BinaryHeap::new();
+    let mut failed_at: Vec<Cycle> = vec![-1; m.classes.len()];
+
+    let (mut head, mut tail, mut next_in_order) = (0u64, 0u64, 0u64);
+    let mut in_rob_uops = 0u64;
+    let mut peak = 0u64;
+    let mut cycle: Cycle = 0;
+    let mut last_retire: Cycle = 0;
+    let op_of = |g: u64| (g % b) as usize;
+
+    while head < total {
+        table.advance_to(cycle);
+        // Retire: in order, every instance executed in an earlier cycle.
+        while head < tail {
+            let g = head;
+            let t = issue_at[g as usize % ring];
+            if t == NOT_ISSUED || t + body[op_of(g)].latency >= cycle {
+                break;
+            }
+            in_rob_uops -= u64::from(body[op_of(g)].uops);
+            if g < rec * b {
+                let s = &slots[g as usize % ring];
+                timeline.push(Stamp {
+                    iteration: g / b,
+                    op: op_of(g),
+                    dispatch: s.dispatch,
+                    issue: t,
+                    executed: t + body[op_of(g)].latency,
+                    retire: cycle,
+                });
+            }
+            last_retire = cycle;
+            head += 1;
+        }
+        // Issue (execution needs no step of its own: a result's visibility
+        // follows from its issue cycle and latency).
+        let mut issued: Vec<u64> = Vec::new();
+        if in_order {
+            while next_in_order < tail {
+                let g = next_in_order;
+                let s = &slots[g as usize % ring];
+                let class = body[op_of(g)].class;
+                if s.pending > 0 || s.ready > cycle || !table.fits(m, class, cycle) {
+                    break;
+                }
+                table.place(m, class, cycle);
+                issue_at[g as usize % ring] = cycle;
+                issued.push(g);
+                next_in_order += 1;
+            }
+        } else {
+            while let Some(&Reverse((t, g))) = calendar.peek() {
+                if t > cycle {
+                    break;
+                }
+                calendar.pop();
+                ready_q[body[op_of(g)].class.index()].push(Reverse(g));
+            }
+            loop {
+                // The oldest ready instance among classes that may still fit.
+                let mut best: Option<(u64, usize)> = None;
+                for (k, q) in ready_q.iter().enumerate() {
+                    if failed_at[k] == cycle {
+                        continue;
+                    }
+                    if let Some(&Reverse(g)) = q.peek() {
+                        if best.is_none_or(|(bg, _)| g < bg) {
+                            best = Some((g, k));
+                        }
+                    }
+                }
+                let Some((g, k)) = best else { break };
+                let class = ClassId(k as u16);
+                if table.fits(m, class, cycle) {
+                    table.place(m, class, cycle);
+                    ready_q[k].pop();
+                    issue_at[g as usize % ring] = cycle;
+                    issued.push(g);
+                } else {
+                    // Same class, same table: every younger one fails too.
+                    failed_at[k] = cycle;
+                }
+            }
+        }
+        // Wake the consumers of what just issued.
+        for g in issued {
+            let waiters = std::mem::take(&mut slots[g as usize % ring].waiters);
+            let t = cycle;
+            for &w in &waiters {
+                let lat = edge_latency(&body, op_of(g), op_of(w), (w / b).wrapping_sub(g / b));
+                let s = &mut slots[w as usize % ring];
+                s.ready = s.ready.max(t + lat);
+                s.pending -= 1;
+                if s.pending == 0 && !in_order {
+                    calendar.push(Reverse((s.ready, w)));
+                }
+            }
+            let mut waiters = waiters;
+            waiters.clear();
+            slots[g as usize % ring].waiters = waiters;
+        }
+        // Dispatch: up to W micro-ops (one wider instance alone).
+        let mut slots_used = 0u32;
+        while tail < total {
+            let o = &body[op_of(tail)];
+            let fits_width = slots_used == 0 || slots_used + o.uops <= width;
+            if !fits_width || in_rob_uops + u64::from(o.uops) > rob_uops {
+                break;
+            }
+            let g = tail;
+            let j = g / b;
+            let mut ready = cycle + 1;
+            let mut pending = 0;
+            for &(from, lat, d) in &o.preds {
+                if d > j {
+                    continue; // before the first iteration: a live-in value
+                }
+                let pg = (j - d) * b + from as u64;
+                let t = issue_at[pg as usize % ring];
+                if pg < head || t != NOT_ISSUED {
+                    ready = ready.max(t + lat);
+                } else {
+                    slots[pg as usize % ring].waiters.push(g);
+                    pending += 1;
+                }
+            }
+            let s = &mut slots[g as usize % ring];
+            s.ready = ready;
+            s.pending = pending;
+            s.dispatch = cycle;
+            issue_at[g as usize % ring] = NOT_ISSUED;
+            if pending == 0 && !in_order {
+                calendar.push(Reverse((ready, g)));
+            }
+            in_rob_uops += u64::from(o.uops);
+            slots_used += o.uops;
+            tail += 1;
+        }
+        peak = peak.max(tail - head);
+        cycle += 1;
+    }
+    let bounds = mii::analyze(p, m);
+    Ok(Report {
+        iterations: n,
+        instructions: total,
+        total_cycles: (last_retire + 1) as u64,
+        total_uops: n * body.iter().map(|o| u64::from(o.uops)).sum::<u64>(),
+        dispatch_width: width,
+        block_rthroughput: bounds.rthroughput,
+        bound: bounds.bound,
+        timeline,
+        peak_in_flight: peak,
+    })
+}
+
+/// The largest latency among the edges `from → to` at distance `d` (several
+/// edges may join the same pair: a register and a memory dependence).
+fn edge_latency(body: &[BodyOp], from: usize, to: usize, d: u64) -> Cycle {
+    body[to]
+        .preds
+        .iter()
+        .filter(|&&(f, _, dist)| f == from && dist == d)
+        .map(|&(_, l, _)| l)
+        .max()
+        .unwrap_or(0)
+}
+
+/// One row of the instruction-info view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstrInfo {
+    pub uops: u32,
+    pub latency: u32,
+    /// `max_r usage/cap` of this instruction alone (issue included).
+    pub rthroughput: Ratio,
+    pub may_load: bool,
+    pub may_store: bool,
+}
+
+/// The instruction-info view (llvm-mca's `[1]`–`[5]` columns).
+pub fn instruction_info(p: &Program, m: &Machine) -> Vec<InstrInfo> {
+    p.ops
+        .iter()
+        .map(|op| {
+            let c = m.class(op.class);
+            let rthroughput = m
+                .resource_ids()
+                .map(|r| Ratio::new(c.usage(r), u64::from(m.resource(r).capacity)))
+                .max()
+                .unwrap_or(Ratio::int(0));
+            InstrInfo {
+                uops: c.uops,
+                latency: c.latency,
+                rthroughput,
+                may_load: op.address().is_some() && op.dest.is_some(),
+                may_store: op.writes_memory(),
+            }
+        })
+        .collect()
+}
+
+/// Resource pressure: occupied cycles per iteration of every resource but
+/// `issue`, in total and per instruction. Every instance books its class's
+/// whole table (no alternatives to choose between), so the per-iteration
+/// figure is `U_r(B)` of Def 23.1.10 whatever `N` is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pressure {
+    pub resources: Vec<ResourceId>,
+    pub per_iteration: Vec<u64>,
+    /// `[instruction][resource]`.
+    pub per_instruction: Vec<Vec<u64>>,
+}
+
+pub fn resource_pressure(p: &Program, m: &Machine) -> Pressure {
+    let resources: Vec<ResourceId> = m.resource_ids().filter(|&r| r != ISSUE).collect();
+    let per_instruction: Vec<Vec<u64>> = p
+        .ops
+        .iter()
+        .map(|op| {
+            resources
+                .iter()
+                .map(|&r| m.class(op.class).usage(r))
+                .collect()
+        })
+        .collect();
+    let per_iteration = (0..resources.len())
+        .map(|i| per_instruction.iter().map(|row| row[i]).sum())
+        .collect();
+    Pressure {
+        resources,
+        per_iteration,
+        per_instruction,
+    }
+}
+
+/// Which views [`render_text`] and [`render_json`] include after the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Views {
+    pub instruction_info: bool,
+    pub resource_pressure: bool,
+    pub timeline: bool,
+}
+
+fn fmt2(v: f64) -> String {
+    format!("{v:.2}")
+}
+
+fn ratio2(r: Ratio) -> String {
+    fmt2(r.to_f64())
+}
+
+/// The views as llvm-mca prints them.
+pub fn render_text(p: &Program, m: &Machine, r: &Report, views: Views) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "Iterations:        {}", r.iterations);
+    let _ = writeln!(s, "Instructions:      {}", r.instructions);
+    let _ = writeln!(s, "Total Cycles:      {}", r.total_cycles);
+    let _ = writeln!(s, "Total uOps:        {}", r.total_uops);
+    let _ = writeln!(s);
+    let _ = writeln!(s, "Dispatch Width:    {}", r.dispatch_width);
+    let _ = writeln!(s, "uOps Per Cycle:    {}", fmt2(r.uops_per_cycle()));
+    let _ = writeln!(s, "IPC:               {}", fmt2(r.ipc()));
+    let _ = writeln!(s, "Block RThroughput: {}", r.block_rthroughput.decimal1());
+    let texts: Vec<String> = p.ops.iter().map(|o| o.text()).collect();
+    if views.instruction_info {
+        let _ = writeln!(s, "\n\nInstruction Info:");
+        let _ = writeln!(
+            s,
+            "[1]: #uOps\n[2]: Latency\n[3]: RThroughput\n[4]: MayLoad\n[5]: MayStore\n"
+        );
+        let _ = writeln!(s, "[1]    [2]    [3]    [4]    [5]    Instructions:");
+        for (i, info) in instruction_info(p, m).iter().enumerate() {
+            let flag = |b: bool| if b { "*" } else { " " };
+            let row = format!(
+                " {:<6} {:<6} {:<6} {:<6} {:<6} {}",
+                info.uops,
+                info.latency,
+                ratio2(info.rthroughput),
+                flag(info.may_load),
+                flag(info.may_store),
+                texts[i]
+            );
+            let _ = writeln!(s, "{}", row.trim_end());
+        }
+    }
+    if views.resource_pressure {
+        let pr = resource_pressure(p, m);
+        let _ = writeln!(s, "\n\nResources:");
+        for (i, &res) in pr.resources.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "[{i}]   - {} (capacity {})",
+                m.resource(res).name,
+                m.resource(res).capacity
+            );
+        }
+        let head: String = (0..pr.resources.len())
+            .map(|i| format!("{:<7}", format!("[{i}]")))
+            .collect();
+        let cell = |v: u64| {
+            if v == 0 {
+                format!("{:<7}", " -")
+            } else {
+                format!("{:<7}", format!("{v}.00"))
+            }
+        };
+        let _ = writeln!(s, "\n\nResource pressure per iteration:");
+        let _ = writeln!(s, "{}", head.trim_end());
+        let row: String = pr.per_iteration.iter().map(|&v| cell(v)).collect();
+        let _ = writeln!(s, "{}", row.trim_end());
+        let _ = writeln!(s, "\nResource pressure by instruction:");
+        let _ = writeln!(s, "{head}Instructions:");
+        for (i, r) in pr.per_instruction.iter().enumerate() {
+            let row: String = r.iter().map(|&v| cell(v)).collect();
+            let _ = writeln!(s, "{row}{}", texts[i]);
+        }
+    }
+    if views.timeline {
+        s.push_str("\n\n");
+        s.push_str(&render_timeline(p, r));
+    }
+    s
+}
+
+/// The timeline view: `D` dispatch, `=` waiting, `e` executing, `E`
+/// executed, `-` waiting to retire, `R` retired; at most
+/// [`TIMELINE_MAX_CYCLES`] columns, like llvm-mca.
+pub fn render_timeline(p: &Program, r: &Report) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("Timeline view:\n");
+    let last = r.timeline.iter().map(|t| t.retire).max().unwrap_or(0);
+    let width = (last + 1).min(TIMELINE_MAX_CYCLES);
+    let mut tens = String::new();
+    let mut ones = String::new();
+    for c in 0..width {
+        let digit = char::from(b'0' + (c % 10) as u8);
+        let decade = (c / 10) % 2;
+        tens.push(if decade == 1 { digit } else { ' ' });
+        ones.push(if decade == 0 { digit } else { ' ' });
+    }
+    let _ = writeln!(s, "{:<10}{}", "", tens.trim_end());
+    let _ = writeln!(s, "{:<10}{}\n", "Index", ones.trim_end());
+    for t in &r.timeline {
+        if t.dispatch >= width {
+            continue;
+        }
+        let mut row = String::new();
+        for c in 0..width {
+            let ch = if c == t.dispatch {
+                'D'
+            } else if c < t.dispatch {
+                if c % 5 == 0 {
+                    '.'
+                } else {
+                    ' '
+                }
+            } else if c < t.issue {
+                '='
+            } else if c < t.executed {
+                'e'
+            } else if c == t.executed {
+                'E'
+            } else if c < t.retire {
+                '-'
+            } else if c == t.retire {
+                'R'
+            } else if c % 5 == 0 {
+                '.'
+            } else {
+                ' '
+            };
+            row.push(ch);
+        }
+        let idx = format!("[{},{}]", t.iteration, t.op);
+        let _ = writeln!(s, "{idx:<10}{row}   {}", p.ops[t.op].text());
+    }
+    s
+}
+
+/// The JSON form: the summary keys, plus the views asked for.
+pub fn render_json(p: &Program, m: &Machine, r: &Report, views: Views) -> serde_json::Value {
+    use serde_json::json;
+    let round2 = |v: f64| (v * 100.0).round() / 100.0;
+    let mut v = json!({
+        "iterations": r.iterations,
+        "instructions": r.instructions,
+        "total_cycles": r.total_cycles,
+        "total_uops": r.total_uops,
+        "dispatch_width": r.dispatch_width,
+        "uops_per_cycle": round2(r.uops_per_cycle()),
+        "ipc": round2(r.ipc()),
+        "block_rthroughput": r.block_rthroughput.to_f64(),
+        "bound": r.bound.fraction_string(),
+    });
+    let texts: Vec<String> = p.ops.iter().map(|o| o.text()).collect();
+    if views.instruction_info {
+        v["instruction_info"] = instruction_info(p, m)
+            .iter()
+            .zip(&texts)
+            .map(|(i, t)| {
+                json!({"instruction": t, "uops": i.uops, "latency": i.latency,
+                    "rthroughput": i.rthroughput.to_f64(), "may_load": i.may_load, "may_store": i.may_store})
+            })
+            .collect();
+    }
+    if views.resource_pressure {
+        let pr = resource_pressure(p, m);
+        let names: Vec<&str> = pr
+            .resources
+            .iter()
+            .map(|&x| m.resource(x).name.as_str())
+            .collect();
+        let obj = |row: &[u64]| -> serde_json::Map<String, serde_json::Value> {
+            names
+                .iter()
+                .zip(row)
+                .map(|(n, &u)| (n.to_string(), json!(u)))
+                .collect()
+        };
+        v["resource_pressure"] = json!({
+            "per_iteration": obj(&pr.per_iteration),
+            "by_instruction": pr.per_instruction.iter().zip(&texts)
+                .map(|(row, t)| json!({"instruction": t, "pressure": obj(row)})).collect::<Vec<_>>(),
+        });
+    }
+    if views.timeline {
+        v["timeline"] = r
+            .timeline
+            .iter()
+            .map(|t| {
+                json!({"iteration": t.iteration, "index": t.op, "dispatch": t.dispatch,
+                    "issue": t.issue, "executed": t.executed, "retire": t.retire})
+            })
+            .collect();
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::parse;
+
+    fn run(src: &str, m: &Machine, n: u64) -> Report {
+        let p = parse(src, "t", m).unwrap();
+        simulate(
+            &p,
+            m,
+            &Options {
+                iterations: n,
+                timeline_iterations: 2,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn refuses_absurd_counts() {
+        let m = Machine::toy();
+        let p = parse("block t\na: r1 = add r0, 1\n", "t", &m).unwrap();
+        let o = |n| Options {
+            iterations: n,
+            timeline_iterations: 0,
+        };
+        assert_eq!(simulate(&p, &m, &o(0)), Err(McaError::Iterations(0)));
+        assert!(simulate(&p, &m, &o(MAX_ITERATIONS + 1)).is_err());
+    }
+
+    #[test]
+    fn divides_serialise_on_the_multiplier() {
+        // toy: div holds mul for 4 cycles, so N divides need 4N cycles.
+        let r = run("loop t\na: r1 = div r2, r3\n", &Machine::toy(), 50);
+        assert_eq!(r.block_rthroughput, Ratio::int(4));
+        assert!(
+            r.total_cycles >= 200 && r.total_cycles <= 210,
+            "{}",
+            r.total_cycles
+        );
+    }
+
+    #[test]
+    fn carried_chain_runs_at_its_latency() {
+        let mut m = Machine::toy();
+        m.micro_op_buffer_size = 64;
+        // r1 = mul r1 (lat 3, distance 1): 3 cycles per iteration.
+        let r = run("loop t\na: r1 = mul r1, r1\nb: r2 = add r2, 1\n", &m, 100);
+        assert!(
+            r.total_cycles >= 300 && r.total_cycles <= 306,
+            "{}",
+            r.total_cycles
+        );
+        // Instance 1 of a issues exactly 3 cycles after instance 0.
+        let a: Vec<&Stamp> = r.timeline.iter().filter(|s| s.op == 0).collect();
+        assert_eq!(a[1].issue - a[0].issue, 3);
+    }
+
+    #[test]
+    fn in_order_never_overtakes() {
+        let m = Machine::toy();
+        let r = run(
+            "block t\na: r1 = load [x]\nb: r2 = add r1, 1\nc: r3 = add r0, 2\n",
+            &m,
+            2,
+        );
+        let ts: Vec<Cycle> = r.timeline.iter().map(|s| s.issue).collect();
+        assert!(ts.windows(2).all(|w| w[0] <= w[1]), "{ts:?}");
+    }
+}
