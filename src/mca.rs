@@ -13,7 +13,7 @@
 //!
 //! Memory does not grow with `N`: the simulation keeps a ring of issue
 //! cycles large enough to cover the reorder buffer plus the longest
-//! distance, a sliding [`WindowTable`] of resource bookings, and the
+//! distance, a sliding window of resource bookings, and the
 //! timeline of the first few iterations only.
 //!
 //! Timing conventions (those of llvm-mca's timeline): an instance
@@ -39,7 +39,6 @@ use crate::machine::{Machine, ISSUE};
 use crate::mii;
 use crate::program::Program;
 use crate::ratio::Ratio;
-use crate::rtable::WindowTable;
 
 /// The most iterations a simulation accepts: far beyond any useful run,
 /// and small enough that instance indices and cycles never overflow.
@@ -138,9 +137,74 @@ struct Slot {
     ready: Cycle,
     /// Producers that have not issued yet.
     pending: u32,
+    /// Its operation in the body and its iteration.
+    op: u32,
+    iter: u64,
+    dispatch: Cycle,
+    /// Issue cycle, or [`NOT_ISSUED`].
+    issue: Cycle,
     /// Younger instances waiting for this one to issue.
     waiters: Vec<u64>,
-    dispatch: Cycle,
+}
+
+/// Resource bookings over a sliding window of cycles (Alg 23.1.4 with
+/// cycles before the current one forgotten): a power-of-two ring of rows so
+/// that indexing is a mask, not a division.
+struct Booking {
+    base: Cycle,
+    mask: usize,
+    nres: usize,
+    counts: Vec<u32>,
+    caps: Vec<u32>,
+}
+
+impl Booking {
+    fn new(m: &Machine) -> Booking {
+        let rows = (m.max_offset() as usize + 1).next_power_of_two();
+        let nres = m.resources.len();
+        Booking {
+            base: 0,
+            mask: rows - 1,
+            nres,
+            counts: vec![0; rows * nres],
+            caps: m.resources.iter().map(|r| r.capacity).collect(),
+        }
+    }
+
+    /// Forgets every cycle before `cycle`.
+    fn advance_to(&mut self, cycle: Cycle) {
+        let steps = (cycle - self.base).max(0) as usize;
+        if steps > self.mask {
+            self.counts.iter_mut().for_each(|c| *c = 0);
+        } else {
+            for s in 0..steps {
+                let row = (self.base as usize + s) & self.mask;
+                self.counts[row * self.nres..(row + 1) * self.nres]
+                    .iter_mut()
+                    .for_each(|c| *c = 0);
+            }
+        }
+        self.base = self.base.max(cycle);
+    }
+
+    #[inline]
+    fn at(&self, r: ResourceId, c: Cycle, k: u32) -> usize {
+        ((c as usize + k as usize) & self.mask) * self.nres + r.index()
+    }
+
+    /// Fits (Alg 23.1.4) at the window's first cycle.
+    fn fits(&self, folded: &[(ResourceId, u32, u32)], c: Cycle) -> bool {
+        folded
+            .iter()
+            .all(|&(r, k, n)| self.counts[self.at(r, c, k)] + n <= self.caps[r.index()])
+    }
+
+    fn place(&mut self, folded: &[(ResourceId, u32, u32)], c: Cycle) {
+        for &(r, k, n) in folded {
+            let i = self.at(r, c, k);
+            self.counts[i] += n;
+        }
+    }
 }
 
 /// Algorithm 23.1.11 on `p` (its body, `opts.iterations` times) and `m`.
@@ -180,6 +244,8 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
             }
         })
         .collect();
+    let folded: Vec<&[(ResourceId, u32, u32)]> =
+        m.classes.iter().map(|c| c.folded.as_slice()).collect();
     let width = m.issue_width;
     let max_uops = body.iter().map(|o| o.uops).max().unwrap_or(1);
     let in_order = m.micro_op_buffer_size == 0;
@@ -200,44 +266,51 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
         .map(|e| u64::from(e.distance))
         .max()
         .unwrap_or(0);
-    let ring = (rob_uops + b * (max_dist + 1) + 1) as usize;
-    let mut issue_at: Vec<Cycle> = vec![NOT_ISSUED; ring];
-    let mut slots: Vec<Slot> = vec![Slot::default(); ring];
+    let ring = ((rob_uops + b * (max_dist + 1) + 1) as usize).next_power_of_two();
+    let mask = ring - 1;
+    let mut slots: Vec<Slot> = vec![
+        Slot {
+            issue: NOT_ISSUED,
+            ..Slot::default()
+        };
+        ring
+    ];
     let rec = opts.timeline_iterations.min(n);
     let mut timeline: Vec<Stamp> = Vec::with_capacity((rec * b) as usize);
 
-    let mut table = WindowTable::new(m);
+    let mut table = Booking::new(m);
     // Ready instances per class, oldest first.
     let mut ready_q: Vec<BinaryHeap<Reverse<u64>>> = vec![BinaryHeap::new(); m.classes.len()];
     // Instances whose operands are known, waiting for their ready cycle.
     let mut calendar: BinaryHeap<Reverse<(Cycle, u64)>> = BinaryHeap::new();
     let mut failed_at: Vec<Cycle> = vec![-1; m.classes.len()];
+    let mut issued: Vec<u64> = Vec::new();
 
     let (mut head, mut tail, mut next_in_order) = (0u64, 0u64, 0u64);
+    // The operation and iteration of `tail`.
+    let (mut tail_op, mut tail_iter) = (0usize, 0u64);
     let mut in_rob_uops = 0u64;
     let mut peak = 0u64;
     let mut cycle: Cycle = 0;
     let mut last_retire: Cycle = 0;
-    let op_of = |g: u64| (g % b) as usize;
 
     while head < total {
         table.advance_to(cycle);
         // Retire: in order, every instance executed in an earlier cycle.
         while head < tail {
-            let g = head;
-            let t = issue_at[g as usize % ring];
-            if t == NOT_ISSUED || t + body[op_of(g)].latency >= cycle {
+            let s = &slots[head as usize & mask];
+            let o = &body[s.op as usize];
+            if s.issue == NOT_ISSUED || s.issue + o.latency >= cycle {
                 break;
             }
-            in_rob_uops -= u64::from(body[op_of(g)].uops);
-            if g < rec * b {
-                let s = &slots[g as usize % ring];
+            in_rob_uops -= u64::from(o.uops);
+            if s.iter < rec {
                 timeline.push(Stamp {
-                    iteration: g / b,
-                    op: op_of(g),
+                    iteration: s.iter,
+                    op: s.op as usize,
                     dispatch: s.dispatch,
-                    issue: t,
-                    executed: t + body[op_of(g)].latency,
+                    issue: s.issue,
+                    executed: s.issue + o.latency,
                     retire: cycle,
                 });
             }
@@ -246,17 +319,17 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
         }
         // Issue (execution needs no step of its own: a result's visibility
         // follows from its issue cycle and latency).
-        let mut issued: Vec<u64> = Vec::new();
+        issued.clear();
         if in_order {
             while next_in_order < tail {
                 let g = next_in_order;
-                let s = &slots[g as usize % ring];
-                let class = body[op_of(g)].class;
-                if s.pending > 0 || s.ready > cycle || !table.fits(m, class, cycle) {
+                let s = &mut slots[g as usize & mask];
+                let class = body[s.op as usize].class.index();
+                if s.pending > 0 || s.ready > cycle || !table.fits(folded[class], cycle) {
                     break;
                 }
-                table.place(m, class, cycle);
-                issue_at[g as usize % ring] = cycle;
+                table.place(folded[class], cycle);
+                s.issue = cycle;
                 issued.push(g);
                 next_in_order += 1;
             }
@@ -266,7 +339,7 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
                     break;
                 }
                 calendar.pop();
-                ready_q[body[op_of(g)].class.index()].push(Reverse(g));
+                ready_q[body[slots[g as usize & mask].op as usize].class.index()].push(Reverse(g));
             }
             loop {
                 // The oldest ready instance among classes that may still fit.
@@ -282,11 +355,10 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
                     }
                 }
                 let Some((g, k)) = best else { break };
-                let class = ClassId(k as u16);
-                if table.fits(m, class, cycle) {
-                    table.place(m, class, cycle);
+                if table.fits(folded[k], cycle) {
+                    table.place(folded[k], cycle);
                     ready_q[k].pop();
-                    issue_at[g as usize % ring] = cycle;
+                    slots[g as usize & mask].issue = cycle;
                     issued.push(g);
                 } else {
                     // Same class, same table: every younger one fails too.
@@ -295,61 +367,103 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
             }
         }
         // Wake the consumers of what just issued.
-        for g in issued {
-            let waiters = std::mem::take(&mut slots[g as usize % ring].waiters);
-            let t = cycle;
+        for &g in &issued {
+            let mut waiters = std::mem::take(&mut slots[g as usize & mask].waiters);
+            let (g_op, g_iter) = {
+                let s = &slots[g as usize & mask];
+                (s.op as usize, s.iter)
+            };
             for &w in &waiters {
-                let lat = edge_latency(&body, op_of(g), op_of(w), (w / b).wrapping_sub(g / b));
-                let s = &mut slots[w as usize % ring];
-                s.ready = s.ready.max(t + lat);
+                let s = &mut slots[w as usize & mask];
+                let lat = edge_latency(&body, g_op, s.op as usize, s.iter - g_iter);
+                s.ready = s.ready.max(cycle + lat);
                 s.pending -= 1;
                 if s.pending == 0 && !in_order {
-                    calendar.push(Reverse((s.ready, w)));
+                    if s.ready <= cycle + 1 {
+                        // Eligible next cycle: skip the calendar.
+                        ready_q[body[s.op as usize].class.index()].push(Reverse(w));
+                    } else {
+                        calendar.push(Reverse((s.ready, w)));
+                    }
                 }
             }
-            let mut waiters = waiters;
             waiters.clear();
-            slots[g as usize % ring].waiters = waiters;
+            slots[g as usize & mask].waiters = waiters;
         }
         // Dispatch: up to W micro-ops (one wider instance alone).
         let mut slots_used = 0u32;
+        let tail_before = tail;
         while tail < total {
-            let o = &body[op_of(tail)];
+            let o = &body[tail_op];
             let fits_width = slots_used == 0 || slots_used + o.uops <= width;
             if !fits_width || in_rob_uops + u64::from(o.uops) > rob_uops {
                 break;
             }
             let g = tail;
-            let j = g / b;
             let mut ready = cycle + 1;
             let mut pending = 0;
             for &(from, lat, d) in &o.preds {
-                if d > j {
+                if d > tail_iter {
                     continue; // before the first iteration: a live-in value
                 }
-                let pg = (j - d) * b + from as u64;
-                let t = issue_at[pg as usize % ring];
-                if pg < head || t != NOT_ISSUED {
-                    ready = ready.max(t + lat);
+                // Producers are older: `from` of iteration `tail_iter − d`.
+                let pg = g - tail_op as u64 - d * b + from as u64;
+                let ps = &mut slots[pg as usize & mask];
+                if ps.issue != NOT_ISSUED {
+                    ready = ready.max(ps.issue + lat);
                 } else {
-                    slots[pg as usize % ring].waiters.push(g);
+                    ps.waiters.push(g);
                     pending += 1;
                 }
             }
-            let s = &mut slots[g as usize % ring];
+            let s = &mut slots[g as usize & mask];
             s.ready = ready;
             s.pending = pending;
             s.dispatch = cycle;
-            issue_at[g as usize % ring] = NOT_ISSUED;
+            s.issue = NOT_ISSUED;
+            s.op = tail_op as u32;
+            s.iter = tail_iter;
             if pending == 0 && !in_order {
-                calendar.push(Reverse((ready, g)));
+                if ready <= cycle + 1 {
+                    ready_q[o.class.index()].push(Reverse(g));
+                } else {
+                    calendar.push(Reverse((ready, g)));
+                }
             }
             in_rob_uops += u64::from(o.uops);
             slots_used += o.uops;
             tail += 1;
+            tail_op += 1;
+            if tail_op as u64 == b {
+                tail_op = 0;
+                tail_iter += 1;
+            }
         }
         peak = peak.max(tail - head);
-        cycle += 1;
+        // Nothing issued or dispatched and nothing ready: jump to the next
+        // cycle where something can change (an operand becomes ready or the
+        // oldest instance retires), instead of stepping through idle cycles.
+        let mut next = cycle + 1;
+        if issued.is_empty() && tail == tail_before && ready_q.iter().all(BinaryHeap::is_empty) {
+            let mut wake = Cycle::MAX;
+            if in_order {
+                if next_in_order < tail {
+                    wake = wake.min(slots[next_in_order as usize & mask].ready);
+                }
+            } else if let Some(&Reverse((t, _))) = calendar.peek() {
+                wake = wake.min(t);
+            }
+            if head < tail {
+                let s = &slots[head as usize & mask];
+                if s.issue != NOT_ISSUED {
+                    wake = wake.min(s.issue + body[s.op as usize].latency + 1);
+                }
+            }
+            if wake != Cycle::MAX {
+                next = next.max(wake);
+            }
+        }
+        cycle = next;
     }
     let bounds = mii::analyze(p, m);
     Ok(Report {
