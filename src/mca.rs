@@ -821,6 +821,19 @@ mod tests {
     }
 
     #[test]
+    fn state_is_flat_in_n() {
+        let mut m = Machine::toy();
+        m.micro_op_buffer_size = 64;
+        let src = "loop t\na: r1 = load [x]\nb: r2 = mul r1, r2\nc: store [y], r2\n";
+        let small = run(src, &m, 1_000);
+        let big = run(src, &m, 100_000);
+        assert_eq!(small.peak_in_flight, big.peak_in_flight);
+        assert!(big.peak_in_flight <= 64);
+        // Only the requested iterations are recorded.
+        assert_eq!(big.timeline.len(), 2 * 3);
+    }
+
+    #[test]
     fn in_order_never_overtakes() {
         let m = Machine::toy();
         let r = run(
