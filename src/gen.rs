@@ -415,3 +415,6 @@ mod tests {
         }
     }
 }
+
+/// The largest `--ops` a generator accepts.
+pub const MAX_OPS: u64 = 10_000_000;

@@ -17,3 +17,6 @@ pub mod sched;
 pub mod check;
 pub mod data;
 pub mod gen;
+pub mod report;
+pub mod drill;
+pub mod machine_view;
