@@ -333,7 +333,7 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
         let d = rng.below(defs.len() as u64);
         let i = def_line(d);
         let mut j = i;
-        let steps = rng.range(0, 4);
+        let steps = rng.range(1, 4);
         for _ in 0..steps {
             let preds: Vec<usize> = lines[j]
                 .srcs

@@ -202,11 +202,8 @@ pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
     let mut s = String::new();
     s.push_str("Usage per resource (from the reservation tables):\n");
     s.push_str(&usage_text(m, b));
-    s.push_str(&format!(
-        "ResMII = {} ({})\n",
-        b.res_mii,
-        m.resource(b.res_bottleneck).name
-    ));
+    let names: Vec<&str> = b.bottlenecks(m).iter().map(|&r| m.resource(r).name.as_str()).collect();
+    s.push_str(&format!("ResMII = {} ({})\n", b.res_mii, names.join(", ")));
     s.push_str(&format!("Critical recurrence: {}\n", recurrence_text(p, b)));
     s.push_str(&format!("RecMII = {}\n", b.rec_mii));
     s.push_str(&format!("MII = max({}, {}) = {}\n", b.res_mii, b.rec_mii, b.mii));
