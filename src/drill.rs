@@ -135,37 +135,72 @@ pub fn machine_summary(m: &Machine) -> String {
         .collect();
     let mut rows = Vec::new();
     for c in &m.classes {
-        let units: BTreeMap<&str, Vec<u32>> =
-            c.reservation
-                .iter()
-                .filter(|(r, _)| r.index() != 0)
-                .fold(BTreeMap::new(), |mut acc, &(r, k)| {
-                    acc.entry(m.resource(r).name.as_str()).or_default().push(k);
-                    acc
-                });
+        let units: BTreeMap<&str, Vec<u32>> = c
+            .reservation
+            .iter()
+            .filter(|(r, _)| r.index() != 0)
+            .fold(BTreeMap::new(), |mut acc, &(r, k)| {
+                acc.entry(m.resource(r).name.as_str()).or_default().push(k);
+                acc
+            });
         let occ: Vec<String> = units
             .iter()
-            .map(|(u, ks)| format!("{u} at +{}", ks.iter().map(u32::to_string).collect::<Vec<_>>().join(",+")))
+            .map(|(u, ks)| {
+                format!(
+                    "{u} at +{}",
+                    ks.iter().map(u32::to_string).collect::<Vec<_>>().join(",+")
+                )
+            })
             .collect();
         rows.push(vec![
             format!("  {}", c.name),
             format!("lat {}", c.latency),
-            if occ.is_empty() { "-".into() } else { occ.join("; ") },
+            if occ.is_empty() {
+                "-".into()
+            } else {
+                occ.join("; ")
+            },
             c.opcodes.join(" "),
         ]);
     }
-    format!("Machine {} (capacities: {}):\n{}", m.name, res.join(" · "), columns(&rows))
+    format!(
+        "Machine {} (capacities: {}):\n{}",
+        m.name,
+        res.join(" · "),
+        columns(&rows)
+    )
 }
 
 /// Runs a drill: the problem, plus the solution when asked.
-pub fn run(name: &str, m: &Machine, params: Option<&GenParams>, seed: u64, solution: bool) -> Result<Rendered, DrillError> {
+pub fn run(
+    name: &str,
+    m: &Machine,
+    params: Option<&GenParams>,
+    seed: u64,
+    solution: bool,
+) -> Result<Rendered, DrillError> {
     let d = info(name)?;
     match d.name {
-        "list-schedule" => Ok(list_schedule(m, &params_or(params, GenParams::block_default), seed, solution)),
-        "mii" => Ok(mii_drill(m, &params_or(params, GenParams::loop_default), seed, solution)),
+        "list-schedule" => Ok(list_schedule(
+            m,
+            &params_or(params, GenParams::block_default),
+            seed,
+            solution,
+        )),
+        "mii" => Ok(mii_drill(
+            m,
+            &params_or(params, GenParams::loop_default),
+            seed,
+            solution,
+        )),
         "forbidden" => Ok(forbidden(seed, solution)),
         "hazard" => hazard_drill(m, seed, solution),
-        "rthroughput" => Ok(rthroughput(m, &params_or(params, GenParams::loop_default), seed, solution)),
+        "rthroughput" => Ok(rthroughput(
+            m,
+            &params_or(params, GenParams::loop_default),
+            seed,
+            solution,
+        )),
         _ => Err(DrillError::Unknown(name.to_string())),
     }
 }
@@ -180,11 +215,26 @@ pub fn check_answer(
 ) -> Result<Checked, DrillError> {
     let d = info(name)?;
     match d.name {
-        "list-schedule" => Ok(check_list_schedule(m, &params_or(params, GenParams::block_default), seed, answer)),
-        "mii" => Ok(check_mii(m, &params_or(params, GenParams::loop_default), seed, answer)),
+        "list-schedule" => Ok(check_list_schedule(
+            m,
+            &params_or(params, GenParams::block_default),
+            seed,
+            answer,
+        )),
+        "mii" => Ok(check_mii(
+            m,
+            &params_or(params, GenParams::loop_default),
+            seed,
+            answer,
+        )),
         "forbidden" => Ok(check_forbidden(seed, answer)),
         "hazard" => check_hazard(m, seed, answer),
-        "rthroughput" => Ok(check_rthroughput(m, &params_or(params, GenParams::loop_default), seed, answer)),
+        "rthroughput" => Ok(check_rthroughput(
+            m,
+            &params_or(params, GenParams::loop_default),
+            seed,
+            answer,
+        )),
         _ => Err(DrillError::Unknown(name.to_string())),
     }
 }
@@ -322,7 +372,14 @@ fn normalize_answer(answer: &str) -> String {
     answer
         .trim_start_matches('\u{feff}')
         .lines()
-        .map(|l| l.split('#').next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|l| {
+            l.split('#')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .filter(|l| !l.is_empty())
         .map(|l| format!("{l}\n"))
         .collect()
@@ -379,10 +436,17 @@ fn key_values(answer: &str) -> (BTreeMap<String, (String, u32)>, Vec<String>) {
         match sep {
             Some(k) => {
                 let key = body[..k].trim().to_ascii_lowercase().replace('-', "_");
-                let value = body[k + 1..].trim_start_matches([':', '=', ' ', '\t']).trim().to_string();
+                let value = body[k + 1..]
+                    .trim_start_matches([':', '=', ' ', '\t'])
+                    .trim()
+                    .to_string();
                 map.insert(key, (value, i as u32 + 1));
             }
-            None => errors.push(format!("line {}: expected 'KEY VALUE', found '{}'", i + 1, body.chars().take(40).collect::<String>())),
+            None => errors.push(format!(
+                "line {}: expected 'KEY VALUE', found '{}'",
+                i + 1,
+                body.chars().take(40).collect::<String>()
+            )),
         }
     }
     (map, errors)
@@ -407,11 +471,21 @@ fn check_mii(m: &Machine, params: &GenParams, seed: u64, answer: &str) -> Checke
                 m.resource(b.res_bottleneck).capacity,
                 b.res_mii
             ),
-            "rec_mii" => format!("the critical recurrence is {}", report::recurrence_text(&p, &b)),
-            _ => format!("MII = max(ResMII, RecMII) = max({}, {}) = {}", b.res_mii, b.rec_mii, b.mii),
+            "rec_mii" => format!(
+                "the critical recurrence is {}",
+                report::recurrence_text(&p, &b)
+            ),
+            _ => format!(
+                "MII = max(ResMII, RecMII) = max({}, {}) = {}",
+                b.res_mii, b.rec_mii, b.mii
+            ),
         }
     };
-    for (key, want) in [("res_mii", b.res_mii), ("rec_mii", b.rec_mii), ("mii", b.mii)] {
+    for (key, want) in [
+        ("res_mii", b.res_mii),
+        ("rec_mii", b.rec_mii),
+        ("mii", b.mii),
+    ] {
         match kv.get(key).or_else(|| kv.get(&key.replace('_', ""))) {
             None => {
                 let msg = format!("{key}: missing (expected a line '{key} N')");
@@ -504,7 +578,9 @@ fn forbidden(seed: u64, solution: bool) -> Rendered {
     let m = forbidden_machine(seed);
     let r = m.resource_by_name("r").unwrap_or_default();
     let mut text = format!("Drill forbidden · seed {seed} · generator v{GENERATOR_VERSION}\n\n");
-    text.push_str("These classes use the capacity-1 resource r at the offsets shown (K_r(o), Def 23.1.5):\n");
+    text.push_str(
+        "These classes use the capacity-1 resource r at the offsets shown (K_r(o), Def 23.1.5):\n",
+    );
     let mut rows = Vec::new();
     for c in m.class_ids() {
         let ks: Vec<u32> = m.class(c).offsets(r).collect();
@@ -535,7 +611,10 @@ fn forbidden(seed: u64, solution: bool) -> Rendered {
             text.push_str(&format!("  {}: {}\n", m.class(c).name, v));
             cv.insert(m.class(c).name.clone(), json!(v));
         }
-        j.insert("solution".into(), json!({"forbidden": sol, "collision_vectors": cv}));
+        j.insert(
+            "solution".into(),
+            json!({"forbidden": sol, "collision_vectors": cv}),
+        );
     }
     Rendered {
         text,
@@ -545,13 +624,19 @@ fn forbidden(seed: u64, solution: bool) -> Rendered {
 
 /// Parses `{0, 1,2}`, `0 1 2`, `{}`, `∅` into a sorted set.
 pub fn parse_set(s: &str) -> Result<Vec<u32>, String> {
-    let inner = s.trim().trim_start_matches(['{', '[', '(']).trim_end_matches(['}', ']', ')']);
+    let inner = s
+        .trim()
+        .trim_start_matches(['{', '[', '('])
+        .trim_end_matches(['}', ']', ')']);
     if inner.trim().is_empty() || inner.trim() == "∅" {
         return Ok(Vec::new());
     }
     let mut v = Vec::new();
     for part in inner.split([',', ' ', '\t']).filter(|p| !p.is_empty()) {
-        v.push(part.parse::<u32>().map_err(|_| format!("'{part}' is not a latency"))?);
+        v.push(
+            part.parse::<u32>()
+                .map_err(|_| format!("'{part}' is not a latency"))?,
+        );
     }
     v.sort_unstable();
     v.dedup();
@@ -591,7 +676,11 @@ fn check_forbidden(seed: u64, answer: &str) -> Checked {
             Some((v, line)) => match parse_set(v) {
                 Ok(got) if got == want => lines.push(format!("✓ {key} = {}", set_string(&got))),
                 Ok(got) => {
-                    let msg = format!("{key}: you said {}, it is {}", set_string(&got), set_string(&want));
+                    let msg = format!(
+                        "{key}: you said {}, it is {}",
+                        set_string(&got),
+                        set_string(&want)
+                    );
                     lines.push(format!("✗ {msg}"));
                     mistakes.push(json!({"kind": "wrong", "message": msg}));
                 }
@@ -614,13 +703,20 @@ fn check_forbidden(seed: u64, answer: &str) -> Checked {
 // ------------------------------------------------------------------- hazard
 
 /// A random sequence of multiply/divide issue attempts and advances.
-fn hazard_events(m: &Machine, seed: u64) -> Result<(Vec<Event>, crate::ids::ResourceId), DrillError> {
-    let mul = m
-        .class_by_opcode("mul")
-        .ok_or_else(|| DrillError::Machine("the hazard drill needs a machine with 'mul' and 'div' on one unit".into()))?;
-    let div = m
-        .class_by_opcode("div")
-        .ok_or_else(|| DrillError::Machine("the hazard drill needs a machine with 'mul' and 'div' on one unit".into()))?;
+fn hazard_events(
+    m: &Machine,
+    seed: u64,
+) -> Result<(Vec<Event>, crate::ids::ResourceId), DrillError> {
+    let mul = m.class_by_opcode("mul").ok_or_else(|| {
+        DrillError::Machine(
+            "the hazard drill needs a machine with 'mul' and 'div' on one unit".into(),
+        )
+    })?;
+    let div = m.class_by_opcode("div").ok_or_else(|| {
+        DrillError::Machine(
+            "the hazard drill needs a machine with 'mul' and 'div' on one unit".into(),
+        )
+    })?;
     let unit = m
         .class(div)
         .reservation
@@ -647,7 +743,9 @@ fn event_lines(m: &Machine, events: &[Event]) -> String {
     for e in events {
         match e {
             Event::Advance => cycle += 1,
-            Event::Issue(c) => s.push_str(&format!("  cycle {cycle}: Issue({})\n", m.class(*c).name)),
+            Event::Issue(c) => {
+                s.push_str(&format!("  cycle {cycle}: Issue({})\n", m.class(*c).name))
+            }
         }
     }
     s
@@ -665,7 +763,13 @@ fn hazard_drill(m: &Machine, seed: u64, solution: bool) -> Result<Rendered, Dril
     let ks: Vec<String> = m
         .class_ids()
         .filter(|&c| m.class(c).usage(unit) > 0)
-        .map(|c| format!("K({}) = {}", m.class(c).name, set_string(&m.class(c).offsets(unit).collect::<Vec<_>>())))
+        .map(|c| {
+            format!(
+                "K({}) = {}",
+                m.class(c).name,
+                set_string(&m.class(c).offsets(unit).collect::<Vec<_>>())
+            )
+        })
         .collect();
     text.push_str(&format!("\n{}\n", ks.join(", ")));
     text.push_str(&format!(
@@ -675,7 +779,10 @@ fn hazard_drill(m: &Machine, seed: u64, solution: bool) -> Result<Rendered, Dril
     let mut j = base_json("hazard", seed, m);
     j.insert(
         "events".into(),
-        json!(event_lines(m, &events).lines().map(str::trim).collect::<Vec<_>>()),
+        json!(event_lines(m, &events)
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()),
     );
     if solution {
         let rows = hazard::trace(m, unit, 0, &events);
@@ -697,7 +804,12 @@ fn hazard_drill(m: &Machine, seed: u64, solution: bool) -> Result<Rendered, Dril
             } else {
                 format!("  {}", r.event)
             };
-            t.push(vec![ev, set_string(&r.before), action.clone(), set_string(&r.after)]);
+            t.push(vec![
+                ev,
+                set_string(&r.before),
+                action.clone(),
+                set_string(&r.after),
+            ]);
             if r.accepted.is_some() {
                 sol.push(json!({"cycle": r.cycle, "event": r.event, "accepted": r.accepted, "after": r.after}));
             }
@@ -722,13 +834,22 @@ fn check_hazard(m: &Machine, seed: u64, answer: &str) -> Result<Checked, DrillEr
         .trim_start_matches('\u{feff}')
         .lines()
         .enumerate()
-        .map(|(i, l)| (i as u32 + 1, l.split('#').next().unwrap_or("").trim().to_string()))
+        .map(|(i, l)| {
+            (
+                i as u32 + 1,
+                l.split('#').next().unwrap_or("").trim().to_string(),
+            )
+        })
         .filter(|(_, l)| !l.is_empty())
         .collect();
     let mut lines = Vec::new();
     let mut mistakes = Vec::new();
     for (i, r) in rows.iter().enumerate() {
-        let want_word = if r.accepted == Some(true) { "accept" } else { "reject" };
+        let want_word = if r.accepted == Some(true) {
+            "accept"
+        } else {
+            "reject"
+        };
         let what = format!("cycle {}: {}", r.cycle, r.event);
         let Some((ln, g)) = given.get(i) else {
             let msg = format!("{what}: missing");
@@ -736,7 +857,9 @@ fn check_hazard(m: &Machine, seed: u64, answer: &str) -> Result<Checked, DrillEr
             mistakes.push(json!({"kind": "missing", "message": msg}));
             continue;
         };
-        let (word, set) = g.split_once(char::is_whitespace).unwrap_or((g.as_str(), ""));
+        let (word, set) = g
+            .split_once(char::is_whitespace)
+            .unwrap_or((g.as_str(), ""));
         let word = word.to_ascii_lowercase();
         let set = parse_set(set);
         match (word.as_str(), set) {
@@ -746,9 +869,15 @@ fn check_hazard(m: &Machine, seed: u64, answer: &str) -> Result<Checked, DrillEr
                 } else {
                     let why = if word != want_word {
                         if r.accepted == Some(true) {
-                            format!("K ∩ s = ∅ with s = {}, so it is accepted", set_string(&r.before))
+                            format!(
+                                "K ∩ s = ∅ with s = {}, so it is accepted",
+                                set_string(&r.before)
+                            )
                         } else {
-                            format!("s = {} already holds an offset it needs, so it is rejected", set_string(&r.before))
+                            format!(
+                                "s = {} already holds an offset it needs, so it is rejected",
+                                set_string(&r.before)
+                            )
                         }
                     } else {
                         format!("the state after is {}", set_string(&r.after))
@@ -766,7 +895,10 @@ fn check_hazard(m: &Machine, seed: u64, answer: &str) -> Result<Checked, DrillEr
         }
     }
     if given.len() > rows.len() {
-        let msg = format!("{} more line(s) than issue events", given.len() - rows.len());
+        let msg = format!(
+            "{} more line(s) than issue events",
+            given.len() - rows.len()
+        );
         lines.push(format!("✗ {msg}"));
         mistakes.push(json!({"kind": "format", "message": msg}));
     }
@@ -789,7 +921,9 @@ fn rthr_loop(m: &Machine, params: &GenParams, seed: u64) -> Program {
 fn rthroughput(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Rendered {
     let p = rthr_loop(m, params, seed);
     let mut text = header("rthroughput", seed, m);
-    text.push_str("What Block RThroughput does llvm-mca print for this loop body (Def 23.1.10)?\n\n");
+    text.push_str(
+        "What Block RThroughput does llvm-mca print for this loop body (Def 23.1.10)?\n\n",
+    );
     text.push_str(&p.to_text());
     text.push('\n');
     text.push_str(&machine_summary(m));
@@ -807,7 +941,10 @@ fn rthroughput(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Re
             b.rthroughput.fraction_string(),
             b.rthroughput.decimal1()
         ));
-        j.insert("solution".into(), json!({"rthroughput": b.rthroughput.fraction_string()}));
+        j.insert(
+            "solution".into(),
+            json!({"rthroughput": b.rthroughput.fraction_string()}),
+        );
     }
     Rendered {
         text,
@@ -826,8 +963,16 @@ pub fn parse_number(s: &str) -> Option<Ratio> {
         if frac.len() > 6 || !frac.chars().all(|c| c.is_ascii_digit()) {
             return None;
         }
-        let i = if int.is_empty() { 0 } else { int.parse::<u64>().ok()? };
-        let f = if frac.is_empty() { 0 } else { frac.parse::<u64>().ok()? };
+        let i = if int.is_empty() {
+            0
+        } else {
+            int.parse::<u64>().ok()?
+        };
+        let f = if frac.is_empty() {
+            0
+        } else {
+            frac.parse::<u64>().ok()?
+        };
         let den = 10u64.pow(frac.len() as u32);
         return Some(Ratio::new(i.checked_mul(den)?.checked_add(f)?, den));
     }
@@ -839,14 +984,25 @@ fn check_rthroughput(m: &Machine, params: &GenParams, seed: u64, answer: &str) -
     let b = mii::analyze(&p, m);
     let body: String = normalize_answer(answer).trim().to_string();
     let (correct, msg, kind) = match parse_number(&body) {
-        None => (false, format!("'{}' is not a number (write 5/2 or 2.5)", body.chars().take(40).collect::<String>()), "format"),
+        None => (
+            false,
+            format!(
+                "'{}' is not a number (write 5/2 or 2.5)",
+                body.chars().take(40).collect::<String>()
+            ),
+            "format",
+        ),
         Some(r) => {
             // llvm-mca prints one decimal: accept the exact value or its rounding.
             // llvm-mca prints one decimal: accept the exact value or that rounding.
             let ok = r == b.rthroughput
                 || (body.contains('.') && parse_number(&b.rthroughput.decimal1()) == Some(r));
             if ok {
-                (true, format!("✓ RThroughput = {}", b.rthroughput.fraction_string()), "")
+                (
+                    true,
+                    format!("✓ RThroughput = {}", b.rthroughput.fraction_string()),
+                    "",
+                )
             } else {
                 let bott = m.resource(b.res_bottleneck);
                 (
@@ -865,8 +1021,16 @@ fn check_rthroughput(m: &Machine, params: &GenParams, seed: u64, answer: &str) -
             }
         }
     };
-    let line = if correct { msg.clone() } else { format!("✗ {msg}") };
-    let mistakes: Vec<Value> = if correct { vec![] } else { vec![json!({"kind": kind, "message": msg})] };
+    let line = if correct {
+        msg.clone()
+    } else {
+        format!("✗ {msg}")
+    };
+    let mistakes: Vec<Value> = if correct {
+        vec![]
+    } else {
+        vec![json!({"kind": kind, "message": msg})]
+    };
     Checked {
         correct,
         text: format!("{}{line}\n", header("rthroughput", seed, m)),
@@ -876,7 +1040,9 @@ fn check_rthroughput(m: &Machine, params: &GenParams, seed: u64, answer: &str) -
 
 /// The classes a machine lists, by id (for tests and views).
 pub fn class_names(m: &Machine) -> Vec<(ClassId, &str)> {
-    m.class_ids().map(|c| (c, m.class(c).name.as_str())).collect()
+    m.class_ids()
+        .map(|c| (c, m.class(c).name.as_str()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -890,11 +1056,23 @@ mod tests {
             let j = run("list-schedule", &m, None, seed, true).unwrap().json;
             let sched = j["solution"]["schedule"].as_object().unwrap();
             let answer: String = sched.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
-            assert!(check_answer("list-schedule", &m, None, seed, &answer).unwrap().correct);
+            assert!(
+                check_answer("list-schedule", &m, None, seed, &answer)
+                    .unwrap()
+                    .correct
+            );
 
             let s = &run("mii", &m, None, seed, true).unwrap().json["solution"];
-            let answer = format!("res_mii {}\nrec_mii: {}\nMII = {}\n", s["res_mii"], s["rec_mii"], s["mii"]);
-            assert!(check_answer("mii", &m, None, seed, &answer).unwrap().correct, "{answer}");
+            let answer = format!(
+                "res_mii {}\nrec_mii: {}\nMII = {}\n",
+                s["res_mii"], s["rec_mii"], s["mii"]
+            );
+            assert!(
+                check_answer("mii", &m, None, seed, &answer)
+                    .unwrap()
+                    .correct,
+                "{answer}"
+            );
 
             let s = &run("forbidden", &m, None, seed, true).unwrap().json["solution"]["forbidden"];
             let answer: String = s
@@ -903,7 +1081,12 @@ mod tests {
                 .iter()
                 .map(|(k, v)| format!("{k} = {v}\n"))
                 .collect();
-            assert!(check_answer("forbidden", &m, None, seed, &answer).unwrap().correct, "{answer}");
+            assert!(
+                check_answer("forbidden", &m, None, seed, &answer)
+                    .unwrap()
+                    .correct,
+                "{answer}"
+            );
 
             let s = &run("hazard", &m, None, seed, true).unwrap().json["solution"];
             let answer: String = s
@@ -913,15 +1096,29 @@ mod tests {
                 .map(|r| {
                     format!(
                         "{} {}\n",
-                        if r["accepted"] == true { "accept" } else { "reject" },
+                        if r["accepted"] == true {
+                            "accept"
+                        } else {
+                            "reject"
+                        },
                         r["after"]
                     )
                 })
                 .collect();
-            assert!(check_answer("hazard", &m, None, seed, &answer).unwrap().correct, "{answer}");
+            assert!(
+                check_answer("hazard", &m, None, seed, &answer)
+                    .unwrap()
+                    .correct,
+                "{answer}"
+            );
 
-            let s = &run("rthroughput", &m, None, seed, true).unwrap().json["solution"]["rthroughput"];
-            assert!(check_answer("rthroughput", &m, None, seed, s.as_str().unwrap()).unwrap().correct);
+            let s =
+                &run("rthroughput", &m, None, seed, true).unwrap().json["solution"]["rthroughput"];
+            assert!(
+                check_answer("rthroughput", &m, None, seed, s.as_str().unwrap())
+                    .unwrap()
+                    .correct
+            );
         }
     }
 
@@ -935,7 +1132,10 @@ mod tests {
         assert!(c.text.contains("mii: missing"));
         let c = check_answer("list-schedule", &m, None, 4, "").unwrap();
         assert!(!c.correct && c.text.contains("no cycle for"));
-        assert!(check_answer("rthroughput", &m, None, 4, "abc").unwrap().text.contains("not a number"));
+        assert!(check_answer("rthroughput", &m, None, 4, "abc")
+            .unwrap()
+            .text
+            .contains("not a number"));
     }
 
     #[test]

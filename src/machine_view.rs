@@ -13,7 +13,9 @@ const LIST_STATES: usize = 40;
 /// The whole view.
 pub fn text(m: &Machine) -> String {
     let mut s = format!("{m}");
-    s.push_str("\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n");
+    s.push_str(
+        "\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n",
+    );
     for c in &m.classes {
         let d = c.max_offset();
         s.push_str(&format!(
@@ -22,7 +24,11 @@ pub fn text(m: &Machine) -> String {
             c.latency,
             c.uops,
             if c.uops == 1 { "" } else { "s" },
-            if c.read_advance > 0 { format!(", ReadAdvance {}", c.read_advance) } else { String::new() },
+            if c.read_advance > 0 {
+                format!(", ReadAdvance {}", c.read_advance)
+            } else {
+                String::new()
+            },
             c.opcodes.join(" ")
         ));
         let mut rows = vec![std::iter::once("  ".to_string())
@@ -51,7 +57,10 @@ pub fn text(m: &Machine) -> String {
         if users.is_empty() {
             continue;
         }
-        s.push_str(&format!("\nResource {} (capacity {}):\n", res.name, res.capacity));
+        s.push_str(&format!(
+            "\nResource {} (capacity {}):\n",
+            res.name, res.capacity
+        ));
         if res.capacity == 1 {
             s.push_str("  forbidden latencies F(row, column) (Def 23.1.5):\n");
             let mut rows = vec![std::iter::once("    ".to_string())
@@ -67,13 +76,20 @@ pub fn text(m: &Machine) -> String {
             s.push_str(&columns(&rows));
             s.push_str("  collision vectors (latency 0 first):");
             for &c in &users {
-                s.push_str(&format!(" {} {}", m.class(c).name, hazard::collision_vector(m, r, c)));
+                s.push_str(&format!(
+                    " {} {}",
+                    m.class(c).name,
+                    hazard::collision_vector(m, r, c)
+                ));
             }
             s.push('\n');
         }
         match Automaton::build_limited(m, &[r], 1 << 16) {
             Ok(a) => {
-                s.push_str(&format!("  hazard automaton: {} reachable states\n", a.len()));
+                s.push_str(&format!(
+                    "  hazard automaton: {} reachable states\n",
+                    a.len()
+                ));
                 if a.len() <= LIST_STATES {
                     for line in a.to_string().lines().skip(1) {
                         s.push_str("    ");
@@ -105,6 +121,9 @@ mod tests {
         let t = text(&Machine::toy());
         assert!(t.contains("Resource mul (capacity 1):"));
         assert!(t.contains("hazard automaton: 5 reachable states"), "{t}");
-        assert!(t.contains("collision vectors (latency 0 first): mul 1 div 1111"), "{t}");
+        assert!(
+            t.contains("collision vectors (latency 0 first): mul 1 div 1111"),
+            "{t}"
+        );
     }
 }

@@ -57,7 +57,10 @@ impl Recurrence {
 
     /// The operations visited, starting with the lowest-numbered one.
     pub fn ops(&self, p: &Program) -> Vec<OpId> {
-        self.edges.iter().map(|&e| p.edges[e as usize].from).collect()
+        self.edges
+            .iter()
+            .map(|&e| p.edges[e as usize].from)
+            .collect()
     }
 
     /// `a → b → a`.
@@ -108,7 +111,8 @@ impl Bounds {
     pub fn bottlenecks(&self, m: &Machine) -> Vec<ResourceId> {
         m.resource_ids()
             .filter(|r| {
-                Ratio::new(self.usage[r.index()], u64::from(m.resource(*r).capacity)) == self.rthroughput
+                Ratio::new(self.usage[r.index()], u64::from(m.resource(*r).capacity))
+                    == self.rthroughput
             })
             .collect()
     }

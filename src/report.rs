@@ -30,14 +30,25 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
     let mut placed_at: std::collections::BTreeMap<Cycle, Vec<OpId>> = Default::default();
     for &x in &order {
         table.place(m, p.op(x).class, t[x.index()], Some(x));
-        placed_at.entry(table.row(t[x.index()])).or_default().push(x);
+        placed_at
+            .entry(table.row(t[x.index()]))
+            .or_default()
+            .push(x);
     }
     let last = match ii {
         Some(ii) => ii as i64 - 1,
         None => table.last_cycle().unwrap_or(-1),
     };
-    let mut header = vec![if ii.is_some() { "row".to_string() } else { "cycle".to_string() }];
-    header.extend(m.resources.iter().map(|r| format!("{} ({})", r.name, r.capacity)));
+    let mut header = vec![if ii.is_some() {
+        "row".to_string()
+    } else {
+        "cycle".to_string()
+    }];
+    header.extend(
+        m.resources
+            .iter()
+            .map(|r| format!("{} ({})", r.name, r.capacity)),
+    );
     header.push("placed".into());
     let mut rows = vec![header];
     let row_for = |c: Cycle| -> Vec<String> {
@@ -72,7 +83,11 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
                     .collect()
             })
             .unwrap_or_default();
-        row.push(if placed.is_empty() { "—".into() } else { placed.join(", ") });
+        row.push(if placed.is_empty() {
+            "—".into()
+        } else {
+            placed.join(", ")
+        });
         row
     };
     let is_empty = |c: Cycle| m.resource_ids().all(|r| table.used(r, c) == 0);
@@ -85,7 +100,10 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
                 c += 1;
             }
             if c - start > EMPTY_RUN {
-                folded_lines.push((rows.len(), format!("⋮ {} empty cycles ({}–{})", c - start, start, c - 1)));
+                folded_lines.push((
+                    rows.len(),
+                    format!("⋮ {} empty cycles ({}–{})", c - start, start, c - 1),
+                ));
                 continue;
             }
             for e in start..c {
@@ -139,7 +157,11 @@ pub fn edges_text(p: &Program) -> String {
         rows.push(vec![
             format!("  {} → {}", p.label(e.from), p.label(e.to)),
             format!("ℓ = {}", e.latency),
-            if e.distance > 0 { format!("d = {}", e.distance) } else { String::new() },
+            if e.distance > 0 {
+                format!("d = {}", e.distance)
+            } else {
+                String::new()
+            },
             why,
         ]);
     }
@@ -153,7 +175,13 @@ pub fn edges_text(p: &Program) -> String {
 pub fn heights_text(p: &Program, h: &[u64]) -> String {
     let rows: Vec<Vec<String>> = p
         .op_ids()
-        .map(|x| vec![format!("  {}", p.label(x)), h[x.index()].to_string(), p.op(x).text()])
+        .map(|x| {
+            vec![
+                format!("  {}", p.label(x)),
+                h[x.index()].to_string(),
+                p.op(x).text(),
+            ]
+        })
         .collect();
     columns(&rows)
 }
@@ -202,11 +230,18 @@ pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
     let mut s = String::new();
     s.push_str("Usage per resource (from the reservation tables):\n");
     s.push_str(&usage_text(m, b));
-    let names: Vec<&str> = b.bottlenecks(m).iter().map(|&r| m.resource(r).name.as_str()).collect();
+    let names: Vec<&str> = b
+        .bottlenecks(m)
+        .iter()
+        .map(|&r| m.resource(r).name.as_str())
+        .collect();
     s.push_str(&format!("ResMII = {} ({})\n", b.res_mii, names.join(", ")));
     s.push_str(&format!("Critical recurrence: {}\n", recurrence_text(p, b)));
     s.push_str(&format!("RecMII = {}\n", b.rec_mii));
-    s.push_str(&format!("MII = max({}, {}) = {}\n", b.res_mii, b.rec_mii, b.mii));
+    s.push_str(&format!(
+        "MII = max({}, {}) = {}\n",
+        b.res_mii, b.rec_mii, b.mii
+    ));
     s.push_str(&format!(
         "Block RThroughput: {} (= {})\n",
         b.rthroughput.decimal1(),
@@ -281,7 +316,10 @@ pub fn heights_json(p: &Program, h: &[u64]) -> Value {
 /// dashed loop-carried ones labelled `ℓ/d`.
 pub fn dot(p: &Program, m: &Machine) -> String {
     let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut s = format!("digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n", esc(&p.name));
+    let mut s = format!(
+        "digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
+        esc(&p.name)
+    );
     for o in &p.ops {
         s.push_str(&format!(
             "  \"{}\" [label=\"{}: {}\\n{}\"];\n",
@@ -321,7 +359,10 @@ mod tests {
         let s = list_schedule(&p, &m);
         let t = reservation_table(&p, &m, &s.cycles, None);
         let rows: Vec<Vec<&str>> = t.lines().map(|l| l.split_whitespace().collect()).collect();
-        assert_eq!(rows[0], vec!["cycle", "issue", "(2)", "alu", "(2)", "mem", "(1)", "mul", "(1)", "placed"]);
+        assert_eq!(
+            rows[0],
+            vec!["cycle", "issue", "(2)", "alu", "(2)", "mem", "(1)", "mul", "(1)", "placed"]
+        );
         let expect = [
             "0 1 . c . c (load)",
             "1 1 . a . a (load)",

@@ -85,8 +85,8 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     // Ready heaps per class: max height first, then lowest source index.
     let mut ready: Vec<BinaryHeap<(u64, Reverse<u32>)>> = vec![BinaryHeap::new(); nclass];
     let mut pending: BinaryHeap<Reverse<(Cycle, u32)>> = BinaryHeap::new();
-    for x in 0..n {
-        if waiting[x] == 0 {
+    for (x, &w) in waiting.iter().enumerate() {
+        if w == 0 {
             pending.push(Reverse((0, x as u32)));
         }
     }
@@ -126,7 +126,9 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
                     }
                 }
             }
-            let Some((c, (_, Reverse(x)))) = best else { break };
+            let Some((c, (_, Reverse(x)))) = best else {
+                break;
+            };
             let class = p.ops[x as usize].class;
             if !table.fits(m, class, cycle) {
                 failed[c] = true;
@@ -184,10 +186,24 @@ mod tests {
         let m = Machine::toy();
         let p = parse(RUNNING, "running.txt", &m).unwrap();
         let s = list_schedule(&p, &m);
-        let got: Vec<(&str, Cycle)> = p.op_ids().map(|x| (p.label(x), s.cycles[x.index()])).collect();
+        let got: Vec<(&str, Cycle)> = p
+            .op_ids()
+            .map(|x| (p.label(x), s.cycles[x.index()]))
+            .collect();
         assert_eq!(
             got,
-            vec![("a", 1), ("b", 2), ("c", 0), ("d", 5), ("e", 3), ("f", 4), ("g", 5), ("h", 6), ("i", 8), ("j", 9)]
+            vec![
+                ("a", 1),
+                ("b", 2),
+                ("c", 0),
+                ("d", 5),
+                ("e", 3),
+                ("f", 4),
+                ("g", 5),
+                ("h", 6),
+                ("i", 8),
+                ("j", 9)
+            ]
         );
         assert_eq!(s.heights, vec![8, 8, 9, 4, 6, 5, 5, 1, 2, 1]);
         assert_eq!(s.length, 10);

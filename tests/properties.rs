@@ -48,11 +48,19 @@ fn reference_list_schedules_pass_an_independent_check() {
     let params = GenParams::block_default();
     for m in machines() {
         for seed in 0..1000 {
-            let ops = if seed % 10 == 0 { Some(40 + seed % 50) } else { None };
+            let ops = if seed % 10 == 0 {
+                Some(40 + seed % 50)
+            } else {
+                None
+            };
             let (text, p) = gen::program(&m, &params, seed, ops, Kind::Block);
             let s = list_schedule(&p, &m);
             let problems = independent_problems(&p, &m, &s.cycles);
-            assert!(problems.is_empty(), "{} seed {seed}: {problems:?}\n{text}", m.name);
+            assert!(
+                problems.is_empty(),
+                "{} seed {seed}: {problems:?}\n{text}",
+                m.name
+            );
             assert!(course::check::check_cycles(&p, &m, &s.cycles, None).is_empty());
         }
     }
@@ -97,7 +105,11 @@ fn rec_mii_equals_circuit_enumeration() {
             let brute = mii::brute_force_max_ratio(&p, 1_000_000);
             assert!(brute.complete);
             let fast = mii::critical_recurrence(&p);
-            assert_eq!(fast.as_ref().map(|r| r.ratio()), brute.best, "seed {seed}\n{text}");
+            assert_eq!(
+                fast.as_ref().map(|r| r.ratio()),
+                brute.best,
+                "seed {seed}\n{text}"
+            );
             if let Some(r) = &fast {
                 with_cycles += 1;
                 // The reported recurrence is a real cycle with those totals.
@@ -111,7 +123,10 @@ fn rec_mii_equals_circuit_enumeration() {
                     d += u64::from(e.distance);
                 }
                 assert_eq!((l, d), (r.latency, r.distance));
-                assert_eq!(mii::analyze(&p, &m).rec_mii, brute.best.map_or(0, Ratio::ceil));
+                assert_eq!(
+                    mii::analyze(&p, &m).rec_mii,
+                    brute.best.map_or(0, Ratio::ceil)
+                );
             }
         }
     }

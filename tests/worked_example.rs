@@ -20,7 +20,10 @@ fn course_schedule_running_is_the_worked_example() {
         .skip(1)
         .take_while(|l| !l.is_empty())
         .collect();
-    assert_eq!(sched, ["c 0", "a 1", "b 2", "e 3", "f 4", "d 5", "g 5", "h 6", "i 8", "j 9"]);
+    assert_eq!(
+        sched,
+        ["c 0", "a 1", "b 2", "e 3", "f 4", "d 5", "g 5", "h 6", "i 8", "j 9"]
+    );
     let table: Vec<String> = out
         .lines()
         .skip_while(|l| !l.starts_with("cycle"))
@@ -62,7 +65,10 @@ fn div_variant_delays_d_and_the_trace_matches_the_event_table() {
     assert_eq!((at("f"), at("d")), (4, 8));
 
     let mul = m.resource_by_name("mul").unwrap();
-    let (div_c, mul_c) = (m.class_by_opcode("div").unwrap(), m.class_by_opcode("mul").unwrap());
+    let (div_c, mul_c) = (
+        m.class_by_opcode("div").unwrap(),
+        m.class_by_opcode("mul").unwrap(),
+    );
     let events = [
         Event::Issue(div_c),
         Event::Advance,
@@ -78,7 +84,11 @@ fn div_variant_delays_d_and_the_trace_matches_the_event_table() {
         .map(|r| {
             format!(
                 "{} {} {} {}",
-                if r.accepted.is_some() { format!("cycle {}: {}", r.cycle, r.event) } else { r.event.clone() },
+                if r.accepted.is_some() {
+                    format!("cycle {}: {}", r.cycle, r.event)
+                } else {
+                    r.event.clone()
+                },
                 set_string(&r.before),
                 match r.accepted {
                     Some(true) => "accept",
@@ -108,8 +118,14 @@ fn div_variant_delays_d_and_the_trace_matches_the_event_table() {
 fn forbidden_latencies_and_automata() {
     let m = Machine::toy();
     let mul = m.resource_by_name("mul").unwrap();
-    let (div_c, mul_c) = (m.class_by_opcode("div").unwrap(), m.class_by_opcode("mul").unwrap());
-    assert_eq!(hazard::forbidden_latencies(&m, mul, div_c, mul_c), [0, 1, 2, 3]);
+    let (div_c, mul_c) = (
+        m.class_by_opcode("div").unwrap(),
+        m.class_by_opcode("mul").unwrap(),
+    );
+    assert_eq!(
+        hazard::forbidden_latencies(&m, mul, div_c, mul_c),
+        [0, 1, 2, 3]
+    );
     assert_eq!(hazard::forbidden_latencies(&m, mul, mul_c, div_c), [0]);
     assert_eq!(hazard::forbidden_latencies(&m, mul, mul_c, mul_c), [0]);
     let a = Automaton::build(&m, &[mul]).unwrap();

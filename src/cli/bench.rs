@@ -9,5 +9,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(_ctx: &Ctx, _args: &BenchArgs) -> CmdResult {
-    Err(CliError("`course bench` is not available in this build".into()))
+    Err(CliError(
+        "`course bench` is not available in this build".into(),
+    ))
 }

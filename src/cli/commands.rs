@@ -11,7 +11,10 @@ use course::program::{self, Kind, Program};
 use course::report;
 use course::sched;
 
-use super::{print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, Format, GenArgs, GenKind, InputArgs, MachineArgs};
+use super::{
+    print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, Format, GenArgs, GenKind,
+    InputArgs, MachineArgs,
+};
 
 /// A seed from the OS clock and process id when none is given; printed so
 /// the problem can be re-run.
@@ -48,7 +51,12 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
     let info = drill::DRILLS
         .iter()
         .find(|d| d.name == a.drill)
-        .ok_or_else(|| CliError(format!("unknown drill '{}' (see `course drill list`)", a.drill)))?;
+        .ok_or_else(|| {
+            CliError(format!(
+                "unknown drill '{}' (see `course drill list`)",
+                a.drill
+            ))
+        })?;
     let params = load_params(ctx, info.params)?;
     let seed = match a.seed {
         Some(s) => s,
@@ -71,7 +79,10 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
     match a.format {
         Format::Json => print_json(&r.json),
         Format::Dot => {
-            return Err(CliError("--format dot is for dependence graphs: use `course analyze FILE --format dot`".into()))
+            return Err(CliError(
+                "--format dot is for dependence graphs: use `course analyze FILE --format dot`"
+                    .into(),
+            ))
         }
         Format::Text => print(&r.text),
     }
@@ -97,7 +108,9 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
             (s.cycles, s.length, None)
         }
         Kind::Loop => {
-            return Err(CliError("modulo scheduling of loops is not in this build yet".into()));
+            return Err(CliError(
+                "modulo scheduling of loops is not in this build yet".into(),
+            ));
         }
     };
     match a.format {
@@ -129,7 +142,11 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
             s.push_str(&course::check::submission_text(&p, &cycles, ii));
             s.push_str(&format!(
                 "\n{}:\n",
-                if ii.is_some() { "Modulo reservation table (rows = cycle mod II)" } else { "Reservation table" }
+                if ii.is_some() {
+                    "Modulo reservation table (rows = cycle mod II)"
+                } else {
+                    "Reservation table"
+                }
             ));
             s.push_str(&report::reservation_table(&p, m, &cycles, ii));
             print(&s);
@@ -154,13 +171,21 @@ pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
                 "edges": report::edges_json(&p),
                 "heights": report::heights_json(&p, &h),
             });
-            if let (Some(o), serde_json::Value::Object(bj)) = (j.as_object_mut(), report::bounds_json(&p, m, &b)) {
+            if let (Some(o), serde_json::Value::Object(bj)) =
+                (j.as_object_mut(), report::bounds_json(&p, m, &b))
+            {
                 o.extend(bj);
             }
             print_json(&j);
         }
         Format::Text => {
-            let mut s = format!("{} {} on machine {} ({} operations)\n\n", p.kind.as_str(), p.name, m.name, p.len());
+            let mut s = format!(
+                "{} {} on machine {} ({} operations)\n\n",
+                p.kind.as_str(),
+                p.name,
+                m.name,
+                p.len()
+            );
             s.push_str("Dependences:\n");
             s.push_str(&report::edges_text(&p));
             s.push_str("\nHeights (over distance-0 edges):\n");
@@ -197,7 +222,11 @@ pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
                 .collect::<Vec<_>>());
             print_json(&j);
         }
-        Format::Dot => return Err(CliError("--format dot is for dependence graphs (course analyze)".into())),
+        Format::Dot => {
+            return Err(CliError(
+                "--format dot is for dependence graphs (course analyze)".into(),
+            ))
+        }
         Format::Text => print(&course::machine_view::text(m)),
     }
     Ok(0)
@@ -215,7 +244,10 @@ pub fn gen(ctx: &Ctx, a: &GenArgs) -> CmdResult {
     };
     if let Some(n) = a.ops {
         if n == 0 || n > gen::MAX_OPS {
-            return Err(CliError(format!("--ops must be between 1 and {}", gen::MAX_OPS)));
+            return Err(CliError(format!(
+                "--ops must be between 1 and {}",
+                gen::MAX_OPS
+            )));
         }
     }
     let seed = a.seed.unwrap_or_else(fresh_seed);

@@ -24,7 +24,9 @@ pub fn course(args: &[&str], stdin: &str) -> Output {
     if let Some(mut s) = child.stdin.take() {
         let _ = s.write_all(stdin.as_bytes());
     }
-    let out = child.wait_with_output().expect("the course binary finishes");
+    let out = child
+        .wait_with_output()
+        .expect("the course binary finishes");
     Output {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
