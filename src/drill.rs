@@ -180,27 +180,13 @@ pub fn run(
     solution: bool,
 ) -> Result<Rendered, DrillError> {
     let d = info(name)?;
+    let params = drill_params(d, params);
     match d.name {
-        "list-schedule" => Ok(list_schedule(
-            m,
-            &params_or(params, GenParams::block_default),
-            seed,
-            solution,
-        )),
-        "mii" => Ok(mii_drill(
-            m,
-            &params_or(params, GenParams::loop_default),
-            seed,
-            solution,
-        )),
+        "list-schedule" => Ok(list_schedule(m, &params, seed, solution)),
+        "mii" => Ok(mii_drill(m, &params, seed, solution)),
         "forbidden" => Ok(forbidden(seed, solution)),
         "hazard" => hazard_drill(m, seed, solution),
-        "rthroughput" => Ok(rthroughput(
-            m,
-            &params_or(params, GenParams::loop_default),
-            seed,
-            solution,
-        )),
+        "rthroughput" => Ok(rthroughput(m, &params, seed, solution)),
         _ => Err(DrillError::Unknown(name.to_string())),
     }
 }
@@ -214,33 +200,25 @@ pub fn check_answer(
     answer: &str,
 ) -> Result<Checked, DrillError> {
     let d = info(name)?;
+    let params = drill_params(d, params);
     match d.name {
-        "list-schedule" => Ok(check_list_schedule(
-            m,
-            &params_or(params, GenParams::block_default),
-            seed,
-            answer,
-        )),
-        "mii" => Ok(check_mii(
-            m,
-            &params_or(params, GenParams::loop_default),
-            seed,
-            answer,
-        )),
+        "list-schedule" => Ok(check_list_schedule(m, &params, seed, answer)),
+        "mii" => Ok(check_mii(m, &params, seed, answer)),
         "forbidden" => Ok(check_forbidden(seed, answer)),
         "hazard" => check_hazard(m, seed, answer),
-        "rthroughput" => Ok(check_rthroughput(
-            m,
-            &params_or(params, GenParams::loop_default),
-            seed,
-            answer,
-        )),
+        "rthroughput" => Ok(check_rthroughput(m, &params, seed, answer)),
         _ => Err(DrillError::Unknown(name.to_string())),
     }
 }
 
-fn params_or(p: Option<&GenParams>, default: fn() -> GenParams) -> GenParams {
-    p.cloned().unwrap_or_else(default)
+/// The given parameters, or the drill's own file (blocks for list-schedule,
+/// loops otherwise).
+fn drill_params(d: &DrillInfo, given: Option<&GenParams>) -> GenParams {
+    match (given, d.params) {
+        (Some(p), _) => p.clone(),
+        (None, Some("drills/list-schedule.yaml")) => GenParams::block_default(),
+        (None, _) => GenParams::loop_default(),
+    }
 }
 
 // ------------------------------------------------------------ list-schedule
@@ -264,10 +242,7 @@ fn list_schedule(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> 
         "\nAnswer with one 'LABEL CYCLE' line per operation, then:\n  course drill list-schedule --seed {seed} --check FILE\n"
     ));
     let mut j = base_json("list-schedule", seed, m);
-    j.insert("name".into(), json!(p.name));
-    j.insert("kind".into(), json!("block"));
-    j.insert("ops".into(), report::ops_json(&p, m));
-    j.insert("edges".into(), report::edges_json(&p));
+    j.extend(report::program_json(&p, m));
     if solution {
         let s = sched::list_schedule(&p, m);
         text.push_str("\nSolution\n\nDependences:\n");
@@ -405,10 +380,7 @@ fn mii_drill(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Rend
         "\nAnswer with lines 'res_mii N', 'rec_mii N', 'mii N', then:\n  course drill mii --seed {seed} --check FILE\n"
     ));
     let mut j = base_json("mii", seed, m);
-    j.insert("name".into(), json!(p.name));
-    j.insert("kind".into(), json!("loop"));
-    j.insert("ops".into(), report::ops_json(&p, m));
-    j.insert("edges".into(), report::edges_json(&p));
+    j.extend(report::program_json(&p, m));
     if solution {
         let b = mii::analyze(&p, m);
         text.push_str("\nSolution\n\nDependences:\n");

@@ -254,6 +254,18 @@ pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
     s
 }
 
+/// The input as JSON: `name`, `kind`, `machine`, `ops`, `edges`
+/// (product.md §6); commands add their results to this object.
+pub fn program_json(p: &Program, m: &Machine) -> serde_json::Map<String, Value> {
+    let mut j = serde_json::Map::new();
+    j.insert("name".into(), json!(p.name));
+    j.insert("kind".into(), json!(p.kind.as_str()));
+    j.insert("machine".into(), m.to_json());
+    j.insert("ops".into(), ops_json(p, m));
+    j.insert("edges".into(), edges_json(p));
+    j
+}
+
 /// `ops` of product.md §6: label, class, text.
 pub fn ops_json(p: &Program, m: &Machine) -> Value {
     Value::Array(

@@ -115,19 +115,16 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     };
     match a.format {
         Format::Json => {
-            let mut j = json!({
-                "name": p.name,
-                "kind": p.kind.as_str(),
-                "machine": m.to_json(),
-                "ops": report::ops_json(&p, m),
-                "edges": report::edges_json(&p),
-                "schedule": course::check::schedule_map(&p, &cycles),
-                "length": length,
-            });
+            let mut j = report::program_json(&p, m);
+            j.insert(
+                "schedule".into(),
+                json!(course::check::schedule_map(&p, &cycles)),
+            );
+            j.insert("length".into(), json!(length));
             if let Some(ii) = ii {
-                j["ii"] = json!(ii);
+                j.insert("ii".into(), json!(ii));
             }
-            print_json(&j);
+            print_json(&serde_json::Value::Object(j));
         }
         _ => {
             let mut s = format!("{} {} on machine {}\n\n", p.kind.as_str(), p.name, m.name);
@@ -163,20 +160,12 @@ pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     match a.format {
         Format::Dot => print(&report::dot(&p, m)),
         Format::Json => {
-            let mut j = json!({
-                "name": p.name,
-                "kind": p.kind.as_str(),
-                "machine": m.to_json(),
-                "ops": report::ops_json(&p, m),
-                "edges": report::edges_json(&p),
-                "heights": report::heights_json(&p, &h),
-            });
-            if let (Some(o), serde_json::Value::Object(bj)) =
-                (j.as_object_mut(), report::bounds_json(&p, m, &b))
-            {
-                o.extend(bj);
+            let mut j = report::program_json(&p, m);
+            j.insert("heights".into(), report::heights_json(&p, &h));
+            if let serde_json::Value::Object(bj) = report::bounds_json(&p, m, &b) {
+                j.extend(bj);
             }
-            print_json(&j);
+            print_json(&serde_json::Value::Object(j));
         }
         Format::Text => {
             let mut s = format!(
