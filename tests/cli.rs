@@ -164,3 +164,52 @@ fn a_drill_without_seed_prints_the_seed() {
     assert_eq!(o.code, 0);
     assert!(o.stderr.contains("using --seed"));
 }
+
+#[test]
+fn course_dir_overrides_the_built_in_drill_parameters() {
+    let dir = std::env::temp_dir().join(format!("course-dir-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("drills")).unwrap();
+    let yaml = include_str!("../drills/list-schedule.yaml")
+        .replace("ops: { min: 8, max: 12 }", "ops: { min: 3, max: 3 }");
+    std::fs::write(dir.join("drills/list-schedule.yaml"), yaml).unwrap();
+    let d = dir.to_string_lossy().to_string();
+    let out = common::ok(&[
+        "--course-dir",
+        &d,
+        "drill",
+        "list-schedule",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["ops"].as_array().unwrap().len(), 3);
+    std::fs::write(dir.join("drills/list-schedule.yaml"), "ops: { min: 3 }\n").unwrap();
+    let o = common::course(
+        &["--course-dir", &d, "drill", "list-schedule", "--seed", "5"],
+        "",
+    );
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("drills/list-schedule.yaml"),
+        "{}",
+        o.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn drills_run_on_another_machine() {
+    let out = common::ok(&[
+        "--machine",
+        "tests/data/wide.yaml",
+        "drill",
+        "list-schedule",
+        "--seed",
+        "3",
+        "--solution",
+    ]);
+    assert!(out.contains("machine wide"));
+    assert!(out.contains("mul (2)"));
+}

@@ -35,11 +35,7 @@ fn independent_problems(p: &Program, m: &Machine, t: &[i64]) -> Vec<String> {
 
 fn machines() -> Vec<Machine> {
     // A wider machine with a general reservation list and a repeated pair.
-    let wide = Machine::from_yaml(
-        "name: wide\nissue_width: 3\nresources:\n  - { name: alu, capacity: 3 }\n  - { name: mem, capacity: 2 }\n  - { name: mul, capacity: 2 }\nclasses:\n  - { name: alu, latency: 1, opcodes: [add, sub, li, and, or, xor, shl, shr, mov, cmp], unit: alu }\n  - { name: load, latency: 4, opcodes: [load], reservation: [[mem, 0], [alu, 1]] }\n  - { name: store, latency: 1, opcodes: [store], unit: mem }\n  - { name: mul, latency: 5, opcodes: [mul], unit: mul, occupancy: 2 }\n  - { name: div, latency: 9, opcodes: [div], reservation: [[mul, 0], [mul, 1], [mul, 1], [alu, 3]] }\n",
-        "wide.yaml",
-    )
-    .unwrap();
+    let wide = Machine::from_yaml(include_str!("data/wide.yaml"), "wide.yaml").unwrap();
     vec![Machine::toy(), wide]
 }
 
