@@ -806,12 +806,7 @@ fn gen_loop(intro: &str, rng: &mut Rng, tolerance: f64) -> (String, Expected, Va
         })
         .map(|l| format!("    {l}\n"))
         .collect();
-    let prompt = format!(
-        "{}\n\n{}\n\nLoop body:\n{}Answer a number (a fraction such as 5/2 is fine).",
-        intro.trim_end(),
-        toy_summary(&m),
-        body
-    );
+    let prompt = format!("{}\n\n{}\n\nLoop body:\n{}", intro.trim_end(), toy_summary(&m), body.trim_end());
     let expected = Expected::Number {
         value: r.to_f64(),
         exact: Some(r),
@@ -881,7 +876,7 @@ fn gen_tables(intro: &str, rng: &mut Rng) -> (String, Expected, Variant) {
     let header: Vec<String> = (0..width).map(|k| k.to_string()).collect();
     let prompt = format!(
         "{}\n\nReservation tables on resource u (capacity 1), X = u busy k cycles after issue:\n  {:<5} {}\n{}\n{}\n\n\
-         Which issue distances d >= 0 are forbidden when `{second}` is issued d cycles after `{first}`? Answer a set such as {{0, 2}}.",
+         Which issue distances d >= 0 are forbidden when `{second}` is issued d cycles after `{first}`?",
         intro.trim_end(),
         "k",
         header.join(" "),
@@ -954,8 +949,8 @@ impl Instance {
     /// How to write an answer, for the prompt.
     pub fn answer_hint(&self) -> &'static str {
         match self.kind.as_str() {
-            "number" => "a number (2.5 or 5/2)",
-            "set" => "a set such as {0, 2} ({} if empty)",
+            "number" => "a number, 2.5 or 5/2",
+            "set" => "a set such as {0, 2}, {} when empty",
             "single" => "one letter or the choice's text",
             "multiple" => "letters or texts separated by commas",
             _ => "a name or value",
@@ -1085,7 +1080,7 @@ fn net_correct<T: Ord>(want: &BTreeSet<T>, got: &BTreeSet<T>, show: impl Fn(&T) 
             parts.push(format!("{missed} missing"));
         }
         if !extra.is_empty() {
-            parts.push(format!("{} not forbidden/expected: {}", extra.len(), extra.join(", ")));
+            parts.push(format!("{} extra: {}", extra.len(), extra.join(", ")));
         }
         parts.join(", ")
     };
