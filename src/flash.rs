@@ -447,6 +447,23 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
     let problem = problem.unwrap_or_default();
     let aside = aside_path(path, stamp);
     std::fs::rename(path, &aside).map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
+    // A file cut short (a full disk, a hand edit) usually still holds whole
+    // card entries: keep those.
+    if let Some((state, _)) = repair_truncated(&bytes).and_then(|v| salvage(&v, deck).ok()) {
+        if !state.cards.is_empty() {
+            return Ok(Loaded {
+                warnings: vec![format!(
+                    "{}: the review state is damaged ({problem}); recovered {} card(s) from it, the rest start \
+                     fresh; the original is moved to {}",
+                    path.display(),
+                    state.cards.len(),
+                    aside.display()
+                )],
+                state,
+                backup: Some(aside),
+            });
+        }
+    }
     Ok(Loaded {
         state: State::new(deck),
         warnings: vec![format!(
@@ -481,6 +498,16 @@ fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), St
         }
     }
     Ok((state, dropped))
+}
+
+/// The complete card entries of a state file cut short: everything up to
+/// the last closed entry, with the outer braces closed again. Relies on the
+/// layout [`save_state`] writes (pretty JSON, entries at four spaces).
+fn repair_truncated(bytes: &[u8]) -> Option<serde_json::Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let cut = text.rfind("\n    }")?;
+    let candidate = format!("{}\n    }}\n  }}\n}}\n", &text[..cut]);
+    serde_json::from_str(&candidate).ok()
 }
 
 /// Writes the state atomically: a temporary file in the same folder,

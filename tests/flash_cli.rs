@@ -150,11 +150,15 @@ fn saved_progress(dir: &Path) -> PathBuf {
 }
 
 #[test]
-fn a_truncated_state_is_moved_aside_and_reviewing_starts_fresh() {
+fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     let dir = tempdir("truncated");
     let st = saved_progress(&dir);
     let full = std::fs::read(&st).unwrap();
-    std::fs::write(&st, &full[..full.len() / 2]).unwrap();
+    // Cut inside the second card's entry: the first one can be recovered.
+    let text = String::from_utf8(full.clone()).unwrap();
+    let second = text.find("\"rthroughput-def\"").unwrap();
+    let cut = second + 40;
+    std::fs::write(&st, &full[..cut]).unwrap();
     let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
     insta::assert_snapshot!("truncated_warning", scrub(&o.stderr, &dir));
@@ -165,9 +169,13 @@ fn a_truncated_state_is_moved_aside_and_reviewing_starts_fresh() {
         .filter(|p| p.display().to_string().contains(".corrupt-"))
         .collect();
     assert_eq!(aside.len(), 1);
-    assert_eq!(std::fs::read(&aside[0]).unwrap(), &full[..full.len() / 2]);
+    assert_eq!(std::fs::read(&aside[0]).unwrap(), &full[..cut]);
     let v = state_json(&st);
-    assert_eq!(v["cards"].as_object().unwrap().len(), 1);
+    // The recovered card kept its day-1 progress (box 1) and moved up to
+    // box 2 with today's review; a fresh card would be in box 1.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
+    assert_eq!(v["cards"].as_object().unwrap().len(), 1, "{v}");
     // A second run is clean: no new warning.
     let o = flash(&st, "2026-01-02", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
