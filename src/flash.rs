@@ -138,7 +138,8 @@ impl Deck {
     /// Parses and validates a deck; every mistake is reported with its
     /// location.
     pub fn parse(text: &str, origin: &str) -> Result<Deck, BankError> {
-        let raw: RawDeck = serde_yaml::from_str(text).map_err(|e| BankError(vec![yaml_error(&e, origin)]))?;
+        let raw: RawDeck =
+            serde_yaml::from_str(text).map_err(|e| BankError(vec![yaml_error(&e, origin)]))?;
         let _ = raw.title;
         let idx = LineIndex::new(text, origin, "cards");
         let mut diags = Vec::new();
@@ -163,13 +164,22 @@ impl Deck {
                 }
                 Some(id) => id.to_string(),
             };
-            if !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-                err(idx.field(i, "id"), format!("id `{id}`: use letters, digits, `-` and `_` only"));
+            if !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                err(
+                    idx.field(i, "id"),
+                    format!("id `{id}`: use letters, digits, `-` and `_` only"),
+                );
             }
             if let Some(&first) = seen.get(&id) {
                 err(
                     idx.field(i, "id"),
-                    format!("duplicate id `{id}` (first used at {})", idx.field(first, "id")),
+                    format!(
+                        "duplicate id `{id}` (first used at {})",
+                        idx.field(first, "id")
+                    ),
                 );
             } else {
                 seen.insert(id.clone(), i);
@@ -187,7 +197,10 @@ impl Deck {
             }
             for (j, t) in c.tags.iter().enumerate() {
                 if t.trim().is_empty() || t.contains(char::is_whitespace) {
-                    err(idx.list_elem(i, "tags", j), format!("{id}: tag `{t}` must be one word"));
+                    err(
+                        idx.list_elem(i, "tags", j),
+                        format!("{id}: tag `{t}` must be one word"),
+                    );
                 }
             }
             cards.push(Card {
@@ -298,7 +311,9 @@ pub fn schedule(prev: Option<&CardState>, rating: Rating, today: Date) -> CardSt
         leitner_box: nb,
         due: today.plus(days).to_string(),
         reviews: prev.map_or(0, |s| s.reviews).saturating_add(1),
-        lapses: prev.map_or(0, |s| s.lapses).saturating_add(u32::from(rating == Rating::Again && b > 0)),
+        lapses: prev
+            .map_or(0, |s| s.lapses)
+            .saturating_add(u32::from(rating == Rating::Again && b > 0)),
         last: today.to_string(),
     }
 }
@@ -339,12 +354,14 @@ impl State {
         let mut keyed: Vec<(u8, Date, usize, &Card)> = cards
             .iter()
             .enumerate()
-            .filter_map(|(i, c)| match self.cards.get(&c.id).and_then(CardState::due_date) {
-                Some(d) if d <= today => Some((0, d, i, *c)),
-                None => Some((1, today, i, *c)),
-                Some(d) if all => Some((2, d, i, *c)),
-                Some(_) => None,
-            })
+            .filter_map(
+                |(i, c)| match self.cards.get(&c.id).and_then(CardState::due_date) {
+                    Some(d) if d <= today => Some((0, d, i, *c)),
+                    None => Some((1, today, i, *c)),
+                    Some(d) if all => Some((2, d, i, *c)),
+                    Some(_) => None,
+                },
+            )
             .collect();
         keyed.sort_by_key(|&(g, d, i, _)| (g, d, i));
         keyed.into_iter().map(|k| k.3).collect()
@@ -410,7 +427,9 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
     } else {
         match serde_json::from_slice::<serde_json::Value>(&bytes) {
             Err(e) => Some(match e.classify() {
-                serde_json::error::Category::Eof => format!("it ends early at line {}, truncated?", e.line()),
+                serde_json::error::Category::Eof => {
+                    format!("it ends early at line {}, truncated?", e.line())
+                }
                 _ => format!("not valid JSON at line {}, column {}", e.line(), e.column()),
             }),
             Ok(v) => match salvage(&v, deck) {
@@ -446,7 +465,8 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
     };
     let problem = problem.unwrap_or_default();
     let aside = aside_path(path, stamp);
-    std::fs::rename(path, &aside).map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
+    std::fs::rename(path, &aside)
+        .map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
     // A file cut short (a full disk, a hand edit) usually still holds whole
     // card entries: keep those.
     if let Some((state, _)) = repair_truncated(&bytes).and_then(|v| salvage(&v, deck).ok()) {
@@ -485,15 +505,25 @@ fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), St
         Some(x) => return Err(format!("state version {x}, expected {STATE_VERSION}")),
         None => return Err("no `version`".into()),
     }
-    let cards = obj.get("cards").and_then(serde_json::Value::as_object).ok_or("no `cards` object")?;
-    let mut state = State::new(obj.get("deck").and_then(serde_json::Value::as_str).unwrap_or(deck));
+    let cards = obj
+        .get("cards")
+        .and_then(serde_json::Value::as_object)
+        .ok_or("no `cards` object")?;
+    let mut state = State::new(
+        obj.get("deck")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or(deck),
+    );
     let mut dropped = Vec::new();
     for (id, entry) in cards {
         match serde_json::from_value::<CardState>(entry.clone()) {
             Ok(cs) if cs.due_date().is_some() && (1..=BOXES).contains(&cs.leitner_box) => {
                 state.cards.insert(id.clone(), cs);
             }
-            Ok(cs) => dropped.push(format!("card `{id}`: box {} / due `{}` out of range", cs.leitner_box, cs.due)),
+            Ok(cs) => dropped.push(format!(
+                "card `{id}`: box {} / due `{}` out of range",
+                cs.leitner_box, cs.due
+            )),
             Err(e) => dropped.push(format!("card `{id}`: {e}")),
         }
     }
@@ -518,7 +548,9 @@ pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
-    let name = path.file_name().map_or("state".into(), |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or("state".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let text = serde_json::to_string_pretty(state).map_err(|e| state_err(path, e))? + "\n";
     let write = || -> std::io::Result<()> {
@@ -565,7 +597,10 @@ mod tests {
         assert_eq!(Date::parse("2023-02-29"), None);
         assert_eq!(Date::parse("2026-13-01"), None);
         assert_eq!(Date::parse("26-1-1"), None);
-        assert_eq!(Date::parse("2026-01-31").map(|d| d.plus(1).to_string()), Some("2026-02-01".into()));
+        assert_eq!(
+            Date::parse("2026-01-31").map(|d| d.plus(1).to_string()),
+            Some("2026-02-01".into())
+        );
     }
 
     #[test]
@@ -578,7 +613,10 @@ mod tests {
         let h = schedule(Some(&s), Rating::Hard, t.plus(5));
         assert_eq!((h.leitner_box, h.due.as_str()), (3, "2026-01-08"));
         let a = schedule(Some(&h), Rating::Again, t.plus(7));
-        assert_eq!((a.leitner_box, a.due.as_str(), a.lapses, a.reviews), (1, "2026-01-08", 1, 4));
+        assert_eq!(
+            (a.leitner_box, a.due.as_str(), a.lapses, a.reviews),
+            (1, "2026-01-08", 1, 4)
+        );
         let mut top = a;
         for _ in 0..10 {
             top = schedule(Some(&top), Rating::Easy, t);
@@ -589,7 +627,8 @@ mod tests {
 
     #[test]
     fn embedded_deck_is_valid() {
-        let d = Deck::parse(crate::data::FLASH_CH23_YAML, "quizzes/ch23-flash.yaml").unwrap_or_else(|e| panic!("{e}"));
+        let d = Deck::parse(crate::data::FLASH_CH23_YAML, "quizzes/ch23-flash.yaml")
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(d.cards.len() >= 30);
         for t in crate::quiz::TECHNIQUE_TAGS {
             assert!(d.cards.iter().any(|c| c.tags.iter().any(|x| x == t)), "{t}");
@@ -605,7 +644,10 @@ mod tests {
                 _ => None,
             }
         };
-        assert_eq!(default_state_path(env(Some("/x")), 23), Some(PathBuf::from("/x/course/flash-23.json")));
+        assert_eq!(
+            default_state_path(env(Some("/x")), 23),
+            Some(PathBuf::from("/x/course/flash-23.json"))
+        );
         assert_eq!(
             default_state_path(env(Some("rel")), 23),
             Some(PathBuf::from("/home/u/.local/share/course/flash-23.json"))

@@ -112,7 +112,10 @@ impl<'t> LineIndex<'t> {
         let lines: Vec<&str> = text.lines().collect();
         let mut items = Vec::new();
         let head = format!("{list_key}:");
-        if let Some(start) = lines.iter().position(|l| indent(l) == 0 && l.trim_end().starts_with(&head)) {
+        if let Some(start) = lines
+            .iter()
+            .position(|l| indent(l) == 0 && l.trim_end().starts_with(&head))
+        {
             let mut item_indent = None;
             let mut i = start + 1;
             while i < lines.len() {
@@ -284,11 +287,23 @@ struct RawQuestion {
 /// What a question expects, after validation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expected {
-    Number { value: f64, exact: Option<Ratio>, tolerance: f64 },
+    Number {
+        value: f64,
+        exact: Option<Ratio>,
+        tolerance: f64,
+    },
     Set(BTreeSet<u64>),
-    Single { choices: Vec<String>, answer: usize },
-    Multiple { choices: Vec<String>, answers: BTreeSet<usize> },
-    Find { accept: Vec<String> },
+    Single {
+        choices: Vec<String>,
+        answer: usize,
+    },
+    Multiple {
+        choices: Vec<String>,
+        answers: BTreeSet<usize>,
+    },
+    Find {
+        accept: Vec<String>,
+    },
 }
 
 /// A validated question.
@@ -327,7 +342,11 @@ pub fn parse_number(s: &str) -> Option<(f64, Option<Ratio>)> {
         }
         return Some((a as f64 / b as f64, Some(Ratio::new(a, b))));
     }
-    if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == '+') {
+    if t.is_empty()
+        || !t
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == '+')
+    {
         return None;
     }
     let v: f64 = t.parse().ok()?;
@@ -375,7 +394,10 @@ pub fn parse_set(s: &str) -> Result<BTreeSet<u64>, String> {
 pub fn normalize(s: &str) -> String {
     let t = s.trim().trim_end_matches('.').trim();
     let t = t.trim_matches(|c| c == '`' || c == '"' || c == '\'');
-    t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    t.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 fn letter(i: usize) -> char {
@@ -400,7 +422,8 @@ impl Bank {
     /// Parses and validates a bank; every mistake is reported with its
     /// location.
     pub fn parse(text: &str, origin: &str) -> Result<Bank, BankError> {
-        let raw: RawBank = serde_yaml::from_str(text).map_err(|e| BankError(vec![yaml_error(&e, origin)]))?;
+        let raw: RawBank =
+            serde_yaml::from_str(text).map_err(|e| BankError(vec![yaml_error(&e, origin)]))?;
         let idx = LineIndex::new(text, origin, "questions");
         let mut diags = Vec::new();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -420,27 +443,45 @@ impl Bank {
                 }
                 Some(id) => id.to_string(),
             };
-            if !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-                err(idx.field(i, "id"), format!("id `{id}`: use letters, digits, `-` and `_` only"));
+            if !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                err(
+                    idx.field(i, "id"),
+                    format!("id `{id}`: use letters, digits, `-` and `_` only"),
+                );
             }
             if id == RESERVED_ID {
-                err(idx.field(i, "id"), format!("id `{id}` is reserved for the answer file's seed line"));
+                err(
+                    idx.field(i, "id"),
+                    format!("id `{id}` is reserved for the answer file's seed line"),
+                );
             }
             if let Some(&first) = seen.get(&id) {
                 err(
                     idx.field(i, "id"),
-                    format!("duplicate id `{id}` (first used at {})", idx.field(first, "id")),
+                    format!(
+                        "duplicate id `{id}` (first used at {})",
+                        idx.field(first, "id")
+                    ),
                 );
             } else {
                 seen.insert(id.clone(), i);
             }
             let kind = match q.kind.as_deref() {
                 None => {
-                    err(idx.item(i), format!("{id}: missing kind (one of {})", KINDS.join(", ")));
+                    err(
+                        idx.item(i),
+                        format!("{id}: missing kind (one of {})", KINDS.join(", ")),
+                    );
                     continue;
                 }
                 Some(k) if !KINDS.contains(&k) => {
-                    err(idx.field(i, "kind"), format!("{id}: unknown kind `{k}` (one of {})", KINDS.join(", ")));
+                    err(
+                        idx.field(i, "kind"),
+                        format!("{id}: unknown kind `{k}` (one of {})", KINDS.join(", ")),
+                    );
                     continue;
                 }
                 Some(k) => k.to_string(),
@@ -451,35 +492,59 @@ impl Bank {
             }
             let explanation = q.explanation.clone().unwrap_or_default();
             if explanation.trim().is_empty() {
-                err(idx.field(i, "explanation"), format!("{id}: missing explanation"));
+                err(
+                    idx.field(i, "explanation"),
+                    format!("{id}: missing explanation"),
+                );
             }
             if q.tags.is_empty() {
-                err(idx.item(i), format!("{id}: no tags (use some of {})", TECHNIQUE_TAGS.join(", ")));
+                err(
+                    idx.item(i),
+                    format!("{id}: no tags (use some of {})", TECHNIQUE_TAGS.join(", ")),
+                );
             }
             for (j, t) in q.tags.iter().enumerate() {
                 if t.trim().is_empty() || t.contains(char::is_whitespace) {
-                    err(idx.list_elem(i, "tags", j), format!("{id}: tag `{t}` must be one word"));
+                    err(
+                        idx.list_elem(i, "tags", j),
+                        format!("{id}: tag `{t}` must be one word"),
+                    );
                 }
             }
             let tolerance = q.tolerance.unwrap_or(DEFAULT_TOLERANCE);
             if !(tolerance.is_finite() && tolerance >= 0.0) {
-                err(idx.field(i, "tolerance"), format!("{id}: tolerance must be a non-negative number"));
+                err(
+                    idx.field(i, "tolerance"),
+                    format!("{id}: tolerance must be a non-negative number"),
+                );
             }
             if q.tolerance.is_some() && kind != "number" {
-                err(idx.field(i, "tolerance"), format!("{id}: tolerance only applies to number questions"));
+                err(
+                    idx.field(i, "tolerance"),
+                    format!("{id}: tolerance only applies to number questions"),
+                );
             }
             if !q.choices.is_empty() && !matches!(kind.as_str(), "single" | "multiple") {
-                err(idx.field(i, "choices"), format!("{id}: choices only apply to single/multiple questions"));
+                err(
+                    idx.field(i, "choices"),
+                    format!("{id}: choices only apply to single/multiple questions"),
+                );
             }
             if !q.accept.is_empty() && kind != "find" {
-                err(idx.field(i, "accept"), format!("{id}: accept only applies to find questions"));
+                err(
+                    idx.field(i, "accept"),
+                    format!("{id}: accept only applies to find questions"),
+                );
             }
             let mut expected = None;
             if let Some(g) = &q.generator {
                 match generator_kind(g) {
                     None => err(
                         idx.field(i, "generator"),
-                        format!("{id}: unknown generator `{g}` (one of {})", GENERATORS.join(", ")),
+                        format!(
+                            "{id}: unknown generator `{g}` (one of {})",
+                            GENERATORS.join(", ")
+                        ),
                     ),
                     Some(k) if k != kind => err(
                         idx.field(i, "kind"),
@@ -488,7 +553,10 @@ impl Bank {
                     Some(_) => {}
                 }
                 if q.answer.is_some() {
-                    err(idx.field(i, "answer"), format!("{id}: a generated question computes its answer; remove `answer`"));
+                    err(
+                        idx.field(i, "answer"),
+                        format!("{id}: a generated question computes its answer; remove `answer`"),
+                    );
                 }
             } else {
                 match Self::expected(&kind, &q, tolerance) {
@@ -535,12 +603,21 @@ impl Bank {
             "number" => {
                 let a = match &q.answer {
                     Some(RawAnswer::One(s)) => s.text(),
-                    Some(RawAnswer::Many(_)) => return Err(("answer", None, "a number answer is one value".into())),
+                    Some(RawAnswer::Many(_)) => {
+                        return Err(("answer", None, "a number answer is one value".into()))
+                    }
                     None => return Err(missing()),
                 };
-                let (value, exact) =
-                    parse_number(&a).ok_or(("answer", None, format!("answer `{a}` is not a number")))?;
-                Ok(Expected::Number { value, exact, tolerance })
+                let (value, exact) = parse_number(&a).ok_or((
+                    "answer",
+                    None,
+                    format!("answer `{a}` is not a number"),
+                ))?;
+                Ok(Expected::Number {
+                    value,
+                    exact,
+                    tolerance,
+                })
             }
             "set" => {
                 let set = match &q.answer {
@@ -555,14 +632,19 @@ impl Bank {
                                     return Err((
                                         "answer",
                                         Some(j),
-                                        format!("set element `{}` is not a non-negative integer", s.text()),
+                                        format!(
+                                            "set element `{}` is not a non-negative integer",
+                                            s.text()
+                                        ),
                                     ))
                                 }
                             }
                         }
                         set
                     }
-                    Some(RawAnswer::One(s)) => parse_set(&s.text()).map_err(|m| ("answer", None, m))?,
+                    Some(RawAnswer::One(s)) => {
+                        parse_set(&s.text()).map_err(|m| ("answer", None, m))?
+                    }
                     None => return Err(missing()),
                 };
                 Ok(Expected::Set(set))
@@ -594,20 +676,36 @@ impl Bank {
                         Some(k) => {
                             answers.insert(k);
                         }
-                        None => return Err(("answer", None, format!("answer `{a}` is not among the choices"))),
+                        None => {
+                            return Err((
+                                "answer",
+                                None,
+                                format!("answer `{a}` is not among the choices"),
+                            ))
+                        }
                     }
                 }
                 if kind == "single" {
                     if answers.len() != 1 {
-                        return Err(("answer", None, "a single-choice question has exactly one answer".into()));
+                        return Err((
+                            "answer",
+                            None,
+                            "a single-choice question has exactly one answer".into(),
+                        ));
                     }
                     let answer = answers.into_iter().next().unwrap_or(0);
-                    Ok(Expected::Single { choices: q.choices.clone(), answer })
+                    Ok(Expected::Single {
+                        choices: q.choices.clone(),
+                        answer,
+                    })
                 } else {
                     if answers.is_empty() {
                         return Err(missing());
                     }
-                    Ok(Expected::Multiple { choices: q.choices.clone(), answers })
+                    Ok(Expected::Multiple {
+                        choices: q.choices.clone(),
+                        answers,
+                    })
                 }
             }
             _ => {
@@ -673,11 +771,23 @@ pub fn generator_kind(name: &str) -> Option<&'static str> {
 pub enum Variant {
     Fixed,
     /// A toy-machine loop body in lab format; the answer is its RThroughput.
-    Loop { text: String },
+    Loop {
+        text: String,
+    },
     /// Offsets `K_r` of two classes on one capacity-1 resource.
-    Tables { first: String, second: String, k_first: Vec<u32>, k_second: Vec<u32> },
+    Tables {
+        first: String,
+        second: String,
+        k_first: Vec<u32>,
+        k_second: Vec<u32>,
+    },
     /// A SchedWrite latency and a ReadAdvance.
-    Operand { write: String, latency: u32, read: String, advance: u32 },
+    Operand {
+        write: String,
+        latency: u32,
+        read: String,
+        advance: u32,
+    },
 }
 
 /// A question with its prompt and answer fixed for one seed.
@@ -727,7 +837,12 @@ impl Question {
             Some("operand-latency") => gen_operand(&self.prompt, &mut rng, self.tolerance),
             _ => (
                 self.prompt.trim_end().to_string(),
-                shuffled(self.expected.clone().unwrap_or(Expected::Find { accept: Vec::new() }), &mut rng),
+                shuffled(
+                    self.expected
+                        .clone()
+                        .unwrap_or(Expected::Find { accept: Vec::new() }),
+                    &mut rng,
+                ),
                 Variant::Fixed,
             ),
         };
@@ -771,21 +886,44 @@ fn shuffled(e: Expected, rng: &mut Rng) -> Expected {
 }
 
 fn toy_summary(m: &Machine) -> String {
-    let mut s = format!("Machine `{}`: issue width W = {}; resources", m.name, m.issue_width);
+    let mut s = format!(
+        "Machine `{}`: issue width W = {}; resources",
+        m.name, m.issue_width
+    );
     let res: Vec<String> = m
         .resource_ids()
         .skip(1)
-        .map(|r| format!("{} (capacity {})", m.resource(r).name, m.resource(r).capacity))
+        .map(|r| {
+            format!(
+                "{} (capacity {})",
+                m.resource(r).name,
+                m.resource(r).capacity
+            )
+        })
         .collect();
-    s += &format!(" {}.\nClasses (latency / occupancy [unit]):", res.join(", "));
+    s += &format!(
+        " {}.\nClasses (latency / occupancy [unit]):",
+        res.join(", ")
+    );
     for c in m.class_ids() {
         let cl = m.class(c);
-        let unit = cl.reservation.iter().find(|(r, _)| r.index() != 0).map(|&(r, _)| r);
+        let unit = cl
+            .reservation
+            .iter()
+            .find(|(r, _)| r.index() != 0)
+            .map(|&(r, _)| r);
         let (uname, occ) = match unit {
             Some(r) => (m.resource(r).name.clone(), cl.usage(r)),
             None => ("-".into(), 0),
         };
-        s += &format!("\n  {:<6} {}/{} [{}]  opcodes: {}", cl.name, cl.latency, occ, uname, cl.opcodes.join(" "));
+        s += &format!(
+            "\n  {:<6} {}/{} [{}]  opcodes: {}",
+            cl.name,
+            cl.latency,
+            occ,
+            uname,
+            cl.opcodes.join(" ")
+        );
     }
     s
 }
@@ -806,7 +944,12 @@ fn gen_loop(intro: &str, rng: &mut Rng, tolerance: f64) -> (String, Expected, Va
         })
         .map(|l| format!("    {l}\n"))
         .collect();
-    let prompt = format!("{}\n\n{}\n\nLoop body:\n{}", intro.trim_end(), toy_summary(&m), body.trim_end());
+    let prompt = format!(
+        "{}\n\n{}\n\nLoop body:\n{}",
+        intro.trim_end(),
+        toy_summary(&m),
+        body.trim_end()
+    );
     let expected = Expected::Number {
         value: r.to_f64(),
         exact: Some(r),
@@ -832,7 +975,11 @@ pub fn tables_machine(first: &str, second: &str, k1: &[u32], k2: &[u32]) -> Mach
         opcodes: vec![name.to_string()],
         unit: None,
         occupancy: None,
-        reservation: Some(ks.iter().map(|&k| ("u".to_string(), i64::from(k))).collect()),
+        reservation: Some(
+            ks.iter()
+                .map(|&k| ("u".to_string(), i64::from(k)))
+                .collect(),
+        ),
         uops: None,
         read_advance: None,
     };
@@ -851,7 +998,9 @@ pub fn tables_machine(first: &str, second: &str, k1: &[u32], k2: &[u32]) -> Mach
 }
 
 fn grid(name: &str, ks: &[u32], width: u32) -> String {
-    let cells: Vec<&str> = (0..width).map(|k| if ks.contains(&k) { "X" } else { "." }).collect();
+    let cells: Vec<&str> = (0..width)
+        .map(|k| if ks.contains(&k) { "X" } else { "." })
+        .collect();
     format!("  {:<5} {}", name, cells.join(" "))
 }
 
@@ -966,9 +1115,11 @@ impl Instance {
             },
             Expected::Set(s) => set_text(s),
             Expected::Single { answer, .. } => letter(*answer).to_string(),
-            Expected::Multiple { answers, .. } => {
-                answers.iter().map(|&i| letter(i).to_string()).collect::<Vec<_>>().join(", ")
-            }
+            Expected::Multiple { answers, .. } => answers
+                .iter()
+                .map(|&i| letter(i).to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
             Expected::Find { accept } => accept.first().cloned().unwrap_or_default(),
         }
     }
@@ -979,7 +1130,9 @@ impl Instance {
             Expected::Number { exact: Some(r), .. } if r.den() != 1 => {
                 format!("{} = {}", r.fraction_string(), r.to_f64())
             }
-            Expected::Single { choices, answer } => format!("{}) {}", letter(*answer), choices[*answer]),
+            Expected::Single { choices, answer } => {
+                format!("{}) {}", letter(*answer), choices[*answer])
+            }
             Expected::Multiple { choices, answers } => answers
                 .iter()
                 .map(|&i| format!("{}) {}", letter(i), choices[i]))
@@ -995,12 +1148,22 @@ impl Instance {
     pub fn grade(&self, reply: &str) -> Result<Grade, FormatError> {
         let reply = reply.trim();
         if reply.is_empty() {
-            return Err(FormatError(format!("empty answer; expected {}", self.answer_hint())));
+            return Err(FormatError(format!(
+                "empty answer; expected {}",
+                self.answer_hint()
+            )));
         }
         match &self.expected {
-            Expected::Number { value, exact, tolerance } => {
+            Expected::Number {
+                value,
+                exact,
+                tolerance,
+            } => {
                 let (v, r) = parse_number(reply).ok_or_else(|| {
-                    FormatError(format!("`{reply}` is not a number; expected {}", self.answer_hint()))
+                    FormatError(format!(
+                        "`{reply}` is not a number; expected {}",
+                        self.answer_hint()
+                    ))
                 })?;
                 let ok = match (exact, r) {
                     (Some(a), Some(b)) if *a == b => true,
@@ -1012,12 +1175,16 @@ impl Instance {
                 })
             }
             Expected::Set(want) => {
-                let got = parse_set(reply).map_err(|m| FormatError(format!("{m}; expected {}", self.answer_hint())))?;
+                let got = parse_set(reply)
+                    .map_err(|m| FormatError(format!("{m}; expected {}", self.answer_hint())))?;
                 Ok(net_correct(want, &got, |x| x.to_string()))
             }
             Expected::Single { choices, answer } => {
                 let k = parse_choice(reply, choices).ok_or_else(|| {
-                    FormatError(format!("`{reply}` is not one of the choices a–{}", letter(choices.len() - 1)))
+                    FormatError(format!(
+                        "`{reply}` is not one of the choices a–{}",
+                        letter(choices.len() - 1)
+                    ))
                 })?;
                 Ok(Grade {
                     score: Ratio::int(u64::from(k == *answer)),
@@ -1029,8 +1196,13 @@ impl Instance {
                 for tok in reply.split([',', ';']).flat_map(|t| {
                     // `a c` and `ac` are common shorthand for letters.
                     let t = t.trim();
-                    if parse_choice(t, choices).is_none() && t.chars().all(|c| c.is_ascii_alphabetic() || c == ' ') {
-                        t.chars().filter(|c| *c != ' ').map(|c| c.to_string()).collect::<Vec<_>>()
+                    if parse_choice(t, choices).is_none()
+                        && t.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
+                    {
+                        t.chars()
+                            .filter(|c| *c != ' ')
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
                     } else {
                         vec![t.to_string()]
                     }
@@ -1039,7 +1211,10 @@ impl Instance {
                         continue;
                     }
                     let k = parse_choice(&tok, choices).ok_or_else(|| {
-                        FormatError(format!("`{tok}` is not one of the choices a–{}", letter(choices.len() - 1)))
+                        FormatError(format!(
+                            "`{tok}` is not one of the choices a–{}",
+                            letter(choices.len() - 1)
+                        ))
                     })?;
                     got.insert(k);
                 }
@@ -1058,11 +1233,18 @@ impl Instance {
 
 /// `{0, 1, 2}` / `{}`.
 pub fn set_text(s: &BTreeSet<u64>) -> String {
-    format!("{{{}}}", s.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))
+    format!(
+        "{{{}}}",
+        s.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// Net-correct partial credit: (right − extra) / |expected|, at least 0.
-fn net_correct<T: Ord>(want: &BTreeSet<T>, got: &BTreeSet<T>, show: impl Fn(&T) -> String) -> Grade {
+fn net_correct<T: Ord>(
+    want: &BTreeSet<T>,
+    got: &BTreeSet<T>,
+    show: impl Fn(&T) -> String,
+) -> Grade {
     let right = got.intersection(want).count() as u64;
     let extra: Vec<String> = got.difference(want).map(&show).collect();
     let missed = want.len() as u64 - right;
@@ -1262,20 +1444,39 @@ pub fn score_text(r: Ratio) -> String {
 pub fn summary_line(outcomes: &[Outcome]) -> String {
     let t = total(outcomes);
     let n = outcomes.len() as u64;
-    let pct = if n == 0 { 100 } else { (t.num() as u128 * 100 / (t.den() as u128 * n as u128)) as u64 };
+    let pct = if n == 0 {
+        100
+    } else {
+        (t.num() as u128 * 100 / (t.den() as u128 * n as u128)) as u64
+    };
     let mut parts = Vec::new();
-    for st in [Status::Right, Status::Partial, Status::Wrong, Status::FormatError, Status::Unanswered] {
+    for st in [
+        Status::Right,
+        Status::Partial,
+        Status::Wrong,
+        Status::FormatError,
+        Status::Unanswered,
+    ] {
         let c = outcomes.iter().filter(|o| o.status == st).count();
         if c > 0 {
             parts.push(format!("{} {c}", st.as_str()));
         }
     }
-    format!("Score: {}/{n} ({pct}%): {}", score_text(t), parts.join(", "))
+    format!(
+        "Score: {}/{n} ({pct}%): {}",
+        score_text(t),
+        parts.join(", ")
+    )
 }
 
 /// A question as the student sees it: header, prompt, choices.
 pub fn render_question(inst: &Instance, n: usize, of: usize) -> String {
-    let mut s = format!("Question {n}/{of} [{}] ({})\n{}\n", inst.id, inst.tags.join(", "), inst.prompt);
+    let mut s = format!(
+        "Question {n}/{of} [{}] ({})\n{}\n",
+        inst.id,
+        inst.tags.join(", "),
+        inst.prompt
+    );
     for (i, c) in inst.choices().iter().enumerate() {
         s += &format!("  {}) {c}\n", letter(i));
     }
@@ -1296,9 +1497,18 @@ pub fn render_explanation(inst: &Instance) -> String {
 pub fn render_feedback(inst: &Instance, o: &Outcome) -> String {
     let verdict = match o.status {
         Status::Right => "Right.".to_string(),
-        Status::Partial => format!("Partly right ({} point; {}). The answer is {}.", o.score, o.message, inst.answer_display()),
+        Status::Partial => format!(
+            "Partly right ({} point; {}). The answer is {}.",
+            o.score,
+            o.message,
+            inst.answer_display()
+        ),
         Status::Wrong => format!("Wrong. The answer is {}.", inst.answer_display()),
-        Status::FormatError => format!("Format error: {}. The answer is {}.", o.message, inst.answer_display()),
+        Status::FormatError => format!(
+            "Format error: {}. The answer is {}.",
+            o.message,
+            inst.answer_display()
+        ),
         Status::Unanswered => format!("Not answered. The answer is {}.", inst.answer_display()),
     };
     format!("{verdict}\n{}", render_explanation(inst))
@@ -1309,7 +1519,13 @@ pub fn render_results(insts: &[Instance], outcomes: &[Outcome], seed: u64) -> St
     let mut s = format!("Quiz results (seed {seed})\n");
     for (inst, o) in insts.iter().zip(outcomes) {
         let given = o.given.as_deref().unwrap_or("-");
-        s += &format!("{:<13} {:<28} {} (answer: {}", o.status.as_str(), o.id, o.score, given);
+        s += &format!(
+            "{:<13} {:<28} {} (answer: {}",
+            o.status.as_str(),
+            o.id,
+            o.score,
+            given
+        );
         if o.status != Status::Right {
             s += &format!("; expected: {}", inst.answer_display());
         }
@@ -1354,7 +1570,10 @@ pub fn results_json(insts: &[Instance], outcomes: &[Outcome], seed: u64) -> serd
 pub fn render_list(qs: &[&Question]) -> String {
     let mut s = String::new();
     for q in qs {
-        let gen = q.generator.as_deref().map_or(String::new(), |g| format!("  (generated: {g})"));
+        let gen = q
+            .generator
+            .as_deref()
+            .map_or(String::new(), |g| format!("  (generated: {g})"));
         s += &format!("{:<28} {:<8} {}{gen}\n", q.id, q.kind, q.tags.join(","));
     }
     s + &format!("{} questions\n", qs.len())
@@ -1399,7 +1618,8 @@ mod tests {
     use super::*;
 
     fn bank() -> Bank {
-        Bank::parse(crate::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").unwrap_or_else(|e| panic!("{e}"))
+        Bank::parse(crate::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml")
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
@@ -1416,14 +1636,24 @@ mod tests {
             assert_eq!(b.question(id).map(|q| q.kind.as_str()), Some(kind), "{id}");
         }
         for t in TECHNIQUE_TAGS {
-            assert!(b.questions.iter().filter(|q| q.tags.iter().any(|x| x == t)).count() >= 4, "{t}");
+            assert!(
+                b.questions
+                    .iter()
+                    .filter(|q| q.tags.iter().any(|x| x == t))
+                    .count()
+                    >= 4,
+                "{t}"
+            );
         }
     }
 
     #[test]
     fn numbers_and_sets_parse_leniently() {
         assert_eq!(parse_number("5/2").map(|x| x.0), Some(2.5));
-        assert_eq!(parse_number(" 5 / 2 ").map(|x| x.1), Some(Some(Ratio::new(5, 2))));
+        assert_eq!(
+            parse_number(" 5 / 2 ").map(|x| x.1),
+            Some(Some(Ratio::new(5, 2)))
+        );
         assert_eq!(parse_number("abc"), None);
         assert_eq!(parse_number("1/0"), None);
         assert_eq!(parse_number("inf"), None);
@@ -1450,7 +1680,9 @@ mod tests {
     fn sets_get_net_correct_credit() {
         let b = bank();
         let q = b.question("forbidden-latencies").unwrap().instantiate(3);
-        let Expected::Set(want) = &q.expected else { panic!() };
+        let Expected::Set(want) = &q.expected else {
+            panic!()
+        };
         assert!(q.grade(&set_text(want)).unwrap().correct());
         let none = q.grade("{99}").unwrap();
         assert_eq!(none.score, Ratio::int(0));
@@ -1460,8 +1692,13 @@ mod tests {
     fn choices_by_letter_or_text() {
         let b = bank();
         let q = b.question("tables-vs-automaton").unwrap().instantiate(0);
-        let Expected::Single { choices, answer } = &q.expected else { panic!() };
-        assert!(q.grade(&letter(*answer).to_ascii_uppercase().to_string()).unwrap().correct());
+        let Expected::Single { choices, answer } = &q.expected else {
+            panic!()
+        };
+        assert!(q
+            .grade(&letter(*answer).to_ascii_uppercase().to_string())
+            .unwrap()
+            .correct());
         assert!(q.grade(&choices[*answer].to_uppercase()).unwrap().correct());
         assert!(q.grade("z").is_err());
     }

@@ -14,7 +14,10 @@ struct Out {
 
 fn run_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Out {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_course"));
-    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -40,7 +43,9 @@ fn tempdir(name: &str) -> PathBuf {
 /// `flash 23 --tag llvm-mca --state S --today DAY` plus extra args.
 fn flash(state: &Path, day: &str, extra: &[&str], stdin: &str) -> Out {
     let s = state.display().to_string();
-    let mut args = vec!["flash", "23", "--tag", "llvm-mca", "--state", &s, "--today", day];
+    let mut args = vec![
+        "flash", "23", "--tag", "llvm-mca", "--state", &s, "--today", day,
+    ];
     args.extend(extra);
     run_env(&args, stdin, &[])
 }
@@ -61,7 +66,10 @@ fn scrub(s: &str, dir: &Path) -> String {
     while let Some(i) = rest.find("corrupt-") {
         out += &rest[..i + 8];
         rest = &rest[i + 8..];
-        let n = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).count();
+        let n = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
         out += "[TIME]";
         rest = &rest[n..];
     }
@@ -84,7 +92,9 @@ fn scheduling_across_days() {
     r.extend(std::iter::repeat_n("2", CARDS - 4));
     let o = flash(&st, "2026-01-01", &[], &replies(&r));
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stdout.contains(&format!("{CARDS} card(s) to review ({CARDS} due on 2026-01-01)")));
+    assert!(o.stdout.contains(&format!(
+        "{CARDS} card(s) to review ({CARDS} due on 2026-01-01)"
+    )));
     insta::assert_snapshot!("day1_session", scrub(&o.stdout, &dir));
     let v = state_json(&st);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
@@ -97,34 +107,69 @@ fn scheduling_across_days() {
 
     // Later on day 1 only the card rated `again` is due.
     let o = flash(&st, "2026-01-01", &[], &replies(&["good"]));
-    assert!(o.stdout.contains("1 card(s) to review (1 due on 2026-01-01)"), "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("1 card(s) to review (1 due on 2026-01-01)"),
+        "{}",
+        o.stdout
+    );
     assert!(o.stdout.contains("[1/1] two-bounds"));
     let o = flash(&st, "2026-01-01", &[], "");
-    assert!(o.stdout.starts_with("Nothing is due on 2026-01-01; the next card is due 2026-01-02."), "{}", o.stdout);
+    assert!(
+        o.stdout
+            .starts_with("Nothing is due on 2026-01-01; the next card is due 2026-01-02."),
+        "{}",
+        o.stdout
+    );
 
     // Day 2: everything but rthroughput-def and two-bounds is due; due first, then with --all the rest.
     let o = flash(&st, "2026-01-02", &["--list"], "");
     insta::assert_snapshot!("day2_list", o.stdout);
     let o = flash(&st, "2026-01-02", &["--all"], "q\n");
     // two-bounds was rated good on its second day-1 review: box 2, due 01-03.
-    assert!(o.stdout.contains(&format!("{CARDS} card(s) to review ({} due on 2026-01-02)", CARDS - 2)), "{}", o.stdout);
+    assert!(
+        o.stdout.contains(&format!(
+            "{CARDS} card(s) to review ({} due on 2026-01-02)",
+            CARDS - 2
+        )),
+        "{}",
+        o.stdout
+    );
     let first = o.stdout.lines().find(|l| l.starts_with("[1/")).unwrap();
     assert!(first.contains("box 1, due 2026-01-02"), "{first}");
     let o = flash(&st, "2026-01-02", &[], &replies(&vec!["easy"; CARDS - 2]));
-    assert!(o.stdout.contains("Reviewed 8 card(s); 0 still due on 2026-01-02."), "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("Reviewed 8 card(s); 0 still due on 2026-01-02."),
+        "{}",
+        o.stdout
+    );
     let v = state_json(&st);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 3);
     assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-06");
     assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
 
     // Day 3: rthroughput-def and two-bounds (both box 2), in deck order.
-    let o = flash(&st, "2026-01-03", &[], &format!("{}q\n", replies(&["again"])));
-    assert!(o.stdout.contains("[1/2] rthroughput-def (llvm-mca) - box 2, due 2026-01-03"), "{}", o.stdout);
+    let o = flash(
+        &st,
+        "2026-01-03",
+        &[],
+        &format!("{}q\n", replies(&["again"])),
+    );
+    assert!(
+        o.stdout
+            .contains("[1/2] rthroughput-def (llvm-mca) - box 2, due 2026-01-03"),
+        "{}",
+        o.stdout
+    );
     let v = state_json(&st);
     assert_eq!(card(&v, "rthroughput-def")["box"], 1);
     assert_eq!(card(&v, "rthroughput-def")["lapses"], 1);
     // No temporary files are left behind by the atomic writes.
-    let names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     assert_eq!(names, vec!["s.json".to_string()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -195,9 +240,16 @@ fn garbage_and_wrong_versions_are_recovered_too() {
         std::fs::write(&st, &bytes).unwrap();
         let o = flash(&st, "2026-01-01", &["--list"], "");
         assert_eq!(o.code, 0, "{name}: {}", o.stderr);
-        assert!(o.stderr.contains("the review state is damaged"), "{name}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("the review state is damaged"),
+            "{name}: {}",
+            o.stderr
+        );
         assert!(o.stderr.contains("moved it to"), "{name}");
-        assert!(o.stdout.contains(&format!("{CARDS} cards, {CARDS} due")), "{name}");
+        assert!(
+            o.stdout.contains(&format!("{CARDS} cards, {CARDS} due")),
+            "{name}"
+        );
         assert!(!st.exists() || name == "none");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -213,10 +265,29 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
     std::fs::write(&st, serde_json::to_string_pretty(&v).unwrap()).unwrap();
     let o = flash(&st, "2026-01-02", &["--list"], "");
     assert_eq!(o.code, 0);
-    assert!(o.stderr.contains("ignoring a bad entry: card `two-bounds`"), "{}", o.stderr);
-    assert!(o.stderr.contains("kept the other 3 card(s); the original file is saved as"), "{}", o.stderr);
-    assert!(o.stdout.contains("no-instruction-latency   box 1  due 2026-01-02"), "{}", o.stdout);
-    assert!(o.stdout.contains("rthroughput-def          box 2  due 2026-01-03"), "{}", o.stdout);
+    assert!(
+        o.stderr.contains("ignoring a bad entry: card `two-bounds`"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr
+            .contains("kept the other 3 card(s); the original file is saved as"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stdout
+            .contains("no-instruction-latency   box 1  due 2026-01-02"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("rthroughput-def          box 2  due 2026-01-03"),
+        "{}",
+        o.stdout
+    );
     assert!(o.stdout.contains("two-bounds               box -  due new"));
     // A review keeps the entry of a card that left the deck.
     let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
@@ -234,14 +305,22 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
 fn default_state_lives_in_the_data_folder() {
     let dir = tempdir("xdg");
     let xdg = dir.display().to_string();
-    let o = run_env(&["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"], &replies(&["good"]), &[("XDG_DATA_HOME", &xdg)]);
+    let o = run_env(
+        &["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"],
+        &replies(&["good"]),
+        &[("XDG_DATA_HOME", &xdg)],
+    );
     assert_eq!(o.code, 0, "{}", o.stderr);
     let p = dir.join("course/flash-23.json");
     assert!(p.exists());
     assert!(o.stdout.contains(&format!("state: {}", p.display())));
     let home = tempdir("home");
     let h = home.display().to_string();
-    let o = run_env(&["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"], &replies(&["good"]), &[("XDG_DATA_HOME", ""), ("HOME", &h)]);
+    let o = run_env(
+        &["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"],
+        &replies(&["good"]),
+        &[("XDG_DATA_HOME", ""), ("HOME", &h)],
+    );
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(home.join(".local/share/course/flash-23.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
@@ -253,7 +332,10 @@ fn usage_errors() {
     let dir = tempdir("usage");
     let st = dir.join("s.json");
     for (extra, msg) in [
-        (vec!["--today", "2026-02-30"], "--today 2026-02-30: expected a date"),
+        (
+            vec!["--today", "2026-02-30"],
+            "--today 2026-02-30: expected a date",
+        ),
         (vec!["--tag", "nope"], "unknown tag `nope`"),
     ] {
         let s = st.display().to_string();

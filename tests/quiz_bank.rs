@@ -8,7 +8,10 @@ use std::process::Command;
 use course::quiz::Bank;
 
 fn course(args: &[&str]) -> (String, String, i32) {
-    let o = Command::new(env!("CARGO_BIN_EXE_course")).args(args).output().expect("run course");
+    let o = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args(args)
+        .output()
+        .expect("run course");
     (
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
@@ -140,27 +143,53 @@ questions:
 /// (a unique substring of the line the mistake should point at, the column,
 /// a piece of the message).
 const EXPECTED: &[(&str, usize, &str)] = &[
-    ("  - id: fine\n    kind: number\n    tags: [t]\n    prompt: duplicate", 5, "duplicate id `fine` (first used at bad.yaml:3:5)"),
+    (
+        "  - id: fine\n    kind: number\n    tags: [t]\n    prompt: duplicate",
+        5,
+        "duplicate id `fine` (first used at bad.yaml:3:5)",
+    ),
     ("- id: no-answer", 3, "no-answer: missing answer"),
     ("answer: blue", 5, "answer `blue` is not among the choices"),
-    ("generator: loop-rthroughputs", 5, "unknown generator `loop-rthroughputs`"),
+    (
+        "generator: loop-rthroughputs",
+        5,
+        "unknown generator `loop-rthroughputs`",
+    ),
     ("kind: essay", 5, "unknown kind `essay`"),
     ("prompt: \"  \"", 5, "empty-prompt: empty prompt"),
-    ("- id: no-explanation", 3, "no-explanation: missing explanation"),
+    (
+        "- id: no-explanation",
+        3,
+        "no-explanation: missing explanation",
+    ),
     ("- id: no-tags", 3, "no-tags: no tags"),
-    ("- two", 7, "set element `two` is not a non-negative integer"),
+    (
+        "- two",
+        7,
+        "set element `two` is not a non-negative integer",
+    ),
     ("answer: eleven", 5, "answer `eleven` is not a number"),
     ("answer: [a, b]", 5, "exactly one answer"),
     ("answer: 4", 5, "a generated question computes its answer"),
-    ("kind: set\n    tags: [t]\n    generator: operand-latency", 5, "makes number questions, not set"),
+    (
+        "kind: set\n    tags: [t]\n    generator: operand-latency",
+        5,
+        "makes number questions, not set",
+    ),
     ("- id: seed", 5, "id `seed` is reserved"),
     ("choices: [same, Same]", 5, "choice `Same` appears twice"),
     ("- kind: number", 3, "question 17 has no id"),
-    ("tolerance: 0.5", 5, "tolerance only applies to number questions"),
+    (
+        "tolerance: 0.5",
+        5,
+        "tolerance only applies to number questions",
+    ),
 ];
 
 fn line_of(text: &str, needle: &str) -> usize {
-    let at = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in the bank"));
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` not in the bank"));
     text[..at].matches('\n').count() + 1
 }
 
@@ -171,8 +200,14 @@ fn seeded_mistakes_are_each_reported_at_their_location() {
     assert!(EXPECTED.len() >= 12);
     for (needle, col, msg) in EXPECTED {
         let line = line_of(BAD_BANK, needle);
-        let hit = shown.iter().find(|d| d.contains(msg)).unwrap_or_else(|| panic!("no `{msg}` in {shown:#?}"));
-        assert!(hit.starts_with(&format!("bad.yaml:{line}:{col}: ")), "`{msg}` at {hit}, want line {line} col {col}");
+        let hit = shown
+            .iter()
+            .find(|d| d.contains(msg))
+            .unwrap_or_else(|| panic!("no `{msg}` in {shown:#?}"));
+        assert!(
+            hit.starts_with(&format!("bad.yaml:{line}:{col}: ")),
+            "`{msg}` at {hit}, want line {line} col {col}"
+        );
     }
     // The clean questions produce nothing.
     assert!(!shown.iter().any(|d| d.contains("also-fine")));
@@ -181,10 +216,17 @@ fn seeded_mistakes_are_each_reported_at_their_location() {
 
 #[test]
 fn yaml_and_field_mistakes_have_locations_too() {
-    let e = Bank::parse("questions:\n  - id: a\n    kind: number\n    answr: 3\n", "f.yaml").unwrap_err();
+    let e = Bank::parse(
+        "questions:\n  - id: a\n    kind: number\n    answr: 3\n",
+        "f.yaml",
+    )
+    .unwrap_err();
     assert_eq!(e.0.len(), 1);
     let d = e.0[0].to_string();
-    assert!(d.starts_with("f.yaml:4:") && d.contains("unknown field `answr`"), "{d}");
+    assert!(
+        d.starts_with("f.yaml:4:") && d.contains("unknown field `answr`"),
+        "{d}"
+    );
     let e = Bank::parse("questions:\n  - id: a\n   kind: [\n", "g.yaml").unwrap_err();
     assert!(e.0[0].to_string().starts_with("g.yaml:3:"), "{}", e.0[0]);
     let e = Bank::parse("questions: []\n", "h.yaml").unwrap_err();
@@ -200,11 +242,17 @@ fn check_bank_command_reports_and_exits_1() {
     let fs = f.display().to_string();
     let (out, _, code) = course(&["quiz", "--check-bank", &fs]);
     assert_eq!(code, 1);
-    assert_eq!(out.lines().filter(|l| l.starts_with(&fs)).count(), EXPECTED.len() + 1);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with(&fs)).count(),
+        EXPECTED.len() + 1
+    );
     insta::assert_snapshot!("check_bank_bad", out.replace(&fs, "bad.yaml"));
     let (out, _, code) = course(&["quiz", "--check-bank"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.starts_with("quizzes/ch23.yaml: ok, 30 questions (3 generated)"), "{out}");
+    assert!(
+        out.starts_with("quizzes/ch23.yaml: ok, 30 questions (3 generated)"),
+        "{out}"
+    );
     let (out, _, code) = course(&["quiz", "--check-bank", "quizzes/ch23.yaml"]);
     assert_eq!(code, 0, "{out}");
     let (_, err, code) = course(&["quiz", "--check-bank", "/nonexistent.yaml"]);
@@ -218,7 +266,10 @@ fn check_bank_command_reports_and_exits_1() {
     let (out, _, code) = course(&["flash", "--check-bank", &ds]);
     assert_eq!(code, 1);
     let out = out.replace(&ds, "deck.yaml");
-    assert!(out.contains("deck.yaml:6:5: duplicate id `a` (first used at deck.yaml:2:5)"), "{out}");
+    assert!(
+        out.contains("deck.yaml:6:5: duplicate id `a` (first used at deck.yaml:2:5)"),
+        "{out}"
+    );
     assert!(out.contains("deck.yaml:9:5: a: empty back"), "{out}");
     assert!(out.contains("deck.yaml:10:3: c: no tags"), "{out}");
     let (out, _, code) = course(&["flash", "--check-bank"]);
@@ -230,7 +281,12 @@ fn ids(listing: &str) -> BTreeSet<String> {
     listing
         .lines()
         .filter(|l| !l.ends_with("questions") && !l.contains(" cards, "))
-        .filter_map(|l| l.trim_start_matches(['*', ' ']).split_whitespace().next().map(String::from))
+        .filter_map(|l| {
+            l.trim_start_matches(['*', ' '])
+                .split_whitespace()
+                .next()
+                .map(String::from)
+        })
         .collect()
 }
 

@@ -71,7 +71,9 @@ fn all_right_through_piped_stdin() {
     let input: String = qs.iter().map(|q| right(q) + "\n").collect();
     let o = course(&["quiz", "23", "--seed", "7"], &input);
     assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(o.stdout.contains(&format!("Score: {n}/{n} (100%): right {n}", n = qs.len())));
+    assert!(o
+        .stdout
+        .contains(&format!("Score: {n}/{n} (100%): right {n}", n = qs.len())));
     assert_eq!(o.stdout.matches("Right.").count(), qs.len());
     assert_eq!(o.stdout.matches("Why:").count(), qs.len());
 
@@ -88,12 +90,20 @@ fn all_wrong_through_piped_stdin() {
     let input: String = qs.iter().map(|q| wrong(q) + "\n").collect();
     let o = course(&["quiz", "23", "--seed", "11"], &input);
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains(&format!("Score: 0/{n} (0%): wrong {n}", n = qs.len())), "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains(&format!("Score: 0/{n} (0%): wrong {n}", n = qs.len())),
+        "{}",
+        o.stdout
+    );
     assert_eq!(o.stdout.matches("Wrong. The answer is").count(), qs.len());
 
     let qs = reveal("11", Some("machine-model"));
     let input: String = qs.iter().map(|q| wrong(q) + "\n").collect();
-    let o = course(&["quiz", "23", "--seed", "11", "--tag", "machine-model"], &input);
+    let o = course(
+        &["quiz", "23", "--seed", "11", "--tag", "machine-model"],
+        &input,
+    );
     assert_eq!(o.code, 1);
     insta::assert_snapshot!("interactive_all_wrong_machine_model", o.stdout);
 }
@@ -114,9 +124,16 @@ fn malformed_answers_are_said_and_asked_again_once() {
             _ => input += &format!("{}\n", right(q)),
         }
     }
-    let o = course(&["quiz", "23", "--seed", "3", "--tag", "reservation-tables"], &input);
+    let o = course(
+        &["quiz", "23", "--seed", "3", "--tag", "reservation-tables"],
+        &input,
+    );
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("Cannot read that: `abc` is not a number"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("Cannot read that: `abc` is not a number"),
+        "{}",
+        o.stdout
+    );
     assert!(o.stdout.contains("Format error:"));
     insta::assert_snapshot!("interactive_malformed", o.stdout);
 }
@@ -124,15 +141,23 @@ fn malformed_answers_are_said_and_asked_again_once() {
 #[test]
 fn end_of_input_stops_gracefully() {
     let qs = reveal("5", None);
-    let o = course(&["quiz", "23", "--seed", "5"], &format!("{}\n", right(&qs[0])));
+    let o = course(
+        &["quiz", "23", "--seed", "5"],
+        &format!("{}\n", right(&qs[0])),
+    );
     assert_eq!(o.code, 1);
     assert!(o.stderr.is_empty(), "{}", o.stderr);
-    assert!(o.stdout.contains(&format!("Input ended: {} question(s) left unanswered.", qs.len() - 1)));
+    assert!(o.stdout.contains(&format!(
+        "Input ended: {} question(s) left unanswered.",
+        qs.len() - 1
+    )));
     assert!(o.stdout.contains(&format!("Score: 1/{} ", qs.len())));
     assert!(o.stdout.contains(&format!("unanswered {}", qs.len() - 1)));
     let empty = course(&["quiz", "23", "--seed", "5"], "");
     assert_eq!(empty.code, 1);
-    assert!(empty.stdout.contains(&format!("Score: 0/{n} (0%): unanswered {n}", n = qs.len())));
+    assert!(empty
+        .stdout
+        .contains(&format!("Score: 0/{n} (0%): unanswered {n}", n = qs.len())));
 }
 
 #[test]
@@ -167,12 +192,17 @@ fn answer_files_are_graded_per_question() {
     let dir = tempdir("answers");
     let qs = reveal("42", None);
     let all: String = std::iter::once("seed: 42\n".to_string())
-        .chain(qs.iter().map(|q| format!("{}: {}\n", q["id"].as_str().unwrap(), right(q))))
+        .chain(
+            qs.iter()
+                .map(|q| format!("{}: {}\n", q["id"].as_str().unwrap(), right(q))),
+        )
         .collect();
     let f = answers_file(&dir, "all.txt", &all);
     let o = course(&["quiz", "23", "--answers", &f], "");
     assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(o.stdout.contains(&format!("Score: {n}/{n} (100%)", n = qs.len())));
+    assert!(o
+        .stdout
+        .contains(&format!("Score: {n}/{n} (100%)", n = qs.len())));
 
     // Mixed: right, partial set, wrong, format error, find forms, missing.
     let mixed = "# my answers\nseed: 42\n\
@@ -184,10 +214,34 @@ fn answer_files_are_graded_per_question() {
         dot-product-bound: 4.1\n\
         operand-latency: 3\n";
     let f = answers_file(&dir, "mixed.txt", mixed);
-    let o = course(&["quiz", "23", "--answers", &f, "--tag", "reservation-tables", "--tag", "llvm-mca"], "");
+    let o = course(
+        &[
+            "quiz",
+            "23",
+            "--answers",
+            &f,
+            "--tag",
+            "reservation-tables",
+            "--tag",
+            "llvm-mca",
+        ],
+        "",
+    );
     assert_eq!(o.code, 1);
     insta::assert_snapshot!("answers_mixed_text", o.stdout);
-    let j = course(&["quiz", "23", "--answers", &f, "--format", "json", "--tag", "llvm-mca"], "");
+    let j = course(
+        &[
+            "quiz",
+            "23",
+            "--answers",
+            &f,
+            "--format",
+            "json",
+            "--tag",
+            "llvm-mca",
+        ],
+        "",
+    );
     assert_eq!(j.code, 1);
     let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
     assert_eq!(v["seed"], 42);
@@ -195,7 +249,19 @@ fn answer_files_are_graded_per_question() {
     insta::assert_snapshot!("answers_mixed_json", j.stdout);
 
     // From stdin, seed from the flag.
-    let o = course(&["quiz", "23", "--answers", "-", "--seed", "42", "--tag", "llvm-mca"], "find-skl-divider: 8\n");
+    let o = course(
+        &[
+            "quiz",
+            "23",
+            "--answers",
+            "-",
+            "--seed",
+            "42",
+            "--tag",
+            "llvm-mca",
+        ],
+        "find-skl-divider: 8\n",
+    );
     assert_eq!(o.code, 1);
     assert!(o.stdout.contains("right         find-skl-divider"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -204,7 +270,11 @@ fn answer_files_are_graded_per_question() {
 #[test]
 fn answer_file_mistakes_are_errors_with_lines() {
     let dir = tempdir("bad-answers");
-    let f = answers_file(&dir, "bad.txt", "seed: 1\nno colon here\nnot-a-question: 3\nfind-skl-divider: 8\nfind-skl-divider: 9\n");
+    let f = answers_file(
+        &dir,
+        "bad.txt",
+        "seed: 1\nno colon here\nnot-a-question: 3\nfind-skl-divider: 8\nfind-skl-divider: 9\n",
+    );
     let o = course(&["quiz", "23", "--answers", &f], "");
     assert_eq!(o.code, 2);
     let err = o.stderr.replace(&f, "bad.txt");
@@ -226,21 +296,37 @@ fn list_reveal_and_usage_errors() {
     let o = course(&["quiz", "23", "--list"], "");
     assert_eq!(o.code, 0);
     insta::assert_snapshot!("list", o.stdout);
-    let o = course(&["quiz", "23", "--reveal", "--seed", "9", "--tag", "reservation-tables"], "");
+    let o = course(
+        &[
+            "quiz",
+            "23",
+            "--reveal",
+            "--seed",
+            "9",
+            "--tag",
+            "reservation-tables",
+        ],
+        "",
+    );
     assert_eq!(o.code, 0);
     insta::assert_snapshot!("reveal_reservation_tables_seed_9", o.stdout);
     for (args, msg) in [
         (vec!["quiz", "24"], "no quiz for chapter 24"),
         (vec!["quiz", "23", "--tag", "nope"], "unknown tag `nope`"),
         (vec!["quiz"], "which chapter?"),
-        (vec!["quiz", "23", "--format", "json"], "--format json needs"),
+        (
+            vec!["quiz", "23", "--format", "json"],
+            "--format json needs",
+        ),
     ] {
         let o = course(&args, "");
         assert_eq!(o.code, 2, "{args:?}");
         assert!(o.stderr.contains(msg), "{args:?}: {}", o.stderr);
     }
     let help = course(&["quiz", "--help"], "");
-    assert!(help.stdout.contains("Answer file (--answers): one `id: answer` a line"));
+    assert!(help
+        .stdout
+        .contains("Answer file (--answers): one `id: answer` a line"));
 }
 
 #[test]

@@ -75,20 +75,38 @@ fn mca_rthroughput_matches_direct_counting() {
     let mut values = BTreeSet::new();
     for seed in 0..200 {
         let inst = q.instantiate(seed);
-        let Variant::Loop { text } = &inst.variant else { panic!("seed {seed}: not a loop") };
-        let Expected::Number { exact: Some(r), value, .. } = inst.expected else { panic!() };
+        let Variant::Loop { text } = &inst.variant else {
+            panic!("seed {seed}: not a loop")
+        };
+        let Expected::Number {
+            exact: Some(r),
+            value,
+            ..
+        } = inst.expected
+        else {
+            panic!()
+        };
         let want = toy_rthroughput(text);
         assert_eq!(r, want, "seed {seed}:\n{text}");
         assert!((value - want.to_f64()).abs() < 1e-12);
         // The student sees exactly the operations that were counted.
-        for l in text.lines().filter(|l| l.contains(':') && !l.trim_start().starts_with('#')) {
-            assert!(inst.prompt.contains(l.trim()), "seed {seed}: `{l}` missing from the prompt");
+        for l in text
+            .lines()
+            .filter(|l| l.contains(':') && !l.trim_start().starts_with('#'))
+        {
+            assert!(
+                inst.prompt.contains(l.trim()),
+                "seed {seed}: `{l}` missing from the prompt"
+            );
         }
         assert!(inst.grade(&want.fraction_string()).unwrap().correct());
         assert!(inst.grade(&format!("{}", want.to_f64())).unwrap().correct());
         values.insert(want);
     }
-    assert!(values.len() >= 3, "the generator should vary the answer: {values:?}");
+    assert!(
+        values.len() >= 3,
+        "the generator should vary the answer: {values:?}"
+    );
 }
 
 #[test]
@@ -97,15 +115,28 @@ fn forbidden_latencies_match_lemma_23_1_6() {
     let q = b.question("forbidden-latencies").unwrap();
     for seed in 0..200 {
         let inst = q.instantiate(seed);
-        let Variant::Tables { first, second, k_first, k_second } = &inst.variant else { panic!() };
+        let Variant::Tables {
+            first,
+            second,
+            k_first,
+            k_second,
+        } = &inst.variant
+        else {
+            panic!()
+        };
         assert_eq!(&grid_row(&inst.prompt, first), k_first, "seed {seed}");
         assert_eq!(&grid_row(&inst.prompt, second), k_second, "seed {seed}");
-        let Expected::Set(got) = &inst.expected else { panic!() };
+        let Expected::Set(got) = &inst.expected else {
+            panic!()
+        };
         let want = lemma_forbidden(k_first, k_second);
         assert_eq!(got, &want, "seed {seed}: K1 {k_first:?} K2 {k_second:?}");
         assert!(!want.is_empty());
         let text = format!("{want:?}").replace(['{', '}'], "");
-        assert!(inst.grade(&text).unwrap().correct(), "seed {seed}: `{text}`");
+        assert!(
+            inst.grade(&text).unwrap().correct(),
+            "seed {seed}: `{text}`"
+        );
     }
 }
 
@@ -116,13 +147,20 @@ fn operand_latency_matches_prop_23_1_9() {
     let mut zero = 0;
     for seed in 0..200 {
         let inst = q.instantiate(seed);
-        let Variant::Operand { latency, advance, .. } = inst.variant else { panic!() };
+        let Variant::Operand {
+            latency, advance, ..
+        } = inst.variant
+        else {
+            panic!()
+        };
         assert!(inst.prompt.contains(&format!("latency {latency}")));
         assert!(inst.prompt.contains(&format!("ReadAdvance {advance}")));
         let want = i64::from(latency) - i64::from(advance);
         let want = want.max(0) as u64;
         zero += u32::from(want == 0);
-        let Expected::Number { exact: Some(r), .. } = inst.expected else { panic!() };
+        let Expected::Number { exact: Some(r), .. } = inst.expected else {
+            panic!()
+        };
         assert_eq!(r, Ratio::int(want), "seed {seed}");
         assert!(!inst.grade(&(want + 1).to_string()).unwrap().correct());
     }
@@ -136,8 +174,14 @@ fn a_question_variant_depends_only_on_seed_and_id() {
     let small = "questions:\n  - id: new-one\n    kind: number\n    tags: [x]\n    prompt: p\n    answer: 1\n    explanation: e\n  - id: forbidden-latencies\n    kind: set\n    tags: [reservation-tables]\n    generator: forbidden-latencies\n    prompt: Two operation classes share one non-pipelined resource.\n    explanation: e\n";
     let small = Bank::parse(small, "small.yaml").unwrap();
     for seed in [0, 1, 99, 12345] {
-        let a = full.question("forbidden-latencies").unwrap().instantiate(seed);
-        let b = small.question("forbidden-latencies").unwrap().instantiate(seed);
+        let a = full
+            .question("forbidden-latencies")
+            .unwrap()
+            .instantiate(seed);
+        let b = small
+            .question("forbidden-latencies")
+            .unwrap()
+            .instantiate(seed);
         assert_eq!(a.variant, b.variant);
         assert_eq!(a.expected, b.expected);
     }

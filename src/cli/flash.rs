@@ -73,20 +73,32 @@ fn stamp(secs: i64) -> String {
     let d = Date::from_unix(secs);
     let (y, m, day) = d.ymd();
     let s = secs.rem_euclid(86_400);
-    format!("{y:04}{m:02}{day:02}T{:02}{:02}{:02}Z", s / 3600, s / 60 % 60, s % 60)
+    format!(
+        "{y:04}{m:02}{day:02}T{:02}{:02}{:02}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
 }
 
 pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
     if let Some(file) = &args.check_bank {
         let (text, origin) = if file.is_empty() {
             let path = deck_path(args.chapter.unwrap_or(23));
-            (ctx.source.read(&path).map_err(CliError)?, origin(ctx, &path))
+            (
+                ctx.source.read(&path).map_err(CliError)?,
+                origin(ctx, &path),
+            )
         } else {
             (read_file(file)?, file.clone())
         };
         return match Deck::parse(&text, &origin) {
             Ok(d) => {
-                print(&format!("{origin}: ok, {} cards, tags: {}\n", d.cards.len(), d.tags().join(", ")));
+                print(&format!(
+                    "{origin}: ok, {} cards, tags: {}\n",
+                    d.cards.len(),
+                    d.tags().join(", ")
+                ));
                 Ok(0)
             }
             Err(e) => {
@@ -100,12 +112,16 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
         .ok_or_else(|| CliError("which chapter? e.g. `course flash 23` (see --help)".into()))?;
     let path = deck_path(chapter);
     let text = ctx.source.read(&path).map_err(|e| match ctx.source {
-        course::data::Source::Embedded => CliError(format!("no flashcards for chapter {chapter} (available: 23)")),
+        course::data::Source::Embedded => CliError(format!(
+            "no flashcards for chapter {chapter} (available: 23)"
+        )),
         _ => CliError(e),
     })?;
-    let deck = Deck::parse(&text, &origin(ctx, &path)).map_err(|e| CliError(format!("invalid deck:\n{e}")))?;
+    let deck = Deck::parse(&text, &origin(ctx, &path))
+        .map_err(|e| CliError(format!("invalid deck:\n{e}")))?;
     let today = match &args.today {
-        Some(t) => Date::parse(t).ok_or_else(|| CliError(format!("--today {t}: expected a date YYYY-MM-DD")))?,
+        Some(t) => Date::parse(t)
+            .ok_or_else(|| CliError(format!("--today {t}: expected a date YYYY-MM-DD")))?,
         None => Date::from_unix(now_secs()),
     };
     let selected = deck.select(&args.tag).map_err(CliError)?;
@@ -131,7 +147,9 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
             .filter_map(|c| state.cards.get(&c.id).and_then(|s| s.due_date()))
             .min();
         let when = next.map_or(String::new(), |d| format!("; the next card is due {d}"));
-        print(&format!("Nothing is due on {today}{when}. Use --all to review anyway.\n"));
+        print(&format!(
+            "Nothing is due on {today}{when}. Use --all to review anyway.\n"
+        ));
         return Ok(0);
     }
     if loaded.backup.is_some() {
@@ -184,13 +202,21 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
             }
         };
         let next = flash::schedule(state.cards.get(&card.id), rating, today);
-        print(&format!("-> box {}, next review {}\n\n", next.leitner_box, next.due));
+        print(&format!(
+            "-> box {}, next review {}\n\n",
+            next.leitner_box, next.due
+        ));
         state.cards.insert(card.id.clone(), next);
         flash::save_state(&state_path, &state)?;
         reviewed += 1;
     }
-    let left = selected.iter().filter(|c| state.is_due(&c.id, today)).count();
-    print(&format!("Reviewed {reviewed} card(s); {left} still due on {today}.\n"));
+    let left = selected
+        .iter()
+        .filter(|c| state.is_due(&c.id, today))
+        .count();
+    print(&format!(
+        "Reviewed {reviewed} card(s); {left} still due on {today}.\n"
+    ));
     Ok(0)
 }
 
@@ -206,7 +232,11 @@ fn list(cards: &[&Card], state: &State, today: Date) -> String {
             None => ("-".into(), "new".into()),
         };
         let mark = if state.is_due(&c.id, today) { "*" } else { " " };
-        s += &format!("{mark} {:<24} box {b:<2} due {due:<10} {}\n", c.id, c.tags.join(","));
+        s += &format!(
+            "{mark} {:<24} box {b:<2} due {due:<10} {}\n",
+            c.id,
+            c.tags.join(",")
+        );
     }
     let due = cards.iter().filter(|c| state.is_due(&c.id, today)).count();
     s + &format!("{} cards, {due} due on {today} (*)\n", cards.len())

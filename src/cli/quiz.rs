@@ -87,10 +87,13 @@ fn origin(ctx: &Ctx, path: &str) -> String {
 fn load_bank(ctx: &Ctx, chapter: u32) -> Result<Bank, CliError> {
     let path = bank_path(chapter);
     let text = ctx.source.read(&path).map_err(|e| match ctx.source {
-        course::data::Source::Embedded => CliError(format!("no quiz for chapter {chapter} (available: 23)")),
+        course::data::Source::Embedded => {
+            CliError(format!("no quiz for chapter {chapter} (available: 23)"))
+        }
         _ => CliError(e),
     })?;
-    Bank::parse(&text, &origin(ctx, &path)).map_err(|e| CliError(format!("invalid question bank:\n{e}")))
+    Bank::parse(&text, &origin(ctx, &path))
+        .map_err(|e| CliError(format!("invalid question bank:\n{e}")))
 }
 
 /// A seed for a quiz nobody asked to repeat: the clock, kept short to type.
@@ -147,7 +150,10 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
             let seed = args.seed.unwrap_or(0);
             let insts: Vec<Instance> = selected.iter().map(|q| q.instantiate(seed)).collect();
             let mut v = quiz::instances_json(&insts, seed, false);
-            for (q, j) in selected.iter().zip(v["questions"].as_array_mut().into_iter().flatten()) {
+            for (q, j) in selected
+                .iter()
+                .zip(v["questions"].as_array_mut().into_iter().flatten())
+            {
                 j["generator"] = q.generator.clone().into();
             }
             print_json(&v);
@@ -169,7 +175,9 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         })?;
         let seed = match (args.seed, file.seed) {
             (Some(a), Some(b)) if a != b => {
-                return Err(CliError(format!("--seed {a} disagrees with the answer file's `seed: {b}`")))
+                return Err(CliError(format!(
+                    "--seed {a} disagrees with the answer file's `seed: {b}`"
+                )))
             }
             (a, b) => a.or(b).unwrap_or(0),
         };
@@ -193,7 +201,9 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         return Ok(0);
     }
     if args.format == QuizFormat::Json {
-        return Err(CliError("--format json needs --list, --reveal or --answers".into()));
+        return Err(CliError(
+            "--format json needs --list, --reveal or --answers".into(),
+        ));
     }
     interactive(&bank, &insts, seed, chapter)
 }
@@ -203,7 +213,10 @@ fn exit_code(outcomes: &[Outcome]) -> u8 {
 }
 
 fn interactive(bank: &Bank, insts: &[Instance], seed: u64, chapter: u32) -> CmdResult {
-    let title = bank.title.as_deref().map_or(String::new(), |t| format!(" ({t})"));
+    let title = bank
+        .title
+        .as_deref()
+        .map_or(String::new(), |t| format!(" ({t})"));
     print(&format!(
         "Quiz {chapter}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n\n",
         insts.len()
@@ -229,7 +242,10 @@ fn interactive(bank: &Bank, insts: &[Instance], seed: u64, chapter: u32) -> CmdR
             let o = quiz::outcome(inst, Some(&line));
             tries += 1;
             if o.status == Status::FormatError && tries < 2 {
-                print(&format!("Cannot read that: {}. Try once more.\n", o.message));
+                print(&format!(
+                    "Cannot read that: {}. Try once more.\n",
+                    o.message
+                ));
                 continue;
             }
             break o;
@@ -261,7 +277,10 @@ fn interactive(bank: &Bank, insts: &[Instance], seed: u64, chapter: u32) -> CmdR
 fn check_bank(ctx: &Ctx, args: &QuizArgs, file: &str) -> CmdResult {
     let (text, origin) = if file.is_empty() {
         let path = bank_path(args.chapter.unwrap_or(23));
-        (ctx.source.read(&path).map_err(CliError)?, origin(ctx, &path))
+        (
+            ctx.source.read(&path).map_err(CliError)?,
+            origin(ctx, &path),
+        )
     } else {
         (read_file(file)?, file.to_string())
     };
