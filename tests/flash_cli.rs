@@ -137,7 +137,7 @@ fn scheduling_across_days() {
     );
     let first = o.stdout.lines().find(|l| l.starts_with("[1/")).unwrap();
     assert!(first.contains("box 1, due 2026-01-02"), "{first}");
-    let o = flash(&st, "2026-01-02", &[], &replies(&vec!["easy"; CARDS - 2]));
+    let o = flash(&st, "2026-01-02", &[], &replies(&["easy"; CARDS - 2]));
     assert!(
         o.stdout
             .contains("Reviewed 8 card(s); 0 still due on 2026-01-02."),
