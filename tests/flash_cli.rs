@@ -250,7 +250,12 @@ fn garbage_and_wrong_versions_are_recovered_too() {
             o.stdout.contains(&format!("{CARDS} cards, {CARDS} due")),
             "{name}"
         );
-        assert!(!st.exists() || name == "none");
+        // The fresh state is written at once, next to the kept original.
+        assert_eq!(
+            state_json(&st)["cards"].as_object().map(|c| c.len()),
+            Some(0),
+            "{name}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -348,5 +353,58 @@ fn usage_errors() {
     let o = run_env(&["flash", "22"], "", &[]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("no flashcards for chapter 22"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_session_keeps_every_rated_card() {
+    let dir = tempdir("killed");
+    let st = dir.join("s.json");
+    let s = st.display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args([
+            "flash",
+            "23",
+            "--tag",
+            "llvm-mca",
+            "--state",
+            &s,
+            "--today",
+            "2026-01-01",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run course");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(b"\ngood\n\neasy\n\n").unwrap();
+    input.flush().unwrap();
+    // Wait (by polling, not by timing) until both ratings are on disk, then
+    // kill the process while it waits for the third card's rating.
+    let mut tries = 0;
+    loop {
+        let done = std::fs::read_to_string(&st)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|v| v["cards"].as_object().is_some_and(|c| c.len() == 2));
+        if done {
+            break;
+        }
+        tries += 1;
+        assert!(tries < 6000, "the state never reached two cards");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    drop(input);
+    let v = state_json(&st);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    let o = flash(&st, "2026-01-01", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    assert!(o
+        .stdout
+        .contains(&format!("{CARDS} cards, {} due", CARDS - 2)));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -136,6 +136,10 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
         eprintln!("course: warning: {w}");
     }
     let mut state = loaded.state;
+    if loaded.backup.is_some() {
+        // Keep what was recovered even if this run reviews nothing.
+        flash::save_state(&state_path, &state)?;
+    }
     if args.list {
         print(&list(&selected, &state, today));
         return Ok(0);
@@ -151,10 +155,6 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
             "Nothing is due on {today}{when}. Use --all to review anyway.\n"
         ));
         return Ok(0);
-    }
-    if loaded.backup.is_some() {
-        // Write the recovered state now, so the next run starts clean.
-        flash::save_state(&state_path, &state)?;
     }
     let due = order.iter().filter(|c| state.is_due(&c.id, today)).count();
     print(&format!(
