@@ -23,7 +23,9 @@ right/wrong with an explanation; the score comes at the end. Numbers may be writ
 2.5 or 5/2; sets as {0, 2} in any order ({} when empty); choices by letter or text.
 An answer that cannot be read (\"abc\" for a number) is said and asked once more; a
 second unreadable answer counts as a format error (no credit). End of input stops
-the quiz; the remaining questions count as unanswered.
+the quiz; the remaining questions count as unanswered. The order of the choices and
+the generated questions (on the toy machine) depend on the seed, so letters in an
+answer file refer to that seed's order; the choice's text works for any seed.
 
 Answer file (--answers): one `id: answer` a line; `#` comments and blank lines are
 ignored; an optional `seed: N` line fixes the variant of the generated questions
