@@ -1138,7 +1138,12 @@ impl Instance {
                 .map(|&i| format!("{}) {}", letter(i), choices[i]))
                 .collect::<Vec<_>>()
                 .join("; "),
-            Expected::Find { accept } => accept.join(" | "),
+            Expected::Find { accept } => match accept.split_first() {
+                Some((first, rest)) if !rest.is_empty() => {
+                    format!("{first} (also accepted: {})", rest.join(", "))
+                }
+                _ => self.answer_text(),
+            },
             _ => self.answer_text(),
         }
     }
