@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 pub const LIST_SCHEDULE_YAML: &str = include_str!("../drills/list-schedule.yaml");
 pub const MII_YAML: &str = include_str!("../drills/mii.yaml");
 pub const RUNNING_TXT: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+/// The chapter 23 quiz bank (`course quiz 23`).
+pub const QUIZ_CH23_YAML: &str = include_str!("../quizzes/ch23.yaml");
+/// The chapter 23 flashcard deck (`course flash 23`).
+pub const FLASH_CH23_YAML: &str = include_str!("../quizzes/ch23-flash.yaml");
 
 /// Where course data comes from.
 #[derive(Clone, Debug, Default)]
@@ -29,7 +33,10 @@ pub fn embedded(path: &str) -> Option<&'static str> {
 }
 
 /// Further embedded files (quizzes, lab inputs, machines), by path.
-pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[];
+pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
+    ("quizzes/ch23.yaml", QUIZ_CH23_YAML),
+    ("quizzes/ch23-flash.yaml", FLASH_CH23_YAML),
+];
 
 impl Source {
     /// Reads a course file (`drills/mii.yaml`, …).

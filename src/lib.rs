@@ -7,6 +7,7 @@
 pub mod check;
 pub mod data;
 pub mod drill;
+pub mod flash;
 pub mod gen;
 pub mod hazard;
 pub mod ids;
@@ -14,6 +15,7 @@ pub mod machine;
 pub mod machine_view;
 pub mod mii;
 pub mod program;
+pub mod quiz;
 pub mod ratio;
 pub mod render;
 pub mod report;
