@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | `list-schedule` | the top-down list schedule of a random block | `LABEL CYCLE` lines |
 //! | `mii` | ResMII, RecMII, MII of a random loop | `res_mii N`, `rec_mii N`, `mii N` |
+//! | `modulo` | a modulo schedule (II and a cycle per operation) | `ii N` and `LABEL CYCLE` lines |
 //! | `forbidden` | forbidden latencies and collision vectors (Def 23.1.5) | `F(A,B) = {…}` lines |
 //! | `hazard` | the recognizer trace of Alg 23.1.7 on the multiplier | `accept {…}` / `reject {…}` per issue |
 //! | `rthroughput` | Block RThroughput of a loop body (Def 23.1.10) | one number (`5/2` or `2.5`) |
@@ -48,6 +49,11 @@ pub const DRILLS: &[DrillInfo] = &[
     DrillInfo {
         name: "mii",
         summary: "ResMII, RecMII and MII of a random loop (usage from reservation tables, the critical recurrence)",
+        params: Some("drills/mii.yaml"),
+    },
+    DrillInfo {
+        name: "modulo",
+        summary: "a modulo schedule of a random loop at the smallest II you can reach (Lesson 23.6)",
         params: Some("drills/mii.yaml"),
     },
     DrillInfo {
@@ -184,6 +190,7 @@ pub fn run(
     match d.name {
         "list-schedule" => Ok(list_schedule(m, &params, seed, solution)),
         "mii" => Ok(mii_drill(m, &params, seed, solution)),
+        "modulo" => Ok(modulo_drill(m, &params, seed, solution)),
         "forbidden" => Ok(forbidden(seed, solution)),
         "hazard" => hazard_drill(m, seed, solution),
         "rthroughput" => Ok(rthroughput(m, &params, seed, solution)),
@@ -204,6 +211,7 @@ pub fn check_answer(
     match d.name {
         "list-schedule" => Ok(check_list_schedule(m, &params, seed, answer)),
         "mii" => Ok(check_mii(m, &params, seed, answer)),
+        "modulo" => Ok(check_modulo(m, &params, seed, answer)),
         "forbidden" => Ok(check_forbidden(seed, answer)),
         "hazard" => check_hazard(m, seed, answer),
         "rthroughput" => Ok(check_rthroughput(m, &params, seed, answer)),
@@ -491,6 +499,99 @@ fn check_mii(m: &Machine, params: &GenParams, seed: u64, answer: &str) -> Checke
         correct,
         text,
         json: Value::Object(j),
+    }
+}
+
+// ------------------------------------------------------------------- modulo
+
+fn modulo_loop(m: &Machine, params: &GenParams, seed: u64) -> Program {
+    let sub_seed = Rng::derived(seed, "modulo/body").next_u64();
+    gen::program(m, params, sub_seed, None, Kind::Loop).1
+}
+
+fn modulo_drill(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Rendered {
+    let p = modulo_loop(m, params, seed);
+    let mut text = header("modulo", seed, m);
+    text.push_str(
+        "Modulo-schedule this loop (Lesson 23.6): choose an initiation interval II and an\n\
+         issue cycle for each operation of one iteration so that every dependence holds\n\
+         (t_j + d·II ≥ t_i + ℓ) and the modulo reservation table never overflows.\n\n",
+    );
+    text.push_str(&p.to_text());
+    text.push('\n');
+    text.push_str(&machine_summary(m));
+    text.push_str(&format!(
+        "\nAnswer with a line 'ii N' and one 'LABEL CYCLE' line per operation, then:\n  course drill modulo --seed {seed} --check FILE\n"
+    ));
+    let mut j = base_json("modulo", seed, m);
+    j.extend(report::program_json(&p, m));
+    if solution {
+        let b = mii::analyze(&p, m);
+        let s = crate::modulo::modulo_schedule(&p, m);
+        text.push_str(&format!(
+            "\nSolution\n\nResMII = {}, RecMII = {}, MII = {}; iterative modulo scheduling reaches II = {}.\n\n",
+            b.res_mii, b.rec_mii, b.mii, s.ii
+        ));
+        text.push_str(&indent(&check::submission_text(&p, &s.cycles, Some(s.ii))));
+        text.push_str("\nModulo reservation table (rows = cycle mod II):\n");
+        text.push_str(&report::reservation_table(&p, m, &s.cycles, Some(s.ii)));
+        j.insert(
+            "solution".into(),
+            json!({
+                "ii": s.ii,
+                "mii": b.mii,
+                "res_mii": b.res_mii,
+                "rec_mii": b.rec_mii,
+                "schedule": check::schedule_map(&p, &s.cycles),
+            }),
+        );
+    }
+    Rendered {
+        text,
+        json: Value::Object(j),
+    }
+}
+
+fn check_modulo(m: &Machine, params: &GenParams, seed: u64, answer: &str) -> Checked {
+    let p = modulo_loop(m, params, seed);
+    let b = mii::analyze(&p, m);
+    let reference = crate::modulo::modulo_schedule(&p, m);
+    let result = check::check(&p, m, &parse_submission(answer));
+    let mut mistakes: Vec<Value> = result
+        .violations
+        .iter()
+        .map(|v| json!({"kind": v.kind.as_str(), "message": v.message}))
+        .collect();
+    let mut text = header("modulo", seed, m);
+    for v in &result.violations {
+        text.push_str(&format!("✗ {}\n", v.message));
+    }
+    if result.violations.is_empty() {
+        let ii = result.ii.unwrap_or(0);
+        if ii > reference.ii {
+            let msg = format!(
+                "valid, but II = {ii} is above the reference II = {} (MII = {})",
+                reference.ii, b.mii
+            );
+            text.push_str(&format!("✗ {msg}\n"));
+            mistakes.push(json!({"kind": "quality", "message": msg}));
+        } else {
+            text.push_str(&format!(
+                "✓ valid at II = {ii} (MII = {}{})\n",
+                b.mii,
+                if ii == b.mii { ": optimal" } else { "" }
+            ));
+        }
+        if let Some(t) = &result.cycles {
+            text.push_str("\nYour modulo reservation table:\n");
+            text.push_str(&report::reservation_table(&p, m, t, Some(ii)));
+        }
+    }
+    let correct = mistakes.is_empty();
+    Checked {
+        correct,
+        text,
+        json: json!({"drill": "modulo", "seed": seed, "correct": correct, "mistakes": mistakes}),
     }
 }
 
@@ -1041,6 +1142,23 @@ mod tests {
             );
             assert!(
                 check_answer("mii", &m, None, seed, &answer)
+                    .unwrap()
+                    .correct,
+                "{answer}"
+            );
+
+            let s = &run("modulo", &m, None, seed, true).unwrap().json["solution"];
+            let answer: String = std::iter::once(format!("ii {}\n", s["ii"]))
+                .chain(
+                    s["schedule"]
+                        .as_object()
+                        .unwrap()
+                        .iter()
+                        .map(|(k, v)| format!("{k} {v}\n")),
+                )
+                .collect();
+            assert!(
+                check_answer("modulo", &m, None, seed, &answer)
                     .unwrap()
                     .correct,
                 "{answer}"

@@ -14,6 +14,7 @@ pub mod ids;
 pub mod machine;
 pub mod machine_view;
 pub mod mii;
+pub mod modulo;
 pub mod program;
 pub mod quiz;
 pub mod ratio;

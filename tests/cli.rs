@@ -213,3 +213,20 @@ fn drills_run_on_another_machine() {
     assert!(out.contains("machine wide"));
     assert!(out.contains("mul (2)"));
 }
+
+#[test]
+fn loops_get_a_modulo_schedule() {
+    let text = common::ok(&["gen", "loop", "--ops", "10", "--seed", "11"]);
+    let o = common::course(&["schedule", "-", "--format", "json"], &text);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let ii = j["ii"].as_u64().unwrap();
+    let a: serde_json::Value =
+        serde_json::from_str(&common::course(&["analyze", "-", "--format", "json"], &text).stdout)
+            .unwrap();
+    assert!(ii >= a["mii"].as_u64().unwrap());
+    let o = common::course(&["schedule", "-"], &text);
+    assert!(o
+        .stdout
+        .contains("Modulo reservation table (rows = cycle mod II)"));
+}

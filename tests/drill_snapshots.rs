@@ -41,7 +41,7 @@ fn list_schedule_and_mii_seeds_1_to_20() {
 
 #[test]
 fn other_drills() {
-    for drill in ["forbidden", "hazard", "rthroughput"] {
+    for drill in ["modulo", "forbidden", "hazard", "rthroughput"] {
         for seed in 1..=3 {
             let s = seed.to_string();
             snap(

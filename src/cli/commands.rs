@@ -108,9 +108,9 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
             (s.cycles, s.length, None)
         }
         Kind::Loop => {
-            return Err(CliError(
-                "modulo scheduling of loops is not in this build yet".into(),
-            ));
+            let s = course::modulo::modulo_schedule(&p, m);
+            let len = sched::schedule_length(&p, m, &s.cycles);
+            (s.cycles, len, Some(s.ii))
         }
     };
     match a.format {
