@@ -90,29 +90,26 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
         });
         row
     };
-    let is_empty = |c: Cycle| m.resource_ids().all(|r| table.used(r, c) == 0);
-    let mut c = 0;
+    // Walk only the occupied cycles: a submitted cycle may be huge.
+    let occupied = table.occupied_rows();
     let mut folded_lines: Vec<(usize, String)> = Vec::new();
-    while c <= last {
-        if is_empty(c) {
-            let start = c;
-            while c <= last && is_empty(c) {
-                c += 1;
-            }
-            if c - start > EMPTY_RUN {
-                folded_lines.push((
-                    rows.len(),
-                    format!("⋮ {} empty cycles ({}–{})", c - start, start, c - 1),
-                ));
-                continue;
-            }
-            for e in start..c {
+    let mut next: Cycle = 0;
+    for c in occupied.into_iter().chain(std::iter::once(last + 1)) {
+        if c > last + 1 {
+            break;
+        }
+        let gap = c - next;
+        if gap > EMPTY_RUN {
+            folded_lines.push((rows.len(), format!("⋮ {gap} empty cycles ({next}–{})", c - 1)));
+        } else {
+            for e in next..c {
                 rows.push(row_for(e));
             }
-            continue;
         }
-        rows.push(row_for(c));
-        c += 1;
+        if c <= last {
+            rows.push(row_for(c));
+        }
+        next = c + 1;
     }
     let text = columns(&rows);
     if folded_lines.is_empty() {
@@ -400,5 +397,9 @@ mod tests {
         let t = reservation_table(&p, &m, &[0, 1000], None);
         assert!(t.contains("⋮ 999 empty cycles (1–999)"), "{t}");
         assert!(t.lines().count() < 6);
+        let t = reservation_table(&p, &m, &[0, 1_000_000_000_000], None);
+        assert!(t.contains("⋮ 999999999999 empty cycles"), "{t}");
+        let t = reservation_table(&p, &m, &[0, 5], Some(1 << 40));
+        assert_eq!(t.lines().count(), 5, "{t}");
     }
 }
