@@ -36,6 +36,38 @@ pub fn embedded(path: &str) -> Option<&'static str> {
 pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
     ("quizzes/ch23.yaml", QUIZ_CH23_YAML),
     ("quizzes/ch23-flash.yaml", FLASH_CH23_YAML),
+    (
+        "labs/ch23-sched/lab.yaml",
+        include_str!("../labs/ch23-sched/lab.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/divide.txt",
+        include_str!("../labs/ch23-sched/inputs/divide.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/alias.txt",
+        include_str!("../labs/ch23-sched/inputs/alias.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/wide.txt",
+        include_str!("../labs/ch23-sched/inputs/wide.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/dot.txt",
+        include_str!("../labs/ch23-sched/inputs/dot.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/stream.txt",
+        include_str!("../labs/ch23-sched/inputs/stream.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/fib.txt",
+        include_str!("../labs/ch23-sched/inputs/fib.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/chase.txt",
+        include_str!("../labs/ch23-sched/inputs/chase.txt"),
+    ),
 ];
 
 impl Source {

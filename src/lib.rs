@@ -9,6 +9,7 @@ pub mod data;
 pub mod drill;
 pub mod flash;
 pub mod gen;
+pub mod grade;
 pub mod hazard;
 pub mod ids;
 pub mod machine;

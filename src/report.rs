@@ -100,7 +100,10 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
         }
         let gap = c - next;
         if gap > EMPTY_RUN {
-            folded_lines.push((rows.len(), format!("⋮ {gap} empty cycles ({next}–{})", c - 1)));
+            folded_lines.push((
+                rows.len(),
+                format!("⋮ {gap} empty cycles ({next}–{})", c - 1),
+            ));
         } else {
             for e in next..c {
                 rows.push(row_for(e));
