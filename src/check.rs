@@ -396,9 +396,8 @@ pub fn resource_violations(
                 format!("{} at {c}: {rname} is taken at {at}{by}", p.label(x))
             } else {
                 format!(
-                    "{} at {c}: {rname} is full at {at} ({} of {} units{by})",
+                    "{} at {c}: {rname} is full at {at}: its {} units are taken{by}",
                     p.label(x),
-                    conf.needed - 1,
                     conf.capacity
                 )
             };

@@ -56,10 +56,9 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
                 sub.as_deref().map_err(String::clone),
             );
             let student = Path::new(submission)
-                .parent()
-                .and_then(|p| p.file_name())
+                .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "submission".into());
+                .unwrap_or_else(|| submission.clone());
             vec![StudentReport {
                 student,
                 inputs: vec![r],
