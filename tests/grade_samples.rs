@@ -29,7 +29,12 @@ fn every_sample_is_graded_as_expected() {
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
-        .map(|e| e.file_name().to_string_lossy().trim_end_matches(".sched").to_string())
+        .map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .trim_end_matches(".sched")
+                .to_string()
+        })
         .collect();
     files.sort();
     let mut listed: Vec<String> = EXPECT.iter().map(|(n, _)| n.to_string()).collect();
@@ -40,7 +45,8 @@ fn every_sample_is_graded_as_expected() {
         let in_path = format!("labs/ch23-sched/inputs/{input}.txt");
         let sub = format!("solutions/ch23-sched/samples/{name}.sched");
         let o = common::course(&["grade", &in_path, &sub, "--format", "json"], "");
-        let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{name}: {e}\n{}", o.stderr));
+        let j: serde_json::Value =
+            serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{name}: {e}\n{}", o.stderr));
         match kind {
             None => {
                 assert_eq!(o.code, 0, "{name}: {}", o.stdout);
@@ -51,7 +57,11 @@ fn every_sample_is_graded_as_expected() {
                 assert_eq!(j["valid"], false);
                 assert_eq!(j["score"], 0.0);
                 assert!(
-                    j["violations"].as_array().unwrap().iter().any(|v| v["kind"] == *k),
+                    j["violations"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|v| v["kind"] == *k),
                     "{name}: expected a {k} violation in {}",
                     j["violations"]
                 );
