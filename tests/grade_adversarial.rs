@@ -237,3 +237,67 @@ fn a_class_folder_with_bad_files_is_graded_whole() {
     assert_eq!(o.code, 2);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn two_hundred_students_grade_in_one_command() {
+    let d = tmp("class200");
+    let sol = Path::new(env!("CARGO_MANIFEST_DIR")).join("solutions/ch23-sched");
+    let refs: Vec<(String, String)> = std::fs::read_dir(&sol)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "sched"))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read_to_string(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    let mut rng = course::rng::Rng::new(200);
+    for s in 0..200 {
+        let sd = d.join(format!("student{s:03}"));
+        std::fs::create_dir_all(&sd).unwrap();
+        for (name, text) in &refs {
+            let body = match rng.below(4) {
+                0 => text.clone(),
+                // Shift one line's cycle by one.
+                1 => text.replacen(" 1\n", " 2\n", 1),
+                2 => text
+                    .lines()
+                    .skip(1 + rng.below(3) as usize)
+                    .map(|l| format!("{l}\n"))
+                    .collect(),
+                _ => "garbage \u{1}\n".to_string(),
+            };
+            std::fs::write(sd.join(name), body).unwrap();
+        }
+    }
+    let dir = d.to_str().unwrap();
+    let o = common::course(
+        &[
+            "grade",
+            "--lab",
+            "ch23-sched",
+            dir,
+            "--format",
+            "gradescope",
+        ],
+        "",
+    );
+    assert!(o.code == 0 || o.code == 1, "{}", o.stderr);
+    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(j.as_object().unwrap().len(), 200);
+    for (_, r) in j.as_object().unwrap() {
+        assert!(r["score"].is_number() && r["output"].is_string());
+        assert_eq!(r["tests"].as_array().unwrap().len(), 8);
+    }
+    let csv = common::course(
+        &["grade", "--lab", "ch23-sched", dir, "--format", "csv"],
+        "",
+    )
+    .stdout;
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 1 + 200 * 8);
+    assert!(rows[1..].iter().all(|r| r.starts_with("student")));
+    let _ = std::fs::remove_dir_all(&d);
+}
