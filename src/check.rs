@@ -140,7 +140,17 @@ fn parse_number(s: &str, what: &str) -> Result<i64, String> {
 
 /// At most 40 characters of untrusted text, for messages.
 fn shorten(s: &str) -> String {
-    let mut out: String = s.chars().take(40).filter(|c| !c.is_control()).collect();
+    let mut out: String = s
+        .chars()
+        .take(40)
+        .flat_map(|c| -> Box<dyn Iterator<Item = char>> {
+            if c.is_control() {
+                Box::new(c.escape_default())
+            } else {
+                Box::new(std::iter::once(c))
+            }
+        })
+        .collect();
     if s.chars().count() > 40 {
         out.push('…');
     }
@@ -396,9 +406,8 @@ pub fn resource_violations(
                 format!("{} at {c}: {rname} is taken at {at}{by}", p.label(x))
             } else {
                 format!(
-                    "{} at {c}: {rname} is full at {at} ({} of {} units{by})",
+                    "{} at {c}: {rname} is full at {at}: its {} units are taken{by}",
                     p.label(x),
-                    conf.needed - 1,
                     conf.capacity
                 )
             };

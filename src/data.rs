@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 pub const LIST_SCHEDULE_YAML: &str = include_str!("../drills/list-schedule.yaml");
 pub const MII_YAML: &str = include_str!("../drills/mii.yaml");
 pub const RUNNING_TXT: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+/// The chapter 23 quiz bank (`course quiz 23`).
+pub const QUIZ_CH23_YAML: &str = include_str!("../quizzes/ch23.yaml");
+/// The chapter 23 flashcard deck (`course flash 23`).
+pub const FLASH_CH23_YAML: &str = include_str!("../quizzes/ch23-flash.yaml");
 
 /// Where course data comes from.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +34,40 @@ pub fn embedded(path: &str) -> Option<&'static str> {
 
 /// Further embedded files (quizzes, lab inputs, machines), by path.
 pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
+    ("quizzes/ch23.yaml", QUIZ_CH23_YAML),
+    ("quizzes/ch23-flash.yaml", FLASH_CH23_YAML),
+    (
+        "labs/ch23-sched/lab.yaml",
+        include_str!("../labs/ch23-sched/lab.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/divide.txt",
+        include_str!("../labs/ch23-sched/inputs/divide.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/alias.txt",
+        include_str!("../labs/ch23-sched/inputs/alias.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/wide.txt",
+        include_str!("../labs/ch23-sched/inputs/wide.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/dot.txt",
+        include_str!("../labs/ch23-sched/inputs/dot.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/stream.txt",
+        include_str!("../labs/ch23-sched/inputs/stream.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/fib.txt",
+        include_str!("../labs/ch23-sched/inputs/fib.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/chase.txt",
+        include_str!("../labs/ch23-sched/inputs/chase.txt"),
+    ),
     (
         "labs/ch23-sched/machines/skylake-div.yaml",
         include_str!("../labs/ch23-sched/machines/skylake-div.yaml"),

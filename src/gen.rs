@@ -323,8 +323,8 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
     let def_line = |d: u64| defs[d as usize] as usize;
     let mut made = 0u32;
     // Extra carried reads (they may or may not close a cycle).
-    for j in 0..n {
-        if lines[j].opcode == "load" || lines[j].opcode == "store" || lines[j].srcs.is_empty() {
+    for (j, line) in lines.iter_mut().enumerate() {
+        if line.opcode == "load" || line.opcode == "store" || line.srcs.is_empty() {
             continue;
         }
         if !rng.percent(params.carried_percent) {
@@ -338,8 +338,8 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
             continue;
         };
         let at = rng.percent(params.distance2_percent).then_some(2);
-        let k = rng.below(lines[j].srcs.len() as u64) as usize;
-        lines[j].srcs[k] = Src::Reg(d, at);
+        let k = rng.below(line.srcs.len() as u64) as usize;
+        line.srcs[k] = Src::Reg(d, at);
     }
     let mut tries = 0;
     while made < params.min_recurrences && tries < 4 * n {
@@ -349,7 +349,7 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
         let d = rng.below(defs.len() as u64);
         let i = def_line(d);
         let mut j = i;
-        let steps = rng.range(0, 4);
+        let steps = rng.range(1, 4);
         for _ in 0..steps {
             let preds: Vec<usize> = lines[j]
                 .srcs
@@ -381,6 +381,9 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
         made += 1;
     }
 }
+
+/// The largest `--ops` a generator accepts.
+pub const MAX_OPS: u64 = 10_000_000;
 
 /// A random block in lab format. `ops` overrides the parameters' range.
 pub fn block(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>) -> String {

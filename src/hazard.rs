@@ -237,6 +237,9 @@ struct Field {
     cap: u32,
 }
 
+/// The most transition-table entries an automaton may have (256 MiB).
+pub const MAX_TRANSITIONS: usize = 1 << 26;
+
 /// The default bound on states built before giving up.
 pub const MAX_STATES: usize = 1 << 24;
 
@@ -331,7 +334,9 @@ impl Automaton {
                     Some(t) => match index.get(&t) {
                         Some(&id) => id,
                         None => {
-                            if states.len() >= limit {
+                            if states.len() >= limit
+                                || (states.len() + 1).saturating_mul(nclass + 1) > MAX_TRANSITIONS
+                            {
                                 return Err(AutomatonError::TooManyStates { limit });
                             }
                             let id = states.len() as u32;

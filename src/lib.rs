@@ -6,15 +6,22 @@
 
 pub mod check;
 pub mod data;
+pub mod drill;
+pub mod flash;
 pub mod gen;
+pub mod grade;
 pub mod hazard;
 pub mod ids;
 pub mod machine;
+pub mod machine_view;
 pub mod mca;
 pub mod mii;
+pub mod modulo;
 pub mod program;
+pub mod quiz;
 pub mod ratio;
 pub mod render;
+pub mod report;
 pub mod rng;
 pub mod rtable;
 pub mod sched;

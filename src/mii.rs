@@ -93,7 +93,7 @@ pub struct Bounds {
     /// `U_r` per resource, issue first.
     pub usage: Vec<u64>,
     pub res_mii: u64,
-    /// The resource that attains ResMII (first in machine order).
+    /// A resource that attains RThroughput (a unit rather than issue on ties).
     pub res_bottleneck: ResourceId,
     pub recurrence: Option<Recurrence>,
     /// 0 when the loop has no recurrence.
@@ -105,6 +105,19 @@ pub struct Bounds {
     pub bound: Ratio,
 }
 
+impl Bounds {
+    /// Every resource whose `U_r / cap(r)` attains RThroughput, in machine
+    /// order (the issue pseudo-resource first).
+    pub fn bottlenecks(&self, m: &Machine) -> Vec<ResourceId> {
+        m.resource_ids()
+            .filter(|r| {
+                Ratio::new(self.usage[r.index()], u64::from(m.resource(*r).capacity))
+                    == self.rthroughput
+            })
+            .collect()
+    }
+}
+
 /// ResMII, RecMII, MII, RThroughput and the Theorem 23.1.12 bound.
 pub fn analyze(p: &Program, m: &Machine) -> Bounds {
     let usage = usage(p, m);
@@ -112,7 +125,8 @@ pub fn analyze(p: &Program, m: &Machine) -> Bounds {
     let mut res_bottleneck = ResourceId(0);
     for r in m.resource_ids() {
         let q = Ratio::new(usage[r.index()], u64::from(m.resource(r).capacity));
-        if q > rthroughput {
+        // On ties prefer a real unit over the issue pseudo-resource.
+        if q > rthroughput || (q == rthroughput && res_bottleneck == ResourceId(0)) {
             rthroughput = q;
             res_bottleneck = r;
         }

@@ -362,6 +362,15 @@ impl Program {
             if let Some(&pos) = seen.get(&u) {
                 let mut cyc: Vec<OpId> = path[pos..].iter().map(|&i| OpId::from_index(i)).collect();
                 cyc.reverse();
+                // Start at the operation that comes first in the source.
+                if let Some(first) = cyc
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, o)| **o)
+                    .map(|(i, _)| i)
+                {
+                    cyc.rotate_left(first);
+                }
                 return cyc;
             }
             seen.insert(u, path.len());

@@ -158,6 +158,19 @@ impl GlobalTable {
         v
     }
 
+    /// The cycles (rows) with anything reserved, sorted.
+    pub fn occupied_rows(&self) -> Vec<Cycle> {
+        let mut v: Vec<Cycle> = self
+            .cells
+            .iter()
+            .filter(|(_, c)| c.used > 0)
+            .map(|(&(_, c), _)| c)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// The largest cycle (or row) with anything reserved.
     pub fn last_cycle(&self) -> Option<Cycle> {
         self.cells.keys().map(|&(_, c)| c).max()

@@ -85,8 +85,8 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     // Ready heaps per class: max height first, then lowest source index.
     let mut ready: Vec<BinaryHeap<(u64, Reverse<u32>)>> = vec![BinaryHeap::new(); nclass];
     let mut pending: BinaryHeap<Reverse<(Cycle, u32)>> = BinaryHeap::new();
-    for x in 0..n {
-        if waiting[x] == 0 {
+    for (x, &w) in waiting.iter().enumerate() {
+        if w == 0 {
             pending.push(Reverse((0, x as u32)));
         }
     }

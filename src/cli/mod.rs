@@ -305,6 +305,15 @@ pub fn print(s: &str) {
     }
 }
 
+/// Marks ✓ green and ✗ red when colour is on.
+pub fn paint(ctx: &Ctx, s: &str) -> String {
+    if !ctx.color {
+        return s.to_string();
+    }
+    s.replace('✓', "\x1b[32m✓\x1b[0m")
+        .replace('✗', "\x1b[31m✗\x1b[0m")
+}
+
 /// Pretty JSON plus a newline.
 pub fn print_json(v: &serde_json::Value) {
     print(&format!(

@@ -1,0 +1,129 @@
+//! `course machine`: what a machine model implies, as text — each class's
+//! reservation table (Def 23.1.1), forbidden-latency matrices and collision
+//! vectors per capacity-1 resource (Def 23.1.5), and hazard automata
+//! (Alg 23.1.7) per unit and for the whole machine.
+
+use crate::hazard::{self, Automaton};
+use crate::machine::Machine;
+use crate::render::columns;
+
+/// States beyond this are counted but not listed.
+const LIST_STATES: usize = 40;
+
+/// The whole view.
+pub fn text(m: &Machine) -> String {
+    let mut s = format!("{m}");
+    s.push_str(
+        "\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n",
+    );
+    for c in &m.classes {
+        let d = c.max_offset();
+        s.push_str(&format!(
+            "\n{}: latency {}, {} uop{}{}, opcodes {}\n",
+            c.name,
+            c.latency,
+            c.uops,
+            if c.uops == 1 { "" } else { "s" },
+            if c.read_advance > 0 {
+                format!(", ReadAdvance {}", c.read_advance)
+            } else {
+                String::new()
+            },
+            c.opcodes.join(" ")
+        ));
+        let mut rows = vec![std::iter::once("  ".to_string())
+            .chain((0..=d).map(|k| k.to_string()))
+            .collect::<Vec<_>>()];
+        for r in m.resource_ids() {
+            if c.usage(r) == 0 {
+                continue;
+            }
+            let mut row = vec![format!("  {}", m.resource(r).name)];
+            for k in 0..=d {
+                let n = c.offsets(r).filter(|&x| x == k).count();
+                row.push(match n {
+                    0 => ".".into(),
+                    1 => "X".into(),
+                    n => n.to_string(),
+                });
+            }
+            rows.push(row);
+        }
+        s.push_str(&columns(&rows));
+    }
+    for r in m.resource_ids().skip(1) {
+        let res = m.resource(r);
+        let users: Vec<_> = m.class_ids().filter(|&c| m.class(c).usage(r) > 0).collect();
+        if users.is_empty() {
+            continue;
+        }
+        s.push_str(&format!(
+            "\nResource {} (capacity {}):\n",
+            res.name, res.capacity
+        ));
+        if res.capacity == 1 {
+            s.push_str("  forbidden latencies F(row, column) (Def 23.1.5):\n");
+            let mut rows = vec![std::iter::once("    ".to_string())
+                .chain(users.iter().map(|&c| m.class(c).name.clone()))
+                .collect::<Vec<_>>()];
+            for &a in &users {
+                let mut row = vec![format!("    {}", m.class(a).name)];
+                for &b in &users {
+                    row.push(hazard::set_string(&hazard::forbidden_latencies(m, r, a, b)));
+                }
+                rows.push(row);
+            }
+            s.push_str(&columns(&rows));
+            s.push_str("  collision vectors (latency 0 first):");
+            for &c in &users {
+                s.push_str(&format!(
+                    " {} {}",
+                    m.class(c).name,
+                    hazard::collision_vector(m, r, c)
+                ));
+            }
+            s.push('\n');
+        }
+        match Automaton::build_limited(m, &[r], 1 << 16) {
+            Ok(a) => {
+                s.push_str(&format!(
+                    "  hazard automaton: {} reachable states\n",
+                    a.len()
+                ));
+                if a.len() <= LIST_STATES {
+                    for line in a.to_string().lines().skip(1) {
+                        s.push_str("    ");
+                        s.push_str(line);
+                        s.push('\n');
+                    }
+                }
+            }
+            Err(e) => s.push_str(&format!("  hazard automaton: {e}\n")),
+        }
+    }
+    let all: Vec<_> = m.resource_ids().collect();
+    match Automaton::build_limited(m, &all, 1 << 20) {
+        Ok(a) => s.push_str(&format!(
+            "\nWhole-machine automaton (every resource, issue included): {} reachable states\n",
+            a.len()
+        )),
+        Err(e) => s.push_str(&format!("\nWhole-machine automaton: {e}\n")),
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toy_view_lists_the_multiplier_automaton() {
+        let t = text(&Machine::toy());
+        assert!(t.contains("Resource mul (capacity 1):"));
+        assert!(t.contains("hazard automaton: 5 reachable states"), "{t}");
+        assert!(
+            t.contains("collision vectors (latency 0 first): mul 1 div 1111"),
+            "{t}"
+        );
+    }
+}

@@ -1,0 +1,410 @@
+//! `course flash 23` end to end: Leitner scheduling across simulated days
+//! (`--today`), due cards first, the default state location, and recovery
+//! from truncated or corrupted state files without losing other progress.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Out {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+fn run_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_course"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("run course");
+    let mut input = child.stdin.take().expect("stdin");
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let out = child.wait_with_output().expect("wait");
+    Out {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("course-flash-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `flash 23 --tag llvm-mca --state S --today DAY` plus extra args.
+fn flash(state: &Path, day: &str, extra: &[&str], stdin: &str) -> Out {
+    let s = state.display().to_string();
+    let mut args = vec![
+        "flash", "23", "--tag", "llvm-mca", "--state", &s, "--today", day,
+    ];
+    args.extend(extra);
+    run_env(&args, stdin, &[])
+}
+
+fn state_json(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn card<'v>(v: &'v serde_json::Value, id: &str) -> &'v serde_json::Value {
+    &v["cards"][id]
+}
+
+/// Replaces the temp dir and `corrupt-<time>` stamps, for snapshots.
+fn scrub(s: &str, dir: &Path) -> String {
+    let s = s.replace(&dir.display().to_string(), "[DIR]");
+    let mut out = String::new();
+    let mut rest = s.as_str();
+    while let Some(i) = rest.find("corrupt-") {
+        out += &rest[..i + 8];
+        rest = &rest[i + 8..];
+        let n = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        out += "[TIME]";
+        rest = &rest[n..];
+    }
+    out + rest
+}
+
+/// Reply "show" then `rating` for each card.
+fn replies(ratings: &[&str]) -> String {
+    ratings.iter().map(|r| format!("\n{r}\n")).collect()
+}
+
+const CARDS: usize = 10;
+
+#[test]
+fn scheduling_across_days() {
+    let dir = tempdir("days");
+    let st = dir.join("s.json");
+    // Day 1: everything is new. good, easy, again, hard, then good for the rest.
+    let mut r = vec!["good", "easy", "again", "hard"];
+    r.extend(std::iter::repeat_n("2", CARDS - 4));
+    let o = flash(&st, "2026-01-01", &[], &replies(&r));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains(&format!(
+        "{CARDS} card(s) to review ({CARDS} due on 2026-01-01)"
+    )));
+    insta::assert_snapshot!("day1_session", scrub(&o.stdout, &dir));
+    let v = state_json(&st);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-02");
+    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-03");
+    assert_eq!(card(&v, "two-bounds")["due"], "2026-01-01");
+    assert_eq!(card(&v, "mca-stages")["box"], 1);
+    assert_eq!(card(&v, "mca-stages")["due"], "2026-01-02");
+
+    // Later on day 1 only the card rated `again` is due.
+    let o = flash(&st, "2026-01-01", &[], &replies(&["good"]));
+    assert!(
+        o.stdout
+            .contains("1 card(s) to review (1 due on 2026-01-01)"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("[1/1] two-bounds"));
+    let o = flash(&st, "2026-01-01", &[], "");
+    assert!(
+        o.stdout
+            .starts_with("Nothing is due on 2026-01-01; the next card is due 2026-01-02."),
+        "{}",
+        o.stdout
+    );
+
+    // Day 2: everything but rthroughput-def and two-bounds is due; due first, then with --all the rest.
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    insta::assert_snapshot!("day2_list", o.stdout);
+    let o = flash(&st, "2026-01-02", &["--all"], "q\n");
+    // two-bounds was rated good on its second day-1 review: box 2, due 01-03.
+    assert!(
+        o.stdout.contains(&format!(
+            "{CARDS} card(s) to review ({} due on 2026-01-02)",
+            CARDS - 2
+        )),
+        "{}",
+        o.stdout
+    );
+    let first = o.stdout.lines().find(|l| l.starts_with("[1/")).unwrap();
+    assert!(first.contains("box 1, due 2026-01-02"), "{first}");
+    let o = flash(&st, "2026-01-02", &[], &replies(&["easy"; CARDS - 2]));
+    assert!(
+        o.stdout
+            .contains("Reviewed 8 card(s); 0 still due on 2026-01-02."),
+        "{}",
+        o.stdout
+    );
+    let v = state_json(&st);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 3);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-06");
+    assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
+
+    // Day 3: rthroughput-def and two-bounds (both box 2), in deck order.
+    let o = flash(
+        &st,
+        "2026-01-03",
+        &[],
+        &format!("{}q\n", replies(&["again"])),
+    );
+    assert!(
+        o.stdout
+            .contains("[1/2] rthroughput-def (llvm-mca) - box 2, due 2026-01-03"),
+        "{}",
+        o.stdout
+    );
+    let v = state_json(&st);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 1);
+    assert_eq!(card(&v, "rthroughput-def")["lapses"], 1);
+    // No temporary files are left behind by the atomic writes.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["s.json".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_ratings_are_asked_again_and_eof_stops() {
+    let dir = tempdir("eof");
+    let st = dir.join("s.json");
+    let o = flash(&st, "2026-01-01", &[], "\nmaybe\n5\ngood\n\n");
+    assert_eq!(o.code, 0);
+    assert!(o.stdout.contains("`maybe` is not a rating."));
+    assert!(o.stdout.contains("`5` is not a rating."));
+    assert!(o.stdout.contains("Reviewed 1 card(s)"));
+    assert_eq!(state_json(&st)["cards"].as_object().unwrap().len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn saved_progress(dir: &Path) -> PathBuf {
+    let st = dir.join("s.json");
+    let o = flash(&st, "2026-01-01", &[], &replies(&["good", "easy", "good"]));
+    assert_eq!(o.code, 0);
+    st
+}
+
+#[test]
+fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
+    let dir = tempdir("truncated");
+    let st = saved_progress(&dir);
+    let full = std::fs::read(&st).unwrap();
+    // Cut inside the second card's entry: the first one can be recovered.
+    let text = String::from_utf8(full.clone()).unwrap();
+    let second = text.find("\"rthroughput-def\"").unwrap();
+    let cut = second + 40;
+    std::fs::write(&st, &full[..cut]).unwrap();
+    let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    insta::assert_snapshot!("truncated_warning", scrub(&o.stderr, &dir));
+    // The damaged bytes are kept, untouched, next to the fresh state.
+    let aside: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.display().to_string().contains(".corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(std::fs::read(&aside[0]).unwrap(), &full[..cut]);
+    let v = state_json(&st);
+    // The recovered card kept its day-1 progress (box 1) and moved up to
+    // box 2 with today's review; a fresh card would be in box 1.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
+    assert_eq!(v["cards"].as_object().unwrap().len(), 1, "{v}");
+    // A second run is clean: no new warning.
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn garbage_and_wrong_versions_are_recovered_too() {
+    for (name, bytes) in [
+        ("binary", b"\x00\xff\xfe garbage".to_vec()),
+        ("empty", Vec::new()),
+        ("array", b"[1, 2, 3]".to_vec()),
+        ("version", br#"{"version": 99, "cards": {}}"#.to_vec()),
+    ] {
+        let dir = tempdir(name);
+        let st = dir.join("s.json");
+        std::fs::write(&st, &bytes).unwrap();
+        let o = flash(&st, "2026-01-01", &["--list"], "");
+        assert_eq!(o.code, 0, "{name}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("the review state is damaged"),
+            "{name}: {}",
+            o.stderr
+        );
+        assert!(o.stderr.contains("moved it to"), "{name}");
+        assert!(
+            o.stdout.contains(&format!("{CARDS} cards, {CARDS} due")),
+            "{name}"
+        );
+        // The fresh state is written at once, next to the kept original.
+        assert_eq!(
+            state_json(&st)["cards"].as_object().map(|c| c.len()),
+            Some(0),
+            "{name}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn one_bad_entry_does_not_lose_the_other_cards() {
+    let dir = tempdir("entry");
+    let st = saved_progress(&dir);
+    let mut v = state_json(&st);
+    v["cards"]["two-bounds"]["box"] = serde_json::json!("nine");
+    v["cards"]["retired-card"] = serde_json::json!({"box": 4, "due": "2025-12-01", "reviews": 7, "lapses": 0, "last": "2025-11-23"});
+    std::fs::write(&st, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stderr.contains("ignoring a bad entry: card `two-bounds`"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr
+            .contains("kept the other 3 card(s); the original file is saved as"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stdout
+            .contains("no-instruction-latency   box 1  due 2026-01-02"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("rthroughput-def          box 2  due 2026-01-03"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("two-bounds               box -  due new"));
+    // A review keeps the entry of a card that left the deck.
+    let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
+    assert_eq!(o.code, 0);
+    let v = state_json(&st);
+    assert_eq!(card(&v, "retired-card")["reviews"], 7);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn default_state_lives_in_the_data_folder() {
+    let dir = tempdir("xdg");
+    let xdg = dir.display().to_string();
+    let o = run_env(
+        &["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"],
+        &replies(&["good"]),
+        &[("XDG_DATA_HOME", &xdg)],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let p = dir.join("course/flash-23.json");
+    assert!(p.exists());
+    assert!(o.stdout.contains(&format!("state: {}", p.display())));
+    let home = tempdir("home");
+    let h = home.display().to_string();
+    let o = run_env(
+        &["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"],
+        &replies(&["good"]),
+        &[("XDG_DATA_HOME", ""), ("HOME", &h)],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(home.join(".local/share/course/flash-23.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn usage_errors() {
+    let dir = tempdir("usage");
+    let st = dir.join("s.json");
+    for (extra, msg) in [
+        (
+            vec!["--today", "2026-02-30"],
+            "--today 2026-02-30: expected a date",
+        ),
+        (vec!["--tag", "nope"], "unknown tag `nope`"),
+    ] {
+        let s = st.display().to_string();
+        let mut args = vec!["flash", "23", "--state", &s];
+        args.extend(extra);
+        let o = run_env(&args, "", &[]);
+        assert_eq!(o.code, 2);
+        assert!(o.stderr.contains(msg), "{}", o.stderr);
+    }
+    let o = run_env(&["flash", "22"], "", &[]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("no flashcards for chapter 22"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_session_keeps_every_rated_card() {
+    let dir = tempdir("killed");
+    let st = dir.join("s.json");
+    let s = st.display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args([
+            "flash",
+            "23",
+            "--tag",
+            "llvm-mca",
+            "--state",
+            &s,
+            "--today",
+            "2026-01-01",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run course");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(b"\ngood\n\neasy\n\n").unwrap();
+    input.flush().unwrap();
+    // Wait (by polling, not by timing) until both ratings are on disk, then
+    // kill the process while it waits for the third card's rating.
+    let mut tries = 0;
+    loop {
+        let done = std::fs::read_to_string(&st)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|v| v["cards"].as_object().is_some_and(|c| c.len() == 2));
+        if done {
+            break;
+        }
+        tries += 1;
+        assert!(tries < 6000, "the state never reached two cards");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    drop(input);
+    let v = state_json(&st);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    let o = flash(&st, "2026-01-01", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    assert!(o
+        .stdout
+        .contains(&format!("{CARDS} cards, {} due", CARDS - 2)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
