@@ -143,8 +143,9 @@ struct Slot {
     dispatch: Cycle,
     /// Issue cycle, or [`NOT_ISSUED`].
     issue: Cycle,
-    /// Younger instances waiting for this one to issue.
-    waiters: Vec<u64>,
+    /// Younger instances waiting for this one to issue, with the latency
+    /// of the edge they wait on.
+    waiters: Vec<(u64, Cycle)>,
 }
 
 /// Resource bookings over a sliding window of cycles (Alg 23.1.4 with
@@ -369,13 +370,8 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
         // Wake the consumers of what just issued.
         for &g in &issued {
             let mut waiters = std::mem::take(&mut slots[g as usize & mask].waiters);
-            let (g_op, g_iter) = {
-                let s = &slots[g as usize & mask];
-                (s.op as usize, s.iter)
-            };
-            for &w in &waiters {
+            for &(w, lat) in &waiters {
                 let s = &mut slots[w as usize & mask];
-                let lat = edge_latency(&body, g_op, s.op as usize, s.iter - g_iter);
                 s.ready = s.ready.max(cycle + lat);
                 s.pending -= 1;
                 if s.pending == 0 && !in_order {
@@ -412,7 +408,7 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
                 if ps.issue != NOT_ISSUED {
                     ready = ready.max(ps.issue + lat);
                 } else {
-                    ps.waiters.push(g);
+                    ps.waiters.push((g, lat));
                     pending += 1;
                 }
             }
@@ -477,18 +473,6 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
         timeline,
         peak_in_flight: peak,
     })
-}
-
-/// The largest latency among the edges `from → to` at distance `d` (several
-/// edges may join the same pair: a register and a memory dependence).
-fn edge_latency(body: &[BodyOp], from: usize, to: usize, d: u64) -> Cycle {
-    body[to]
-        .preds
-        .iter()
-        .filter(|&&(f, _, dist)| f == from && dist == d)
-        .map(|&(_, l, _)| l)
-        .max()
-        .unwrap_or(0)
 }
 
 /// One row of the instruction-info view.
