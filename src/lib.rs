@@ -17,3 +17,4 @@ pub mod sched;
 pub mod check;
 pub mod data;
 pub mod gen;
+pub mod bench;
