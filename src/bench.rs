@@ -59,7 +59,14 @@ pub struct Section {
 }
 
 /// Every benchmark `course bench --only` accepts, in run order.
-pub const NAMES: &[&str] = &["list-schedule", "mii", "mii-ladder", "hazard", "grading", "drill-latency"];
+pub const NAMES: &[&str] = &[
+    "list-schedule",
+    "mii",
+    "mii-ladder",
+    "hazard",
+    "grading",
+    "drill-latency",
+];
 
 /// How hard to work: `quick` uses small sizes and few runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,8 +128,16 @@ pub fn fit(ms: &[Measurement], label: &str, from: u64, to: u64) -> Option<Fit> {
         .filter(|m| m.label == label && m.size >= from && m.size <= to)
         .map(|m| (m.size as f64, m.median_s))
         .collect();
-    let lo = ms.iter().filter(|m| m.label == label && m.size >= from).map(|m| m.size).min()?;
-    let hi = ms.iter().filter(|m| m.label == label && m.size <= to).map(|m| m.size).max()?;
+    let lo = ms
+        .iter()
+        .filter(|m| m.label == label && m.size >= from)
+        .map(|m| m.size)
+        .min()?;
+    let hi = ms
+        .iter()
+        .filter(|m| m.label == label && m.size <= to)
+        .map(|m| m.size)
+        .max()?;
     loglog_slope(&pts).map(|slope| Fit {
         label: label.to_string(),
         from: lo,
@@ -153,7 +168,11 @@ pub fn with_peak<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
 
 /// Times `runs` runs of `f` (after `setup` builds a fresh input each time,
 /// untimed); the median and the peak memory of the first run.
-fn time<I, T>(runs: usize, mut setup: impl FnMut() -> I, mut f: impl FnMut(I) -> T) -> (f64, Option<u64>, T) {
+fn time<I, T>(
+    runs: usize,
+    mut setup: impl FnMut() -> I,
+    mut f: impl FnMut(I) -> T,
+) -> (f64, Option<u64>, T) {
     let mut times = Vec::with_capacity(runs);
     let mut peak = None;
     let mut last = None;
@@ -190,7 +209,9 @@ pub fn random_loop(m: &Machine, seed: u64, n: u64) -> (String, Program) {
 /// paths, so the loop has exactly `2^k` elementary circuits (each of
 /// distance 1), the most critical taking every multiply: `1 + 4k` cycles.
 pub fn diamond_ladder(k: u32) -> String {
-    let mut s = format!("# a ladder of {k} diamonds on a recurrence: 2^{k} elementary circuits\nloop ladder{k}\n");
+    let mut s = format!(
+        "# a ladder of {k} diamonds on a recurrence: 2^{k} elementary circuits\nloop ladder{k}\n"
+    );
     s.push_str(&format!("s0: r0 = add r{}, 1\n", 3 * k));
     for i in 0..k {
         let (src, a, b, j) = (3 * i, 3 * i + 1, 3 * i + 2, 3 * i + 3);
@@ -211,7 +232,10 @@ pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section
         "hazard" => Ok(hazard_automaton(opts)),
         "grading" => Ok(grading(m, opts)),
         "drill-latency" => drill_latency(exe, opts),
-        _ => Err(format!("unknown benchmark '{name}' (expected one of: {})", NAMES.join(", "))),
+        _ => Err(format!(
+            "unknown benchmark '{name}' (expected one of: {})",
+            NAMES.join(", ")
+        )),
     }
 }
 
@@ -266,7 +290,11 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
 
 /// `mii::analyze` of random loops, 10² … 10⁵ operations.
 pub fn mii_random(m: &Machine, opts: Options) -> Section {
-    let sizes: &[u64] = if opts.quick { &[100, 1_000, 10_000] } else { &[100, 1_000, 10_000, 100_000] };
+    let sizes: &[u64] = if opts.quick {
+        &[100, 1_000, 10_000]
+    } else {
+        &[100, 1_000, 10_000, 100_000]
+    };
     mii_random_sizes(m, opts, sizes)
 }
 
@@ -304,14 +332,28 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
 /// enumeration grows `k` until one run exceeds the cap (10 s; 0.2 s quick),
 /// the engine continues to much larger `k`.
 pub fn mii_ladder(m: &Machine, opts: Options) -> Section {
-    let cap = if opts.quick { Duration::from_millis(200) } else { Duration::from_secs(10) };
-    let engine_ks: &[u32] = if opts.quick { &[4, 8, 16, 64] } else { &[4, 8, 16, 32, 64, 128, 256, 1024, 4096] };
+    let cap = if opts.quick {
+        Duration::from_millis(200)
+    } else {
+        Duration::from_secs(10)
+    };
+    let engine_ks: &[u32] = if opts.quick {
+        &[4, 8, 16, 64]
+    } else {
+        &[4, 8, 16, 32, 64, 128, 256, 1024, 4096]
+    };
     mii_ladder_with(m, opts, cap, engine_ks, 40)
 }
 
 /// [`mii_ladder`] with an explicit enumeration cap, engine `k`s and the
 /// largest `k` enumeration may try.
-pub fn mii_ladder_with(m: &Machine, opts: Options, cap: Duration, engine_ks: &[u32], max_enum_k: u32) -> Section {
+pub fn mii_ladder_with(
+    m: &Machine,
+    opts: Options,
+    cap: Duration,
+    engine_ks: &[u32],
+    max_enum_k: u32,
+) -> Section {
     let mut ms = Vec::new();
     let mut enum_ks = Vec::new();
     let mut k = 1;
@@ -344,7 +386,11 @@ pub fn mii_ladder_with(m: &Machine, opts: Options, cap: Duration, engine_ks: &[u
         }
         k += 1;
     }
-    let mut ks: Vec<u32> = enum_ks.iter().copied().chain(engine_ks.iter().copied()).collect();
+    let mut ks: Vec<u32> = enum_ks
+        .iter()
+        .copied()
+        .chain(engine_ks.iter().copied())
+        .collect();
     ks.sort_unstable();
     ks.dedup();
     for k in ks {
@@ -371,7 +417,8 @@ pub fn mii_ladder_with(m: &Machine, opts: Options, cap: Duration, engine_ks: &[u
     };
     if let Some(d) = doubling_factor(&s.measurements, "enumerate", 6) {
         if let Some(m) = s.measurements.iter_mut().rfind(|m| m.label == "enumerate") {
-            m.note.push_str(&format!("; time ×{d:.2} per step of k over the last 6"));
+            m.note
+                .push_str(&format!("; time ×{d:.2} per step of k over the last 6"));
         }
     }
     s
@@ -391,7 +438,11 @@ pub fn doubling_factor(ms: &[Measurement], label: &str, last: usize) -> Option<f
 
 /// Automaton enumeration on the pathological family, D = 8 … 20.
 pub fn hazard_automaton(opts: Options) -> Section {
-    let ds: Vec<u32> = if opts.quick { (8..=14).step_by(2).collect() } else { (8..=20).collect() };
+    let ds: Vec<u32> = if opts.quick {
+        (8..=14).step_by(2).collect()
+    } else {
+        (8..=20).collect()
+    };
     hazard_sizes(opts, &ds)
 }
 
@@ -401,7 +452,11 @@ pub fn hazard_sizes(opts: Options, ds: &[u32]) -> Section {
     for &d in ds {
         let m = hazard::pathological_machine(d);
         let r = m.resource_by_name("r").expect("the family has resource r");
-        let runs = if d >= 18 { opts.runs(1_000_000) } else { opts.runs(1) };
+        let runs = if d >= 18 {
+            opts.runs(1_000_000)
+        } else {
+            opts.runs(1)
+        };
         let (t, peak, a) = time(runs, || (), |()| Automaton::build(&m, &[r]));
         let note = match a {
             Ok(a) => format!("{} states, {} classes", a.len(), d),
@@ -418,7 +473,10 @@ pub fn hazard_sizes(opts: Options, ds: &[u32]) -> Section {
     }
     // The work is states (2^D) × transitions per state (D + 1): the slope is
     // fitted against the number of states, not against D.
-    let pts: Vec<(f64, f64)> = ms.iter().map(|m| ((m.size as f64).exp2(), m.median_s)).collect();
+    let pts: Vec<(f64, f64)> = ms
+        .iter()
+        .map(|m| ((m.size as f64).exp2(), m.median_s))
+        .collect();
     let fits = loglog_slope(&pts).map(|slope| Fit {
         label: "build vs states".into(),
         from: ds.first().map_or(0, |&d| 1u64 << d.min(63)),
@@ -478,7 +536,11 @@ pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
             invalid
         },
     );
-    let rate = if t > 0.0 { count as f64 / t } else { f64::INFINITY };
+    let rate = if t > 0.0 {
+        count as f64 / t
+    } else {
+        f64::INFINITY
+    };
     Section {
         name: "grading".into(),
         title: "Grading throughput (running-block-sized submissions)".into(),
@@ -513,7 +575,11 @@ pub fn drill_latency(exe: &Path, opts: Options) -> Result<Section, String> {
             .status()
             .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
         times.push(start.elapsed().as_secs_f64());
-        codes.insert(status.code().map_or("signal".to_string(), |c| c.to_string()));
+        codes.insert(
+            status
+                .code()
+                .map_or("signal".to_string(), |c| c.to_string()),
+        );
     }
     let codes: Vec<String> = codes.into_iter().collect();
     Ok(Section {
@@ -544,7 +610,10 @@ mod tests {
     #[test]
     fn slope_is_exact_on_power_laws() {
         for p in [0.5, 1.0, 1.2, 2.0, 3.0] {
-            let pts: Vec<(f64, f64)> = [1e3, 1e4, 1e5, 1e6].iter().map(|&x: &f64| (x, 7.0 * x.powf(p))).collect();
+            let pts: Vec<(f64, f64)> = [1e3, 1e4, 1e5, 1e6]
+                .iter()
+                .map(|&x: &f64| (x, 7.0 * x.powf(p)))
+                .collect();
             let s = loglog_slope(&pts).unwrap();
             assert!((s - p).abs() < 1e-9, "{p} vs {s}");
         }
@@ -570,7 +639,12 @@ mod tests {
             peak_kib: None,
             note: String::new(),
         };
-        let ms = vec![mk("a", 10, 1.0), mk("a", 100, 10.0), mk("a", 1000, 1000.0), mk("b", 10, 5.0)];
+        let ms = vec![
+            mk("a", 10, 1.0),
+            mk("a", 100, 10.0),
+            mk("a", 1000, 1000.0),
+            mk("b", 10, 5.0),
+        ];
         let f = fit(&ms, "a", 100, u64::MAX).unwrap();
         assert_eq!((f.from, f.to), (100, 1000));
         assert!((f.slope - 2.0).abs() < 1e-9);
@@ -636,16 +710,41 @@ mod tests {
         let m = Machine::toy();
         let o = Options { quick: true };
         let s = list_schedule_sizes(&m, o, &[50, 100, 200]);
-        assert_eq!(s.measurements.iter().filter(|x| x.label == "schedule").count(), 3);
-        assert!(s.fits.iter().any(|f| f.label == "schedule" && f.from == 50 && f.to == 200));
+        assert_eq!(
+            s.measurements
+                .iter()
+                .filter(|x| x.label == "schedule")
+                .count(),
+            3
+        );
+        assert!(s
+            .fits
+            .iter()
+            .any(|f| f.label == "schedule" && f.from == 50 && f.to == 200));
         let s = mii_random_sizes(&m, o, &[20, 40]);
         assert_eq!(s.measurements.len(), 2);
         let s = mii_ladder_with(&m, o, Duration::ZERO, &[3], 5);
         // The cap is zero: enumeration stops after its first k.
-        assert_eq!(s.measurements.iter().filter(|x| x.label == "enumerate").count(), 1);
-        assert_eq!(s.measurements.iter().filter(|x| x.label == "howard").count(), 2);
+        assert_eq!(
+            s.measurements
+                .iter()
+                .filter(|x| x.label == "enumerate")
+                .count(),
+            1
+        );
+        assert_eq!(
+            s.measurements
+                .iter()
+                .filter(|x| x.label == "howard")
+                .count(),
+            2
+        );
         let s = hazard_sizes(o, &[3, 4]);
-        assert!(s.measurements[1].note.starts_with("16 states"), "{}", s.measurements[1].note);
+        assert!(
+            s.measurements[1].note.starts_with("16 states"),
+            "{}",
+            s.measurements[1].note
+        );
         let s = grading_count(&m, o, 9);
         assert_eq!(s.measurements[0].size, 9);
         assert!(run("nope", &m, o, Path::new("x")).is_err());

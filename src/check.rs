@@ -117,15 +117,24 @@ fn format_error(line: u32, message: String) -> Violation {
 
 fn parse_number(s: &str, what: &str) -> Result<i64, String> {
     let digits = s.strip_prefix('+').unwrap_or(s);
-    if digits.starts_with('-') && digits[1..].chars().all(|c| c.is_ascii_digit()) && digits.len() > 1 {
+    if digits.starts_with('-')
+        && digits[1..].chars().all(|c| c.is_ascii_digit())
+        && digits.len() > 1
+    {
         return Err(format!("{what} {s} is negative; cycles start at 0"));
     }
     if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
-        return Err(format!("expected a whole number for the {what}, found '{}'", shorten(s)));
+        return Err(format!(
+            "expected a whole number for the {what}, found '{}'",
+            shorten(s)
+        ));
     }
     match digits.parse::<i64>() {
         Ok(v) if v <= MAX_CYCLE => Ok(v),
-        _ => Err(format!("{what} {} is out of range (at most {MAX_CYCLE})", shorten(s))),
+        _ => Err(format!(
+            "{what} {} is out of range (at most {MAX_CYCLE})",
+            shorten(s)
+        )),
     }
 }
 
@@ -164,10 +173,16 @@ pub fn parse_submission(text: &str) -> Submission {
         match words.as_slice() {
             [] => {}
             ["ii", n] => match parse_number(n, "II") {
-                Ok(0) => sub.errors.push(format_error(line, "ii 0: the initiation interval is at least 1".into())),
+                Ok(0) => sub.errors.push(format_error(
+                    line,
+                    "ii 0: the initiation interval is at least 1".into(),
+                )),
                 Ok(v) => {
                     if let Some((_, prev)) = sub.ii {
-                        sub.errors.push(format_error(line, format!("a second 'ii' line (the first is line {prev})")));
+                        sub.errors.push(format_error(
+                            line,
+                            format!("a second 'ii' line (the first is line {prev})"),
+                        ));
                     } else {
                         sub.ii = Some((v as u64, line));
                     }
@@ -194,7 +209,10 @@ pub fn parse_submission(text: &str) -> Submission {
             }
             _ => sub.errors.push(format_error(
                 line,
-                format!("expected 'LABEL CYCLE' or 'ii N', found '{}'", shorten(body.trim())),
+                format!(
+                    "expected 'LABEL CYCLE' or 'ii N', found '{}'",
+                    shorten(body.trim())
+                ),
             )),
         }
     }
@@ -424,7 +442,10 @@ pub fn submission_text(p: &Program, t: &[Cycle], ii: Option<u64>) -> String {
 pub fn schedule_map(p: &Program, t: &[Cycle]) -> serde_json::Map<String, serde_json::Value> {
     let mut map = serde_json::Map::new();
     for x in p.op_ids() {
-        map.insert(p.label(x).to_string(), serde_json::Value::from(t[x.index()]));
+        map.insert(
+            p.label(x).to_string(),
+            serde_json::Value::from(t[x.index()]),
+        );
     }
     map
 }
@@ -487,10 +508,14 @@ mod tests {
     fn adversarial_lines() {
         let v = msgs("\u{feff}c 0\r\na\t1  \r\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n");
         assert!(v.is_empty(), "{v:?}");
-        assert!(msgs("").iter().any(|m| m.starts_with("missing: no cycle for a, b, c")));
+        assert!(msgs("")
+            .iter()
+            .any(|m| m.starts_with("missing: no cycle for a, b, c")));
         assert!(msgs(&format!("{GOOD}a 9223372036854775808\n"))[0].contains("out of range"));
         assert!(msgs(&format!("{GOOD}a -3\n"))[0].contains("negative"));
-        assert!(msgs(&format!("{GOOD}a 3\n"))[0].starts_with("duplicate: line 11: a is placed twice"));
+        assert!(
+            msgs(&format!("{GOOD}a 3\n"))[0].starts_with("duplicate: line 11: a is placed twice")
+        );
         assert!(msgs(&format!("{GOOD}zz 3\n"))[0].starts_with("unknown: line 11: 'zz'"));
         assert!(msgs(&format!("{GOOD}ii 2\n"))[0].starts_with("ii: line 11"));
         assert!(msgs("\u{0}\u{1}garbage\n")[0].starts_with("format: line 1"));

@@ -63,7 +63,8 @@ pub const SCALE_OPS: u64 = 2000;
 impl GenParams {
     /// The parameters of `drills/list-schedule.yaml`.
     pub fn block_default() -> GenParams {
-        serde_yaml::from_str(crate::data::LIST_SCHEDULE_YAML).expect("embedded drill parameters are valid")
+        serde_yaml::from_str(crate::data::LIST_SCHEDULE_YAML)
+            .expect("embedded drill parameters are valid")
     }
 
     /// The parameters of `drills/mii.yaml`.
@@ -84,7 +85,9 @@ impl GenParams {
             return Err(format!("{origin}: symbols: at least one symbol"));
         }
         if p.class_weights.values().all(|&w| w == 0) {
-            return Err(format!("{origin}: class_weights: some weight must be positive"));
+            return Err(format!(
+                "{origin}: class_weights: some weight must be positive"
+            ));
         }
         Ok(p)
     }
@@ -143,7 +146,9 @@ enum Src {
 
 fn generate(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>, kind: Kind) -> String {
     let mut rng = Rng::derived(seed, kind.as_str());
-    let n = ops.unwrap_or_else(|| rng.range(params.ops.min, params.ops.max)).max(1);
+    let n = ops
+        .unwrap_or_else(|| rng.range(params.ops.min, params.ops.max))
+        .max(1);
     let scale = n > SCALE_OPS;
     // Classes that can be generated, with their weights and opcodes.
     let mut classes: Vec<(u32, Vec<&str>)> = Vec::new();
@@ -167,7 +172,11 @@ fn generate(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>, kind: 
     let mut lines: Vec<Line> = Vec::with_capacity(n as usize);
     let mut defs: Vec<u64> = Vec::new(); // line index of each definition
     let mut used: Vec<bool> = Vec::new(); // per definition
-    let reg_addr = if scale { 0 } else { params.register_address_percent };
+    let reg_addr = if scale {
+        0
+    } else {
+        params.register_address_percent
+    };
     for i in 0..n {
         let ci = rng.weighted(&weights);
         let opcodes = &classes[ci].1;
@@ -175,7 +184,10 @@ fn generate(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>, kind: 
         let mut sh = shape(&opcode);
         if defs.is_empty() && matches!(sh, Shape::Store | Shape::Unary | Shape::Binary) {
             // Nothing to read yet: start from memory or a constant.
-            let fallback = m.opcodes().find(|o| *o == "load").or_else(|| m.opcodes().find(|o| *o == "li"));
+            let fallback = m
+                .opcodes()
+                .find(|o| *o == "load")
+                .or_else(|| m.opcodes().find(|o| *o == "li"));
             if let Some(f) = fallback {
                 opcode = f.to_string();
                 sh = shape(&opcode);
@@ -311,6 +323,7 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
     let def_line = |d: u64| defs[d as usize] as usize;
     let mut made = 0u32;
     // Extra carried reads (they may or may not close a cycle).
+    #[allow(clippy::needless_range_loop)] // `j` is also compared with definition lines
     for j in 0..n {
         if lines[j].opcode == "load" || lines[j].opcode == "store" || lines[j].srcs.is_empty() {
             continue;
@@ -319,8 +332,12 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
             continue;
         }
         // A definition at or after j (carried distance 1, or 2 with r@2).
-        let later: Vec<u64> = (0..defs.len() as u64).filter(|&d| def_line(d) >= j).collect();
-        let Some(&d) = rng.choose(&later) else { continue };
+        let later: Vec<u64> = (0..defs.len() as u64)
+            .filter(|&d| def_line(d) >= j)
+            .collect();
+        let Some(&d) = rng.choose(&later) else {
+            continue;
+        };
         let at = rng.percent(params.distance2_percent).then_some(2);
         let k = rng.below(lines[j].srcs.len() as u64) as usize;
         lines[j].srcs[k] = Src::Reg(d, at);
@@ -411,7 +428,10 @@ mod tests {
             let (_, p) = program(&m, &bp, seed, None, Kind::Block);
             assert!((8..=12).contains(&p.len()));
             let (t, l) = program(&m, &lp, seed, None, Kind::Loop);
-            assert!(crate::mii::critical_recurrence(&l).is_some(), "seed {seed}:\n{t}");
+            assert!(
+                crate::mii::critical_recurrence(&l).is_some(),
+                "seed {seed}:\n{t}"
+            );
         }
     }
 }

@@ -56,7 +56,9 @@ pub fn forbidden_matrix(m: &Machine, r: ResourceId) -> Vec<(ClassId, ClassId, Ve
 pub fn collision_vector(m: &Machine, r: ResourceId, o: ClassId) -> String {
     let f = forbidden_latencies(m, r, o, o);
     let len = f.last().map_or(0, |&x| x + 1);
-    (0..len).map(|d| if f.contains(&d) { '1' } else { '0' }).collect()
+    (0..len)
+        .map(|d| if f.contains(&d) { '1' } else { '0' })
+        .collect()
 }
 
 /// The state of one resource relative to the current cycle: `counts[k]` is
@@ -300,7 +302,11 @@ impl Automaton {
                     continue;
                 }
                 let width = f.bits * f.len as u32;
-                let mask = if width == 128 { u128::MAX } else { (1u128 << width) - 1 };
+                let mask = if width == 128 {
+                    u128::MAX
+                } else {
+                    (1u128 << width) - 1
+                };
                 let field = (s >> f.shift) & mask;
                 t |= (field >> f.bits) << f.shift;
             }
@@ -315,7 +321,11 @@ impl Automaton {
             let s = states[si as usize];
             let mut row = Vec::with_capacity(nclass + 1);
             for ci in 0..=nclass {
-                let t = if ci < nclass { issue(s, ci) } else { Some(advance(s)) };
+                let t = if ci < nclass {
+                    issue(s, ci)
+                } else {
+                    Some(advance(s))
+                };
                 row.push(match t {
                     None => REJECT,
                     Some(t) => match index.get(&t) {
@@ -343,7 +353,10 @@ impl Automaton {
             next,
             classes: nclass,
             class_names: m.classes.iter().map(|c| c.name.clone()).collect(),
-            resource_names: resources.iter().map(|&r| m.resource(r).name.clone()).collect(),
+            resource_names: resources
+                .iter()
+                .map(|&r| m.resource(r).name.clone())
+                .collect(),
         })
     }
 
@@ -383,7 +396,9 @@ impl Automaton {
             .map(|(f, &r)| ResourceState {
                 resource: r,
                 counts: (0..f.len)
-                    .map(|k| ((packed >> (f.shift + f.bits * k as u32)) & ((1u128 << f.bits) - 1)) as u32)
+                    .map(|k| {
+                        ((packed >> (f.shift + f.bits * k as u32)) & ((1u128 << f.bits) - 1)) as u32
+                    })
                     .collect(),
             })
             .collect()
@@ -402,9 +417,19 @@ impl Automaton {
                     .iter()
                     .enumerate()
                     .filter(|(_, &n)| n > 0)
-                    .map(|(k, &n)| if n == 1 { k.to_string() } else { format!("{n}×{k}") })
+                    .map(|(k, &n)| {
+                        if n == 1 {
+                            k.to_string()
+                        } else {
+                            format!("{n}×{k}")
+                        }
+                    })
                     .collect();
-                let set = if items.is_empty() { "∅".to_string() } else { format!("{{{}}}", items.join(",")) };
+                let set = if items.is_empty() {
+                    "∅".to_string()
+                } else {
+                    format!("{{{}}}", items.join(","))
+                };
                 if self.resources.len() == 1 {
                     set
                 } else {

@@ -4,17 +4,17 @@
 //! The engine does no terminal I/O: every command of the binary is one call
 //! into this library, which returns data or text.
 
-pub mod ids;
-pub mod machine;
-pub mod program;
-pub mod ratio;
-pub mod rng;
-pub mod hazard;
-pub mod mii;
-pub mod render;
-pub mod rtable;
-pub mod sched;
+pub mod bench;
 pub mod check;
 pub mod data;
 pub mod gen;
-pub mod bench;
+pub mod hazard;
+pub mod ids;
+pub mod machine;
+pub mod mii;
+pub mod program;
+pub mod ratio;
+pub mod render;
+pub mod rng;
+pub mod rtable;
+pub mod sched;

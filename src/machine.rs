@@ -151,14 +151,13 @@ impl Machine {
 
     /// Parses and validates a machine file; `origin` names it in messages.
     pub fn from_yaml(text: &str, origin: &str) -> Result<Machine, MachineError> {
-        let file: MachineFile =
-            serde_yaml::from_str(text).map_err(|e| MachineError::Syntax {
-                origin: match e.location() {
-                    Some(loc) => format!("{origin}:{}:{}", loc.line(), loc.column()),
-                    None => origin.to_string(),
-                },
-                message: strip_location(&e.to_string()),
-            })?;
+        let file: MachineFile = serde_yaml::from_str(text).map_err(|e| MachineError::Syntax {
+            origin: match e.location() {
+                Some(loc) => format!("{origin}:{}:{}", loc.line(), loc.column()),
+                None => origin.to_string(),
+            },
+            message: strip_location(&e.to_string()),
+        })?;
         Machine::from_file(&file, origin)
     }
 
@@ -218,7 +217,10 @@ impl Machine {
             });
         }
         if file.classes.is_empty() {
-            return Err(bad("classes".into(), "a machine needs at least one class".into()));
+            return Err(bad(
+                "classes".into(),
+                "a machine needs at least one class".into(),
+            ));
         }
         let mut classes = Vec::new();
         let mut class_names: BTreeMap<&str, usize> = BTreeMap::new();
@@ -229,7 +231,10 @@ impl Machine {
                 return Err(bad(at("name"), format!("'{}' is not a name", c.name)));
             }
             if class_names.insert(&c.name, i).is_some() {
-                return Err(bad(at("name"), format!("duplicate class name '{}'", c.name)));
+                return Err(bad(
+                    at("name"),
+                    format!("duplicate class name '{}'", c.name),
+                ));
             }
             if c.latency < 0 || c.latency > LIMIT {
                 return Err(bad(
@@ -239,7 +244,10 @@ impl Machine {
             }
             let uops = c.uops.unwrap_or(1);
             if uops < 1 || uops > file.issue_width.max(1) * 64 {
-                return Err(bad(at("uops"), format!("uops must be at least 1, got {uops}")));
+                return Err(bad(
+                    at("uops"),
+                    format!("uops must be at least 1, got {uops}"),
+                ));
             }
             let read_advance = c.read_advance.unwrap_or(0);
             if !(0..=LIMIT).contains(&read_advance) {
@@ -389,7 +397,11 @@ impl Machine {
 
     /// D: the largest offset in any reservation table.
     pub fn max_offset(&self) -> u32 {
-        self.classes.iter().map(Class::max_offset).max().unwrap_or(0)
+        self.classes
+            .iter()
+            .map(Class::max_offset)
+            .max()
+            .unwrap_or(0)
     }
 
     /// All opcodes the machine knows, sorted.
@@ -504,12 +516,17 @@ mod tests {
         let m = Machine::toy();
         assert_eq!(m.issue_width, 2);
         let cap = |n: &str| m.resource(m.resource_by_name(n).unwrap()).capacity;
-        assert_eq!((cap("issue"), cap("alu"), cap("mem"), cap("mul")), (2, 2, 1, 1));
+        assert_eq!(
+            (cap("issue"), cap("alu"), cap("mem"), cap("mul")),
+            (2, 2, 1, 1)
+        );
         let div = m.class(m.class_by_opcode("div").unwrap());
         let mul = m.resource_by_name("mul").unwrap();
         assert_eq!(div.offsets(mul).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
         assert_eq!(div.usage(ISSUE), 1);
-        for op in ["add", "sub", "li", "and", "or", "xor", "shl", "shr", "mov", "cmp"] {
+        for op in [
+            "add", "sub", "li", "and", "or", "xor", "shl", "shr", "mov", "cmp",
+        ] {
             assert_eq!(m.class(m.class_by_opcode(op).unwrap()).name, "alu");
         }
         assert_eq!(m.class(m.class_by_opcode("load").unwrap()).latency, 3);
@@ -527,18 +544,34 @@ mod tests {
                 "issue_width: 2\nresources:\n  - {{ name: alu, capacity: 2 }}\nclasses:\n{extra}"
             )
         };
-        let e = reject(&base("  - { name: a, latency: 1, opcodes: [add], unit: alu, occupancy: 2 }\n"));
-        assert!(e.contains("classes[0].occupancy") && e.contains("exceeds latency"), "{e}");
-        let e = reject(&base("  - { name: a, latency: 1, opcodes: [add], unit: fpu }\n"));
-        assert!(e.contains("classes[0].unit") && e.contains("unknown resource 'fpu'"), "{e}");
+        let e = reject(&base(
+            "  - { name: a, latency: 1, opcodes: [add], unit: alu, occupancy: 2 }\n",
+        ));
+        assert!(
+            e.contains("classes[0].occupancy") && e.contains("exceeds latency"),
+            "{e}"
+        );
+        let e = reject(&base(
+            "  - { name: a, latency: 1, opcodes: [add], unit: fpu }\n",
+        ));
+        assert!(
+            e.contains("classes[0].unit") && e.contains("unknown resource 'fpu'"),
+            "{e}"
+        );
         let e = reject(&base(
             "  - { name: a, latency: 1, opcodes: [add], reservation: [[alu, -1]] }\n",
         ));
-        assert!(e.contains("classes[0].reservation[0]") && e.contains("offset"), "{e}");
+        assert!(
+            e.contains("classes[0].reservation[0]") && e.contains("offset"),
+            "{e}"
+        );
         let e = reject(&base(
             "  - { name: a, latency: 1, opcodes: [add], unit: alu }\n  - { name: a, latency: 1, opcodes: [sub], unit: alu }\n",
         ));
-        assert!(e.contains("classes[1].name") && e.contains("duplicate"), "{e}");
+        assert!(
+            e.contains("classes[1].name") && e.contains("duplicate"),
+            "{e}"
+        );
         let e = reject("issue_width: 2\nresources:\n  - { name: alu, capacity: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [add], unit: alu }\n");
         assert!(e.contains("resources[0].capacity"), "{e}");
         let e = reject("issue_width: 2\nresources: [\n");

@@ -57,7 +57,10 @@ impl Recurrence {
 
     /// The operations visited, starting with the lowest-numbered one.
     pub fn ops(&self, p: &Program) -> Vec<OpId> {
-        self.edges.iter().map(|&e| p.edges[e as usize].from).collect()
+        self.edges
+            .iter()
+            .map(|&e| p.edges[e as usize].from)
+            .collect()
     }
 
     /// `a → b → a`.

@@ -98,13 +98,15 @@ impl Op {
 
     /// Every register this operation reads (operands and addresses).
     pub fn reg_uses(&self) -> impl Iterator<Item = &RegUse> {
-        self.operands.iter().flat_map(|o| -> Box<dyn Iterator<Item = &RegUse>> {
-            match o {
-                Operand::Reg(r) => Box::new(std::iter::once(r)),
-                Operand::Mem(a) => Box::new(a.regs.iter()),
-                Operand::Imm(_) => Box::new(std::iter::empty()),
-            }
-        })
+        self.operands
+            .iter()
+            .flat_map(|o| -> Box<dyn Iterator<Item = &RegUse>> {
+                match o {
+                    Operand::Reg(r) => Box::new(std::iter::once(r)),
+                    Operand::Mem(a) => Box::new(a.regs.iter()),
+                    Operand::Imm(_) => Box::new(std::iter::empty()),
+                }
+            })
     }
 
     /// The operation as written in the lab format, after the label.
@@ -243,7 +245,10 @@ impl Program {
     }
 
     pub fn op_by_label(&self, label: &str) -> Option<OpId> {
-        self.ops.iter().position(|o| o.label == label).map(OpId::from_index)
+        self.ops
+            .iter()
+            .position(|o| o.label == label)
+            .map(OpId::from_index)
     }
 
     /// A map from label to op, for lookups in bulk.
@@ -257,12 +262,16 @@ impl Program {
 
     /// Edges leaving `id`.
     pub fn out_edges(&self, id: OpId) -> impl Iterator<Item = &Edge> {
-        self.succs[id.index()].iter().map(|&e| &self.edges[e as usize])
+        self.succs[id.index()]
+            .iter()
+            .map(|&e| &self.edges[e as usize])
     }
 
     /// Edges entering `id`.
     pub fn in_edges(&self, id: OpId) -> impl Iterator<Item = &Edge> {
-        self.preds[id.index()].iter().map(|&e| &self.edges[e as usize])
+        self.preds[id.index()]
+            .iter()
+            .map(|&e| &self.edges[e as usize])
     }
 
     /// The lab-format text of the program (parses back to the same program).
@@ -397,14 +406,18 @@ fn lex(line: &str) -> Result<Vec<Lexed>, (u32, String)> {
             i += 1;
         } else if c.is_ascii_alphabetic() || c == '_' || c == '.' {
             let s = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '.') {
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+            {
                 i += 1;
             }
             out.push(Lexed {
                 tok: Tok::Ident(chars[s..i].iter().collect()),
                 col,
             });
-        } else if c.is_ascii_digit() || (c == '-' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+        } else if c.is_ascii_digit()
+            || (c == '-' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
             let s = i;
             i += 1;
             while i < chars.len() && chars[i].is_ascii_digit() {
@@ -412,7 +425,10 @@ fn lex(line: &str) -> Result<Vec<Lexed>, (u32, String)> {
             }
             let text: String = chars[s..i].iter().collect();
             if i < chars.len() && (chars[i].is_ascii_alphabetic() || chars[i] == '_') {
-                return Err((col, format!("'{text}{}…' is neither a number nor a name", chars[i])));
+                return Err((
+                    col,
+                    format!("'{text}{}…' is neither a number nor a name", chars[i]),
+                ));
             }
             out.push(Lexed {
                 tok: text.parse().map(Tok::Int).unwrap_or(Tok::BigInt),
@@ -459,7 +475,10 @@ impl<'a> Cursor<'a> {
         self.peek().map_or(self.end_col, |l| l.col)
     }
     fn fail<T>(&self, expected: &str) -> LineResult<T> {
-        Err((self.col(), format!("expected {expected}, found {}", describe(self.peek()))))
+        Err((
+            self.col(),
+            format!("expected {expected}, found {}", describe(self.peek())),
+        ))
     }
     fn ident(&mut self, what: &str) -> LineResult<(String, u32)> {
         match self.peek() {
@@ -497,10 +516,16 @@ impl<'a> Cursor<'a> {
             return Ok(None);
         }
         match self.peek() {
-            Some(Lexed { tok: Tok::Int(v), col }) => {
+            Some(Lexed {
+                tok: Tok::Int(v),
+                col,
+            }) => {
                 self.pos += 1;
                 if *v < 1 || *v > 1_000_000 {
-                    Err((*col, format!("a distance r@k needs 1 ≤ k ≤ 1000000, got {v}")))
+                    Err((
+                        *col,
+                        format!("a distance r@k needs 1 ≤ k ≤ 1000000, got {v}"),
+                    ))
                 } else {
                     Ok(Some(*v as u32))
                 }
@@ -510,13 +535,16 @@ impl<'a> Cursor<'a> {
     }
     fn int(&mut self) -> LineResult<i64> {
         match self.peek() {
-            Some(Lexed { tok: Tok::Int(v), .. }) => {
+            Some(Lexed {
+                tok: Tok::Int(v), ..
+            }) => {
                 self.pos += 1;
                 Ok(*v)
             }
-            Some(Lexed { tok: Tok::BigInt, col }) => {
-                Err((*col, "integer does not fit in 64 bits".to_string()))
-            }
+            Some(Lexed {
+                tok: Tok::BigInt,
+                col,
+            }) => Err((*col, "integer does not fit in 64 bits".to_string())),
             _ => self.fail("an integer"),
         }
     }
@@ -578,7 +606,10 @@ fn parse_operand(c: &mut Cursor) -> LineResult<RawOperand> {
                 c.expect('+', "'+' or ']' in a memory address")?;
             }
             if addr.names.len() > 2 {
-                return Err((col, "an address is SYMBOL, REGISTER or SYMBOL + REGISTER".into()));
+                return Err((
+                    col,
+                    "an address is SYMBOL, REGISTER or SYMBOL + REGISTER".into(),
+                ));
             }
             Ok(RawOperand::Mem(addr))
         }
@@ -930,7 +961,10 @@ fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Vec<Edge> {
         }
         all_mem.push(j);
         if a.regs.is_empty() {
-            by_symbol.entry(a.symbol.as_deref().unwrap_or("")).or_default().push(j);
+            by_symbol
+                .entry(a.symbol.as_deref().unwrap_or(""))
+                .or_default()
+                .push(j);
         } else {
             with_reg.push(j);
         }
@@ -995,7 +1029,11 @@ mod tests {
                     p.label(e.from),
                     p.label(e.to),
                     e.latency,
-                    if e.distance > 0 { format!(" d{}", e.distance) } else { String::new() }
+                    if e.distance > 0 {
+                        format!(" d{}", e.distance)
+                    } else {
+                        String::new()
+                    }
                 )
             })
             .collect()
@@ -1023,7 +1061,18 @@ mod tests {
         let p = parse(src, "l.txt", &toy()).unwrap();
         assert_eq!(
             edge_list(&p),
-            vec!["a->b 3", "a->e 0", "b->b 1 d1", "b->d 1 d2", "c->a 1 d1", "c->c 1 d1", "d->e 3", "e->e 1 d1", "e->f 1", "f->e 0 d1"]
+            vec![
+                "a->b 3",
+                "a->e 0",
+                "b->b 1 d1",
+                "b->d 1 d2",
+                "c->a 1 d1",
+                "c->c 1 d1",
+                "d->e 3",
+                "e->e 1 d1",
+                "e->f 1",
+                "f->e 0 d1"
+            ]
         );
     }
 
@@ -1033,28 +1082,51 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_located() {
-        assert_eq!(errors(""), "in.txt:1:1: empty input: expected the header 'block NAME' or 'loop NAME'");
-        assert!(errors("block b\na: r1 = frob r2\n").starts_with("in.txt:2:9: unknown opcode 'frob'"));
-        assert!(errors("block b\na: r1 = li 1\nb: r1 = li 2\n").starts_with("in.txt:3:4: register r1 is already defined by a"));
-        assert!(errors("block b\na: r1 = load [x\n").starts_with("in.txt:2:16: expected '+' or ']'"));
+        assert_eq!(
+            errors(""),
+            "in.txt:1:1: empty input: expected the header 'block NAME' or 'loop NAME'"
+        );
+        assert!(
+            errors("block b\na: r1 = frob r2\n").starts_with("in.txt:2:9: unknown opcode 'frob'")
+        );
+        assert!(errors("block b\na: r1 = li 1\nb: r1 = li 2\n")
+            .starts_with("in.txt:3:4: register r1 is already defined by a"));
+        assert!(
+            errors("block b\na: r1 = load [x\n").starts_with("in.txt:2:16: expected '+' or ']'")
+        );
         assert!(errors("block b\na: r1 = load [x + y]\n").contains("second symbol"));
-        assert!(errors("block b\na: r1 = add r2, 1\nb: r2 = add r1, 1\n").contains("zero-distance dependence cycle"));
-        assert!(errors("block b\na r1 = li 1\n").starts_with("in.txt:2:3: expected ':' after the label"));
+        assert!(errors("block b\na: r1 = add r2, 1\nb: r2 = add r1, 1\n")
+            .contains("zero-distance dependence cycle"));
+        assert!(errors("block b\na r1 = li 1\n")
+            .starts_with("in.txt:2:3: expected ':' after the label"));
         assert!(errors("block b\na: r1 = add r2@1, 1\n").contains("only loops"));
         assert!(errors("loop l\na: r1 = add r2@0, 1\n").contains("1 ≤ k"));
-        assert!(errors("loop l\na: r1 = add r9@1, 1\n").contains("no operation of the loop defines"));
+        assert!(
+            errors("loop l\na: r1 = add r9@1, 1\n").contains("no operation of the loop defines")
+        );
         assert!(errors("block b\na: r1 = li 99999999999999999999\n").contains("64 bits"));
-        assert!(errors("block b\na: r1 = li 1\na: r2 = li 2\n").contains("label 'a' is already used on line 2"));
+        assert!(errors("block b\na: r1 = li 1\na: r2 = li 2\n")
+            .contains("label 'a' is already used on line 2"));
         assert!(errors("blok b\n").starts_with("in.txt:1:1: expected the header"));
         assert!(errors("block b\n").contains("has no operations"));
         assert!(errors("block b\na: r1 = li $3\n").contains("unexpected character '$'"));
         // several problems are all reported
-        assert_eq!(errors("block b\na: r1 = frob 1\nb: r2 = frob 2\n").lines().count(), 2);
+        assert_eq!(
+            errors("block b\na: r1 = frob 1\nb: r2 = frob 2\n")
+                .lines()
+                .count(),
+            2
+        );
     }
 
     #[test]
     fn crlf_bom_comments() {
-        let p = parse("\u{feff}# hi\r\nblock b # x\r\na: r1 = li 1\r\n", "in.txt", &toy()).unwrap();
+        let p = parse(
+            "\u{feff}# hi\r\nblock b # x\r\na: r1 = li 1\r\n",
+            "in.txt",
+            &toy(),
+        )
+        .unwrap();
         assert_eq!(p.len(), 1);
     }
 }

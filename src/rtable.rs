@@ -224,10 +224,9 @@ impl WindowTable {
     /// `Fits(o, c)` for `base ≤ c ≤ base + lookahead`.
     pub fn fits(&self, m: &Machine, class: ClassId, c: Cycle) -> bool {
         debug_assert!(c >= self.base);
-        m.class(class)
-            .folded
-            .iter()
-            .all(|&(r, k, n)| self.counts[self.slot(r, c + i64::from(k))] + n <= self.caps[r.index()])
+        m.class(class).folded.iter().all(|&(r, k, n)| {
+            self.counts[self.slot(r, c + i64::from(k))] + n <= self.caps[r.index()]
+        })
     }
 
     /// `Place(o, c)` for `base ≤ c`.
@@ -262,7 +261,9 @@ mod tests {
         let m = Machine::toy();
         let mut g = GlobalTable::new();
         let mut w = WindowTable::with_lookahead(&m, 5);
-        let seq = ["div", "mul", "mul", "load", "store", "add", "add", "add", "div", "mul"];
+        let seq = [
+            "div", "mul", "mul", "load", "store", "add", "add", "add", "div", "mul",
+        ];
         let mut c = 0;
         for (i, op) in seq.iter().cycle().take(200).enumerate() {
             let class = m.class_by_opcode(op).unwrap();

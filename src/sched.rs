@@ -136,8 +136,8 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     let index_of = |k: u64| (u32::MAX - (k & u64::from(u32::MAX)) as u32) as usize;
     let mut ready: Vec<BinaryHeap<u64>> = vec![BinaryHeap::new(); nclass];
     let mut pending: BinaryHeap<Reverse<(Cycle, u32)>> = BinaryHeap::new();
-    for x in 0..n {
-        if waiting[x] == 0 {
+    for (x, &w) in waiting.iter().enumerate() {
+        if w == 0 {
             pending.push(Reverse((0, x as u32)));
         }
     }
@@ -232,10 +232,24 @@ mod tests {
         let m = Machine::toy();
         let p = parse(RUNNING, "running.txt", &m).unwrap();
         let s = list_schedule(&p, &m);
-        let got: Vec<(&str, Cycle)> = p.op_ids().map(|x| (p.label(x), s.cycles[x.index()])).collect();
+        let got: Vec<(&str, Cycle)> = p
+            .op_ids()
+            .map(|x| (p.label(x), s.cycles[x.index()]))
+            .collect();
         assert_eq!(
             got,
-            vec![("a", 1), ("b", 2), ("c", 0), ("d", 5), ("e", 3), ("f", 4), ("g", 5), ("h", 6), ("i", 8), ("j", 9)]
+            vec![
+                ("a", 1),
+                ("b", 2),
+                ("c", 0),
+                ("d", 5),
+                ("e", 3),
+                ("f", 4),
+                ("g", 5),
+                ("h", 6),
+                ("i", 8),
+                ("j", 9)
+            ]
         );
         assert_eq!(s.heights, vec![8, 8, 9, 4, 6, 5, 5, 1, 2, 1]);
         assert_eq!(s.length, 10);

@@ -56,13 +56,27 @@ fn agree(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
         let fits = table.fits(m, o, cycle);
         let by_auto = auto.issue(state, o);
         let by_rec = rec.issue(o);
-        assert_eq!(by_auto.is_some(), fits, "{} seed {seed} step {step}: automaton vs Alg 23.1.4", m.name);
-        assert_eq!(by_rec, fits, "{} seed {seed} step {step}: recognizer vs Alg 23.1.4", m.name);
+        assert_eq!(
+            by_auto.is_some(),
+            fits,
+            "{} seed {seed} step {step}: automaton vs Alg 23.1.4",
+            m.name
+        );
+        assert_eq!(
+            by_rec, fits,
+            "{} seed {seed} step {step}: recognizer vs Alg 23.1.4",
+            m.name
+        );
         if let Some(t) = by_auto {
             table.place(m, o, cycle, None);
             state = t;
             accepted += 1;
-            assert_eq!(auto.state(state), rec.states().to_vec(), "{} seed {seed} step {step}", m.name);
+            assert_eq!(
+                auto.state(state),
+                rec.states().to_vec(),
+                "{} seed {seed} step {step}",
+                m.name
+            );
         } else {
             refused += 1;
         }
@@ -77,7 +91,11 @@ fn check_machine(m: &Machine) {
         a += x;
         r += y;
     }
-    assert!(a > 1000 && r > 1000, "{}: {a} accepted, {r} refused", m.name);
+    assert!(
+        a > 1000 && r > 1000,
+        "{}: {a} accepted, {r} refused",
+        m.name
+    );
 }
 
 #[test]

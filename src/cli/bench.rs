@@ -5,7 +5,9 @@ use super::{print, print_json, CliError, CmdResult, Ctx};
 use course::bench::{self, Options, Section};
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:\n  course bench --quick\n  course bench --only list-schedule\n  course bench --only mii-ladder --format json")]
+#[command(
+    after_help = "Examples:\n  course bench --quick\n  course bench --only list-schedule\n  course bench --only mii-ladder --format json"
+)]
 pub struct BenchArgs {
     /// Run only this benchmark: list-schedule, mii, mii-ladder, hazard, grading, drill-latency.
     #[arg(long, value_name = "NAME")]
@@ -34,7 +36,8 @@ pub fn run(ctx: &Ctx, args: &BenchArgs) -> CmdResult {
         }
         None => bench::NAMES.to_vec(),
     };
-    let exe = std::env::current_exe().map_err(|e| CliError(format!("cannot locate the course binary: {e}")))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError(format!("cannot locate the course binary: {e}")))?;
     let opts = Options { quick: args.quick };
     let mut sections = Vec::new();
     for name in names {
@@ -82,7 +85,10 @@ fn text(s: &Section) -> String {
     let mut out = format!("## {} ({})\n", s.title, s.name);
     out.push_str(&course::render::columns(&rows));
     for f in &s.fits {
-        out.push_str(&format!("slope of {} from {} to {}: {:.2}\n", f.label, f.from, f.to, f.slope));
+        out.push_str(&format!(
+            "slope of {} from {} to {}: {:.2}\n",
+            f.label, f.from, f.to, f.slope
+        ));
     }
     out
 }

@@ -9,5 +9,7 @@ pub struct FlashArgs {
 }
 
 pub fn run(_ctx: &Ctx, _args: &FlashArgs) -> CmdResult {
-    Err(CliError("`course flash` is not available in this build".into()))
+    Err(CliError(
+        "`course flash` is not available in this build".into(),
+    ))
 }

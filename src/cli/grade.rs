@@ -9,5 +9,7 @@ pub struct GradeArgs {
 }
 
 pub fn run(_ctx: &Ctx, _args: &GradeArgs) -> CmdResult {
-    Err(CliError("`course grade` is not available in this build".into()))
+    Err(CliError(
+        "`course grade` is not available in this build".into(),
+    ))
 }

@@ -9,5 +9,7 @@ pub struct McaArgs {
 }
 
 pub fn run(_ctx: &Ctx, _args: &McaArgs) -> CmdResult {
-    Err(CliError("`course mca` is not available in this build".into()))
+    Err(CliError(
+        "`course mca` is not available in this build".into(),
+    ))
 }

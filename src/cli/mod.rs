@@ -69,19 +69,27 @@ pub enum Format {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Practice problems with solutions and checking (`course drill list`).
-    #[command(after_help = "Examples:\n  course drill list\n  course drill list-schedule --seed 4 --solution\n  course drill list-schedule --seed 4 --check my.txt\n  course drill mii --seed 2 --solution --format json")]
+    #[command(
+        after_help = "Examples:\n  course drill list\n  course drill list-schedule --seed 4 --solution\n  course drill list-schedule --seed 4 --check my.txt\n  course drill mii --seed 2 --solution --format json"
+    )]
     Drill(DrillArgs),
     /// The reference schedule of an input, with its reservation table.
-    #[command(after_help = "Examples:\n  course schedule labs/ch23-sched/inputs/running.txt\n  course schedule loop.txt --format json")]
+    #[command(
+        after_help = "Examples:\n  course schedule labs/ch23-sched/inputs/running.txt\n  course schedule loop.txt --format json"
+    )]
     Schedule(InputArgs),
     /// Heights, usage, ResMII, RecMII, MII, RThroughput and the Theorem 23.1.12 bound.
-    #[command(after_help = "Examples:\n  course analyze labs/ch23-sched/inputs/running.txt\n  course analyze loop.txt --format dot | dot -Tpng > g.png")]
+    #[command(
+        after_help = "Examples:\n  course analyze labs/ch23-sched/inputs/running.txt\n  course analyze loop.txt --format dot | dot -Tpng > g.png"
+    )]
     Analyze(InputArgs),
     /// A machine model: reservation tables, forbidden latencies, hazard automata.
     #[command(after_help = "Examples:\n  course machine\n  course machine my.yaml --format json")]
     Machine(MachineArgs),
     /// A seeded random block or loop in lab format.
-    #[command(after_help = "Examples:\n  course gen block --ops 10 --seed 7\n  course gen loop --ops 12 --seed 7 > loop.txt")]
+    #[command(
+        after_help = "Examples:\n  course gen block --ops 10 --seed 7\n  course gen loop --ops 12 --seed 7 > loop.txt"
+    )]
     Gen(GenArgs),
     /// Grade lab submissions (one input, a student folder, or a class folder).
     Grade(grade::GradeArgs),
@@ -153,6 +161,7 @@ pub struct DrillArgs {
 }
 
 /// What every command gets: the machine, the data source, and styling.
+#[allow(dead_code)] // `source` and `color` are read by commands merged separately
 pub struct Ctx {
     pub machine: Machine,
     pub source: Source,
@@ -194,7 +203,9 @@ fn run(cli: Cli) -> CmdResult {
     let color = match cli.global.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
+        }
     };
     let source = match &cli.global.course_dir {
         Some(d) => Source::Dir(d.clone()),
@@ -262,7 +273,10 @@ pub fn read_limited(path: &str, limit: u64) -> Result<String, CliError> {
         return Err(CliError(format!("{path}: {}", io_reason(&e))));
     }
     if buf.len() as u64 > limit {
-        return Err(CliError(format!("{path}: larger than the {} MiB limit", limit >> 20)));
+        return Err(CliError(format!(
+            "{path}: larger than the {} MiB limit",
+            limit >> 20
+        )));
     }
     String::from_utf8(buf).map_err(|e| {
         CliError(format!(
@@ -294,7 +308,10 @@ pub fn print(s: &str) {
 
 /// Pretty JSON plus a newline.
 pub fn print_json(v: &serde_json::Value) {
-    print(&format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default()));
+    print(&format!(
+        "{}\n",
+        serde_json::to_string_pretty(v).unwrap_or_default()
+    ));
 }
 
 mod commands;

@@ -9,5 +9,7 @@ pub struct QuizArgs {
 }
 
 pub fn run(_ctx: &Ctx, _args: &QuizArgs) -> CmdResult {
-    Err(CliError("`course quiz` is not available in this build".into()))
+    Err(CliError(
+        "`course quiz` is not available in this build".into(),
+    ))
 }
