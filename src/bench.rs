@@ -63,6 +63,7 @@ pub const NAMES: &[&str] = &[
     "list-schedule",
     "mii",
     "mii-ladder",
+    "modulo",
     "hazard",
     "grading",
     "drill-latency",
@@ -229,6 +230,7 @@ pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section
         "list-schedule" => Ok(list_schedule(m, opts)),
         "mii" => Ok(mii_random(m, opts)),
         "mii-ladder" => Ok(mii_ladder(m, opts)),
+        "modulo" => Ok(modulo_random(m, opts)),
         "hazard" => Ok(hazard_automaton(opts)),
         "grading" => Ok(grading(m, opts)),
         "drill-latency" => drill_latency(exe, opts),
@@ -323,6 +325,47 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
     Section {
         name: "mii".into(),
         title: "MII of random loops (toy machine)".into(),
+        measurements: ms,
+        fits: fits.into_iter().flatten().collect(),
+    }
+}
+
+/// Iterative modulo scheduling of random loops, 10² … 10⁴ operations, with
+/// the II reached against MII.
+pub fn modulo_random(m: &Machine, opts: Options) -> Section {
+    let sizes: &[u64] = if opts.quick {
+        &[100, 1_000]
+    } else {
+        &[100, 1_000, 10_000]
+    };
+    let mut ms = Vec::new();
+    for &n in sizes {
+        let (_, p) = random_loop(m, 1, n);
+        let runs = if n >= 10_000 {
+            opts.runs(n).min(3)
+        } else {
+            opts.runs(n)
+        };
+        let (t, peak, s) = time(runs, || (), |()| crate::modulo::modulo_schedule(&p, m));
+        ms.push(Measurement {
+            label: "modulo".into(),
+            size: n,
+            median_s: t,
+            runs,
+            peak_kib: peak,
+            note: format!(
+                "{} edges; MII {}, II {} ({} IIs tried before)",
+                p.edges.len(),
+                s.mii,
+                s.ii,
+                s.attempts
+            ),
+        });
+    }
+    let fits = [fit(&ms, "modulo", sizes[0], u64::MAX)];
+    Section {
+        name: "modulo".into(),
+        title: "Iterative modulo scheduling of random loops (toy machine)".into(),
         measurements: ms,
         fits: fits.into_iter().flatten().collect(),
     }
