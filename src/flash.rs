@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::quiz::{yaml_error, BankError, Diagnostic, LineIndex, Location};
+use crate::quiz::{check_item_id, yaml_error, BankError, Diagnostic, LineIndex, Location};
 
 /// Number of Leitner boxes.
 pub const BOXES: u8 = 5;
@@ -156,34 +156,11 @@ impl Deck {
             });
         }
         for (i, c) in raw.cards.into_iter().enumerate() {
-            let mut err = |at: Location, message: String| diags.push(Diagnostic { at, message });
-            let id = match c.id.as_deref().map(str::trim) {
-                None | Some("") => {
-                    err(idx.item(i), format!("card {} has no id", i + 1));
-                    continue;
-                }
-                Some(id) => id.to_string(),
+            let Some(id) = check_item_id(&idx, i, c.id.as_deref(), "card", &mut seen, &mut diags)
+            else {
+                continue;
             };
-            if !id
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
-                err(
-                    idx.field(i, "id"),
-                    format!("id `{id}`: use letters, digits, `-` and `_` only"),
-                );
-            }
-            if let Some(&first) = seen.get(&id) {
-                err(
-                    idx.field(i, "id"),
-                    format!(
-                        "duplicate id `{id}` (first used at {})",
-                        idx.field(first, "id")
-                    ),
-                );
-            } else {
-                seen.insert(id.clone(), i);
-            }
+            let mut err = |at: Location, message: String| diags.push(Diagnostic { at, message });
             let front = c.front.unwrap_or_default();
             let back = c.back.unwrap_or_default();
             if front.trim().is_empty() {

@@ -4,6 +4,7 @@
 //! The engine does no terminal I/O: every command of the binary is one call
 //! into this library, which returns data or text.
 
+pub mod bench;
 pub mod check;
 pub mod data;
 pub mod drill;

@@ -435,39 +435,17 @@ impl Bank {
             });
         }
         for (i, q) in raw.questions.into_iter().enumerate() {
-            let mut err = |at: Location, message: String| diags.push(Diagnostic { at, message });
-            let id = match q.id.as_deref().map(str::trim) {
-                None | Some("") => {
-                    err(idx.item(i), format!("question {} has no id", i + 1));
-                    continue;
-                }
-                Some(id) => id.to_string(),
+            let Some(id) =
+                check_item_id(&idx, i, q.id.as_deref(), "question", &mut seen, &mut diags)
+            else {
+                continue;
             };
-            if !id
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
-                err(
-                    idx.field(i, "id"),
-                    format!("id `{id}`: use letters, digits, `-` and `_` only"),
-                );
-            }
+            let mut err = |at: Location, message: String| diags.push(Diagnostic { at, message });
             if id == RESERVED_ID {
                 err(
                     idx.field(i, "id"),
                     format!("id `{id}` is reserved for the answer file's seed line"),
                 );
-            }
-            if let Some(&first) = seen.get(&id) {
-                err(
-                    idx.field(i, "id"),
-                    format!(
-                        "duplicate id `{id}` (first used at {})",
-                        idx.field(first, "id")
-                    ),
-                );
-            } else {
-                seen.insert(id.clone(), i);
             }
             let kind = match q.kind.as_deref() {
                 None => {
@@ -1616,6 +1594,50 @@ pub fn instances_json(insts: &[Instance], seed: u64, with_answers: bool) -> serd
         })
         .collect();
     serde_json::json!({ "seed": seed, "questions": qs })
+}
+
+/// The id of item `i` of a bank or deck: present, made of letters, digits,
+/// `-` and `_`, and not used before. Reports each problem; `None` when the
+/// item has no id at all.
+pub(crate) fn check_item_id(
+    idx: &LineIndex,
+    i: usize,
+    raw: Option<&str>,
+    what: &str,
+    seen: &mut BTreeMap<String, usize>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let id = match raw.map(str::trim) {
+        None | Some("") => {
+            diags.push(Diagnostic {
+                at: idx.item(i),
+                message: format!("{what} {} has no id", i + 1),
+            });
+            return None;
+        }
+        Some(id) => id.to_string(),
+    };
+    if !id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        diags.push(Diagnostic {
+            at: idx.field(i, "id"),
+            message: format!("id `{id}`: use letters, digits, `-` and `_` only"),
+        });
+    }
+    if let Some(&first) = seen.get(&id) {
+        diags.push(Diagnostic {
+            at: idx.field(i, "id"),
+            message: format!(
+                "duplicate id `{id}` (first used at {})",
+                idx.field(first, "id")
+            ),
+        });
+    } else {
+        seen.insert(id.clone(), i);
+    }
+    Some(id)
 }
 
 #[cfg(test)]

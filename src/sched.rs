@@ -34,17 +34,55 @@ use crate::rtable::WindowTable;
 
 /// Heights over distance-0 edges (the priority of product.md §5).
 pub fn heights(p: &Program, m: &Machine) -> Vec<u64> {
+    heights_of(&Succs::new(p), &classes(p), p, m)
+}
+
+fn heights_of(succ: &Succs, class: &[u32], p: &Program, m: &Machine) -> Vec<u64> {
     let mut h = vec![0u64; p.len()];
     for &x in p.topo.iter().rev() {
-        let mut best = u64::from(m.class(p.op(x).class).latency);
-        for e in p.out_edges(x) {
-            if e.distance == 0 {
-                best = best.max(u64::from(e.latency) + h[e.to.index()]);
-            }
+        let x = x.index();
+        let mut best = u64::from(m.classes[class[x] as usize].latency);
+        for &(y, lat) in succ.of(x) {
+            best = best.max(u64::from(lat) + h[y as usize]);
         }
-        h[x.index()] = best;
+        h[x] = best;
     }
     h
+}
+
+/// Distance-0 successors `(to, latency)` packed contiguously per operation:
+/// at 10⁶ operations the scheduler is bound by memory traffic, and the
+/// program's own edges (with their kinds) are several times larger.
+struct Succs {
+    start: Vec<u32>,
+    list: Vec<(u32, u32)>,
+}
+
+impl Succs {
+    fn new(p: &Program) -> Succs {
+        let mut start = Vec::with_capacity(p.len() + 1);
+        let mut list = Vec::with_capacity(p.edges.len());
+        start.push(0);
+        for out in &p.succs {
+            for &ei in out {
+                let e = &p.edges[ei as usize];
+                if e.distance == 0 {
+                    list.push((e.to.index() as u32, e.latency));
+                }
+            }
+            start.push(list.len() as u32);
+        }
+        Succs { start, list }
+    }
+
+    #[inline]
+    fn of(&self, x: usize) -> &[(u32, u32)] {
+        &self.list[self.start[x] as usize..self.start[x + 1] as usize]
+    }
+}
+
+fn classes(p: &Program) -> Vec<u32> {
+    p.ops.iter().map(|o| o.class.index() as u32).collect()
 }
 
 /// A schedule of one block: an issue cycle per operation.
@@ -74,16 +112,29 @@ pub fn schedule_length(p: &Program, m: &Machine, cycles: &[Cycle]) -> Cycle {
 /// The reference list schedule of a block (loop-carried edges are ignored).
 pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     let n = p.len();
-    let heights = heights(p, m);
+    let succ = Succs::new(p);
+    let class = classes(p);
+    let heights = heights_of(&succ, &class, p, m);
     let mut waiting: Vec<u32> = vec![0; n];
-    for e in p.edges.iter().filter(|e| e.distance == 0) {
-        waiting[e.to.index()] += 1;
+    for &(y, _) in &succ.list {
+        waiting[y as usize] += 1;
     }
     let mut earliest: Vec<Cycle> = vec![0; n];
     let mut cycles: Vec<Cycle> = vec![-1; n];
     let nclass = m.classes.len();
-    // Ready heaps per class: max height first, then lowest source index.
-    let mut ready: Vec<BinaryHeap<(u64, Reverse<u32>)>> = vec![BinaryHeap::new(); nclass];
+    // Ready heaps per class: max height first, then lowest source index,
+    // packed in one u64 (height rank above, complemented index below) to
+    // halve the heaps' memory traffic. Ranks preserve the order of heights.
+    let mut distinct = heights.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let key = |x: usize| -> u64 {
+        let rank = distinct.partition_point(|&h| h < heights[x]) as u64;
+        (rank << 32) | u64::from(u32::MAX - x as u32)
+    };
+    let keys: Vec<u64> = (0..n).map(key).collect();
+    let index_of = |k: u64| (u32::MAX - (k & u64::from(u32::MAX)) as u32) as usize;
+    let mut ready: Vec<BinaryHeap<u64>> = vec![BinaryHeap::new(); nclass];
     let mut pending: BinaryHeap<Reverse<(Cycle, u32)>> = BinaryHeap::new();
     for (x, &w) in waiting.iter().enumerate() {
         if w == 0 {
@@ -100,8 +151,8 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
                 break;
             }
             pending.pop();
-            let c = p.ops[x as usize].class.index();
-            ready[c].push((heights[x as usize], Reverse(x)));
+            let c = class[x as usize] as usize;
+            ready[c].push(keys[x as usize]);
         }
         if ready.iter().all(BinaryHeap::is_empty) {
             match pending.peek() {
@@ -115,7 +166,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
         table.advance_to(cycle);
         failed.iter_mut().for_each(|f| *f = false);
         loop {
-            let mut best: Option<(usize, (u64, Reverse<u32>))> = None;
+            let mut best: Option<(usize, u64)> = None;
             for (c, heap) in ready.iter().enumerate() {
                 if failed[c] {
                     continue;
@@ -126,30 +177,25 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
                     }
                 }
             }
-            let Some((c, (_, Reverse(x)))) = best else {
-                break;
-            };
-            let class = p.ops[x as usize].class;
-            if !table.fits(m, class, cycle) {
+            let Some((c, k)) = best else { break };
+            let x = index_of(k);
+            let cl = p.ops[x].class;
+            if !table.fits(m, cl, cycle) {
                 failed[c] = true;
                 continue;
             }
             ready[c].pop();
-            table.place(m, class, cycle);
-            cycles[x as usize] = cycle;
+            table.place(m, cl, cycle);
+            cycles[x] = cycle;
             placed += 1;
-            for &ei in &p.succs[x as usize] {
-                let e = &p.edges[ei as usize];
-                if e.distance != 0 {
-                    continue;
-                }
-                let y = e.to.index();
-                earliest[y] = earliest[y].max(cycle + i64::from(e.latency));
+            for &(y, lat) in succ.of(x) {
+                let y = y as usize;
+                earliest[y] = earliest[y].max(cycle + i64::from(lat));
                 waiting[y] -= 1;
                 if waiting[y] == 0 {
                     if earliest[y] <= cycle {
-                        let cy = p.ops[y].class.index();
-                        ready[cy].push((heights[y], Reverse(y as u32)));
+                        let cy = class[y] as usize;
+                        ready[cy].push(keys[y]);
                     } else {
                         pending.push(Reverse((earliest[y], y as u32)));
                     }

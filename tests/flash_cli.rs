@@ -2,36 +2,12 @@
 //! (`--today`), due cards first, the default state location, and recovery
 //! from truncated or corrupted state files without losing other progress.
 
+mod common;
+
+use common::course_env as run_env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-struct Out {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-fn run_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_course"));
-    cmd.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("run course");
-    let mut input = child.stdin.take().expect("stdin");
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let out = child.wait_with_output().expect("wait");
-    Out {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
-}
 
 fn tempdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("course-flash-{name}-{}", std::process::id()));
@@ -41,7 +17,7 @@ fn tempdir(name: &str) -> PathBuf {
 }
 
 /// `flash 23 --tag llvm-mca --state S --today DAY` plus extra args.
-fn flash(state: &Path, day: &str, extra: &[&str], stdin: &str) -> Out {
+fn flash(state: &Path, day: &str, extra: &[&str], stdin: &str) -> common::Output {
     let s = state.display().to_string();
     let mut args = vec![
         "flash", "23", "--tag", "llvm-mca", "--state", &s, "--today", day,

@@ -2,34 +2,9 @@
 //! malformed answers, early end of input), answer files, listing, the
 //! instructor view, and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-struct Out {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-fn course(args: &[&str], stdin: &str) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(args)
-        .env_remove("XDG_DATA_HOME")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run course");
-    let mut input = child.stdin.take().expect("stdin");
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let out = child.wait_with_output().expect("wait");
-    Out {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
-}
+use common::course;
 
 /// The questions for a seed and tag, from the instructor view.
 fn reveal(seed: &str, tag: Option<&str>) -> Vec<serde_json::Value> {

@@ -12,10 +12,21 @@ pub struct Output {
 
 /// Runs `course ARGS` with `stdin`, from the repository root, colour off.
 pub fn course(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(args)
+    course_env(args, stdin, &[])
+}
+
+/// [`course`] with extra environment variables (`XDG_DATA_HOME` is cleared
+/// unless given, so no test touches the user's data folder by accident).
+pub fn course_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_course"));
+    cmd.args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")
+        .env_remove("XDG_DATA_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

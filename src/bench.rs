@@ -1,0 +1,795 @@
+//! Scale benchmarks of the engine (product.md §10): seeded workloads, timed
+//! medians, peak memory and log–log growth exponents, returned as data for
+//! `course bench` and BENCHMARKS.md.
+//!
+//! Workloads come from the same seeded generators as `course gen`
+//! ([`crate::gen`]), plus [`diamond_ladder`], a loop with `2^k` elementary
+//! circuits that separates Howard's policy iteration (polynomial) from
+//! circuit enumeration (exponential). Nothing here asserts a time: the
+//! figures are reported, never checked.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::check;
+use crate::gen::{self, GenParams};
+use crate::hazard::{self, Automaton};
+use crate::ids::ResourceId;
+use crate::machine::Machine;
+use crate::mii;
+use crate::program::{self, Kind, Program};
+use crate::sched;
+
+/// One measured figure.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Measurement {
+    /// What was timed (`schedule`, `generate+parse`, `howard`, `enumerate`, …).
+    pub label: String,
+    /// The size parameter: operations, `k`, `D`, or a count of runs.
+    pub size: u64,
+    /// Median wall time of `runs` runs, in seconds.
+    pub median_s: f64,
+    pub runs: usize,
+    /// Peak resident memory added during one run, in KiB, when the platform
+    /// reports it (Linux `VmHWM` after resetting it through `clear_refs`).
+    pub peak_kib: Option<u64>,
+    /// A derived figure (circuits, states, submissions per second, …).
+    pub note: String,
+}
+
+/// A least-squares slope of `log t` against `log size` over a size range.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fit {
+    pub label: String,
+    pub from: u64,
+    pub to: u64,
+    pub slope: f64,
+}
+
+/// One benchmark's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Section {
+    pub name: String,
+    pub title: String,
+    pub measurements: Vec<Measurement>,
+    pub fits: Vec<Fit>,
+}
+
+/// Every benchmark `course bench --only` accepts, in run order.
+pub const NAMES: &[&str] = &[
+    "list-schedule",
+    "mii",
+    "mii-ladder",
+    "modulo",
+    "hazard",
+    "grading",
+    "drill-latency",
+];
+
+/// How hard to work: `quick` uses small sizes and few runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub quick: bool,
+}
+
+impl Options {
+    fn runs(&self, size: u64) -> usize {
+        match (self.quick, size) {
+            (true, _) => 1,
+            (false, s) if s >= 1_000_000 => 3,
+            _ => 5,
+        }
+    }
+}
+
+/// The median of a non-empty slice (mean of the middle two when even).
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The least-squares slope of `ln y` on `ln x`: the growth exponent `p` of
+/// `y ≈ c·x^p`. `None` with fewer than two distinct positive points.
+pub fn loglog_slope(points: &[(f64, f64)]) -> Option<f64> {
+    let pts: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|(x, y)| *x > 0.0 && *y > 0.0)
+        .map(|&(x, y)| (x.ln(), y.ln()))
+        .collect();
+    let n = pts.len() as f64;
+    if pts.len() < 2 {
+        return None;
+    }
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    if sxx == 0.0 {
+        return None;
+    }
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    Some(sxy / sxx)
+}
+
+/// The slope over the measurements of `label` with `from <= size <= to`.
+pub fn fit(ms: &[Measurement], label: &str, from: u64, to: u64) -> Option<Fit> {
+    let pts: Vec<(f64, f64)> = ms
+        .iter()
+        .filter(|m| m.label == label && m.size >= from && m.size <= to)
+        .map(|m| (m.size as f64, m.median_s))
+        .collect();
+    let lo = ms
+        .iter()
+        .filter(|m| m.label == label && m.size >= from)
+        .map(|m| m.size)
+        .min()?;
+    let hi = ms
+        .iter()
+        .filter(|m| m.label == label && m.size <= to)
+        .map(|m| m.size)
+        .max()?;
+    loglog_slope(&pts).map(|slope| Fit {
+        label: label.to_string(),
+        from: lo,
+        to: hi,
+        slope,
+    })
+}
+
+fn proc_status_kib(field: &str) -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs `f` once and returns its result with the peak resident memory it
+/// added (KiB): the high-water mark is reset to the current RSS first.
+pub fn with_peak<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
+    let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+    let before = proc_status_kib("VmRSS:");
+    let out = f();
+    let after = proc_status_kib("VmHWM:");
+    let peak = match (reset, before, after) {
+        (true, Some(b), Some(a)) => Some(a.saturating_sub(b)),
+        _ => None,
+    };
+    (out, peak)
+}
+
+/// Times `runs` runs of `f` (after `setup` builds a fresh input each time,
+/// untimed); the median and the peak memory of the first run.
+fn time<I, T>(
+    runs: usize,
+    mut setup: impl FnMut() -> I,
+    mut f: impl FnMut(I) -> T,
+) -> (f64, Option<u64>, T) {
+    let mut times = Vec::with_capacity(runs);
+    let mut peak = None;
+    let mut last = None;
+    for i in 0..runs.max(1) {
+        let input = setup();
+        let start = Instant::now();
+        let (out, pk) = if i == 0 {
+            with_peak(|| f(input))
+        } else {
+            (f(input), None)
+        };
+        times.push(start.elapsed().as_secs_f64());
+        if i == 0 {
+            peak = pk;
+        }
+        last = Some(out);
+    }
+    (median(&times), peak, last.expect("at least one run"))
+}
+
+/// A random block of `n` operations from the list-schedule drill parameters.
+pub fn random_block(m: &Machine, seed: u64, n: u64) -> (String, Program) {
+    gen::program(m, &GenParams::block_default(), seed, Some(n), Kind::Block)
+}
+
+/// A random loop of `n` operations from the loop drill parameters.
+pub fn random_loop(m: &Machine, seed: u64, n: u64) -> (String, Program) {
+    gen::program(m, &GenParams::loop_default(), seed, Some(n), Kind::Loop)
+}
+
+/// A ladder of `k` diamonds closed by a recurrence, in lab format: `s0`
+/// reads `s_k` of the previous iteration, and diamond `i` forks `s_i` into
+/// an add and a multiply that join in `s_{i+1}`. Each diamond doubles the
+/// paths, so the loop has exactly `2^k` elementary circuits (each of
+/// distance 1), the most critical taking every multiply: `1 + 4k` cycles.
+pub fn diamond_ladder(k: u32) -> String {
+    let mut s = format!(
+        "# a ladder of {k} diamonds on a recurrence: 2^{k} elementary circuits\nloop ladder{k}\n"
+    );
+    s.push_str(&format!("s0: r0 = add r{}, 1\n", 3 * k));
+    for i in 0..k {
+        let (src, a, b, j) = (3 * i, 3 * i + 1, 3 * i + 2, 3 * i + 3);
+        s.push_str(&format!("a{i}: r{a} = add r{src}, 1\n"));
+        s.push_str(&format!("m{i}: r{b} = mul r{src}, 3\n"));
+        s.push_str(&format!("s{}: r{j} = add r{a}, r{b}\n", i + 1));
+    }
+    s
+}
+
+/// Runs the benchmark `name` (one of [`NAMES`]). `exe` is the `course`
+/// binary for `drill-latency`.
+pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section, String> {
+    match name {
+        "list-schedule" => Ok(list_schedule(m, opts)),
+        "mii" => Ok(mii_random(m, opts)),
+        "mii-ladder" => Ok(mii_ladder(m, opts)),
+        "modulo" => Ok(modulo_random(m, opts)),
+        "hazard" => Ok(hazard_automaton(opts)),
+        "grading" => Ok(grading(m, opts)),
+        "drill-latency" => drill_latency(exe, opts),
+        _ => Err(format!(
+            "unknown benchmark '{name}' (expected one of: {})",
+            NAMES.join(", ")
+        )),
+    }
+}
+
+/// List scheduling of random blocks, 10³ … 10⁶ operations.
+pub fn list_schedule(m: &Machine, opts: Options) -> Section {
+    let sizes: &[u64] = if opts.quick {
+        &[1_000, 10_000, 100_000]
+    } else {
+        &[1_000, 10_000, 100_000, 1_000_000]
+    };
+    list_schedule_sizes(m, opts, sizes)
+}
+
+/// [`list_schedule`] over chosen sizes.
+pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
+    let mut ms = Vec::new();
+    for &n in sizes {
+        let start = Instant::now();
+        let ((text, p), gen_peak) = with_peak(|| random_block(m, 1, n));
+        let gen_s = start.elapsed().as_secs_f64();
+        ms.push(Measurement {
+            label: "generate+parse".into(),
+            size: n,
+            median_s: gen_s,
+            runs: 1,
+            peak_kib: gen_peak,
+            note: format!("{} bytes, {} edges", text.len(), p.edges.len()),
+        });
+        drop(text);
+        let (t, peak, s) = time(opts.runs(n), || (), |()| sched::list_schedule(&p, m));
+        ms.push(Measurement {
+            label: "schedule".into(),
+            size: n,
+            median_s: t,
+            runs: opts.runs(n),
+            peak_kib: peak,
+            note: format!("length {} cycles", s.length),
+        });
+    }
+    let fits = [
+        fit(&ms, "schedule", sizes[0], u64::MAX),
+        fit(&ms, "schedule", 10_000, u64::MAX),
+        fit(&ms, "generate+parse", 10_000, u64::MAX),
+    ];
+    Section {
+        name: "list-schedule".into(),
+        title: "List scheduling of random blocks (toy machine)".into(),
+        measurements: ms,
+        fits: fits.into_iter().flatten().collect(),
+    }
+}
+
+/// `mii::analyze` of random loops, 10² … 10⁵ operations.
+pub fn mii_random(m: &Machine, opts: Options) -> Section {
+    let sizes: &[u64] = if opts.quick {
+        &[100, 1_000, 10_000]
+    } else {
+        &[100, 1_000, 10_000, 100_000]
+    };
+    mii_random_sizes(m, opts, sizes)
+}
+
+/// [`mii_random`] over chosen sizes.
+pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
+    let mut ms = Vec::new();
+    for &n in sizes {
+        let (_, p) = random_loop(m, 1, n);
+        let (t, peak, b) = time(opts.runs(n), || (), |()| mii::analyze(&p, m));
+        ms.push(Measurement {
+            label: "analyze".into(),
+            size: n,
+            median_s: t,
+            runs: opts.runs(n),
+            peak_kib: peak,
+            note: format!(
+                "{} edges; ResMII {}, RecMII {}, MII {}",
+                p.edges.len(),
+                b.res_mii,
+                b.rec_mii,
+                b.mii
+            ),
+        });
+    }
+    let fits = [fit(&ms, "analyze", sizes[0], u64::MAX)];
+    Section {
+        name: "mii".into(),
+        title: "MII of random loops (toy machine)".into(),
+        measurements: ms,
+        fits: fits.into_iter().flatten().collect(),
+    }
+}
+
+/// Iterative modulo scheduling of random loops, 10² … 10⁴ operations, with
+/// the II reached against MII.
+pub fn modulo_random(m: &Machine, opts: Options) -> Section {
+    let sizes: &[u64] = if opts.quick {
+        &[100, 1_000]
+    } else {
+        &[100, 1_000, 10_000]
+    };
+    let mut ms = Vec::new();
+    for &n in sizes {
+        let (_, p) = random_loop(m, 1, n);
+        let runs = if n >= 10_000 {
+            opts.runs(n).min(3)
+        } else {
+            opts.runs(n)
+        };
+        let (t, peak, s) = time(runs, || (), |()| crate::modulo::modulo_schedule(&p, m));
+        ms.push(Measurement {
+            label: "modulo".into(),
+            size: n,
+            median_s: t,
+            runs,
+            peak_kib: peak,
+            note: format!(
+                "{} edges; MII {}, II {} ({} IIs tried before)",
+                p.edges.len(),
+                s.mii,
+                s.ii,
+                s.attempts
+            ),
+        });
+    }
+    let fits = [fit(&ms, "modulo", sizes[0], u64::MAX)];
+    Section {
+        name: "modulo".into(),
+        title: "Iterative modulo scheduling of random loops (toy machine)".into(),
+        measurements: ms,
+        fits: fits.into_iter().flatten().collect(),
+    }
+}
+
+/// Howard's MII against circuit enumeration on [`diamond_ladder`]: the
+/// enumeration grows `k` until one run exceeds the cap (10 s; 0.2 s quick),
+/// the engine continues to much larger `k`.
+pub fn mii_ladder(m: &Machine, opts: Options) -> Section {
+    let cap = if opts.quick {
+        Duration::from_millis(200)
+    } else {
+        Duration::from_secs(10)
+    };
+    let engine_ks: &[u32] = if opts.quick {
+        &[4, 8, 16, 64]
+    } else {
+        &[4, 8, 16, 32, 64, 128, 256, 1024, 4096]
+    };
+    mii_ladder_with(m, opts, cap, engine_ks, 40)
+}
+
+/// [`mii_ladder`] with an explicit enumeration cap, engine `k`s and the
+/// largest `k` enumeration may try.
+pub fn mii_ladder_with(
+    m: &Machine,
+    opts: Options,
+    cap: Duration,
+    engine_ks: &[u32],
+    max_enum_k: u32,
+) -> Section {
+    let mut ms = Vec::new();
+    let mut enum_ks = Vec::new();
+    let mut k = 1;
+    while k <= max_enum_k {
+        let p = program::parse(&diamond_ladder(k), "ladder", m).expect("the ladder parses");
+        // One timed run first: beyond a second, repeating is pointless.
+        let start = Instant::now();
+        let e = mii::brute_force_max_ratio(&p, u64::MAX);
+        let first = start.elapsed();
+        let mut times = vec![first.as_secs_f64()];
+        if first < Duration::from_millis(200) {
+            for _ in 1..opts.runs(1) {
+                let start = Instant::now();
+                std::hint::black_box(mii::brute_force_max_ratio(&p, u64::MAX));
+                times.push(start.elapsed().as_secs_f64());
+            }
+        }
+        let best = e.best.map_or("-".into(), |r| r.fraction_string());
+        ms.push(Measurement {
+            label: "enumerate".into(),
+            size: u64::from(k),
+            median_s: median(&times),
+            runs: times.len(),
+            peak_kib: None,
+            note: format!("{} circuits, max ratio {best}", e.circuits),
+        });
+        enum_ks.push(k);
+        if first > cap {
+            break;
+        }
+        k += 1;
+    }
+    let mut ks: Vec<u32> = enum_ks
+        .iter()
+        .copied()
+        .chain(engine_ks.iter().copied())
+        .collect();
+    ks.sort_unstable();
+    ks.dedup();
+    for k in ks {
+        let p = program::parse(&diamond_ladder(k), "ladder", m).expect("the ladder parses");
+        let (t, peak, rec) = time(opts.runs(1), || (), |()| mii::critical_recurrence(&p));
+        let best = rec.map_or("-".into(), |r| r.ratio().fraction_string());
+        ms.push(Measurement {
+            label: "howard".into(),
+            size: u64::from(k),
+            median_s: t,
+            runs: opts.runs(1),
+            peak_kib: peak,
+            note: format!("max ratio {best}"),
+        });
+    }
+    // Enumeration is exponential in k, so a log–log slope would mislead: its
+    // growth is reported as a factor per step of k (see the last note).
+    let fits = [fit(&ms, "howard", 16, u64::MAX)];
+    let mut s = Section {
+        name: "mii-ladder".into(),
+        title: "MII on the diamond ladder (2^k circuits): Howard vs enumeration".into(),
+        measurements: ms,
+        fits: fits.into_iter().flatten().collect(),
+    };
+    if let Some(d) = doubling_factor(&s.measurements, "enumerate", 6) {
+        if let Some(m) = s.measurements.iter_mut().rfind(|m| m.label == "enumerate") {
+            m.note
+                .push_str(&format!("; time ×{d:.2} per step of k over the last 6"));
+        }
+    }
+    s
+}
+
+/// The geometric-mean growth factor of `label`'s times per unit of size
+/// over its last `last` measurements.
+pub fn doubling_factor(ms: &[Measurement], label: &str, last: usize) -> Option<f64> {
+    let v: Vec<&Measurement> = ms.iter().filter(|m| m.label == label).collect();
+    let tail = &v[v.len().saturating_sub(last)..];
+    let (a, b) = (tail.first()?, tail.last()?);
+    if b.size <= a.size || a.median_s <= 0.0 {
+        return None;
+    }
+    Some((b.median_s / a.median_s).powf(1.0 / (b.size - a.size) as f64))
+}
+
+/// Automaton enumeration on the pathological family, D = 8 … 20.
+pub fn hazard_automaton(opts: Options) -> Section {
+    let ds: Vec<u32> = if opts.quick {
+        (8..=14).step_by(2).collect()
+    } else {
+        (8..=20).collect()
+    };
+    hazard_sizes(opts, &ds)
+}
+
+/// [`hazard_automaton`] over chosen `D`s.
+pub fn hazard_sizes(opts: Options, ds: &[u32]) -> Section {
+    let mut ms = Vec::new();
+    for &d in ds {
+        let m = hazard::pathological_machine(d);
+        let r = m.resource_by_name("r").expect("the family has resource r");
+        let runs = if d >= 18 {
+            opts.runs(1_000_000)
+        } else {
+            opts.runs(1)
+        };
+        let (t, peak, a) = time(runs, || (), |()| Automaton::build(&m, &[r]));
+        let note = match a {
+            Ok(a) => format!("{} states, {} classes", a.len(), d),
+            Err(e) => format!("not built: {e}"),
+        };
+        ms.push(Measurement {
+            label: "build".into(),
+            size: u64::from(d),
+            median_s: t,
+            runs,
+            peak_kib: peak,
+            note,
+        });
+    }
+    // The work is states (2^D) × transitions per state (D + 1): the slope is
+    // fitted against the number of states, not against D.
+    let pts: Vec<(f64, f64)> = ms
+        .iter()
+        .map(|m| ((m.size as f64).exp2(), m.median_s))
+        .collect();
+    let fits = loglog_slope(&pts).map(|slope| Fit {
+        label: "build vs states".into(),
+        from: ds.first().map_or(0, |&d| 1u64 << d.min(63)),
+        to: ds.last().map_or(0, |&d| 1u64 << d.min(63)),
+        slope,
+    });
+    Section {
+        name: "hazard".into(),
+        title: "Hazard automaton of the pathological family (2^D states)".into(),
+        measurements: ms,
+        fits: fits.into_iter().collect(),
+    }
+}
+
+/// The submissions of the grading benchmark: `count` running-block-sized
+/// random blocks (8–12 operations), each with a submission text — the
+/// reference schedule, every third one perturbed so the checker also reports
+/// violations. Deterministic in `seed`.
+pub fn grading_corpus(m: &Machine, seed: u64, count: u64) -> Vec<(Program, String)> {
+    let params = GenParams::block_default();
+    (0..count)
+        .map(|i| {
+            let (_, p) = gen::program(m, &params, seed.wrapping_add(i), None, Kind::Block);
+            let mut t = sched::list_schedule(&p, m).cycles;
+            if i % 3 == 2 && t.len() > 1 {
+                // Issue the last operation in cycle 0: a latency or resource
+                // violation unless it had no predecessors and room.
+                let last = t.len() - 1;
+                t[last] = 0;
+            }
+            let text = check::submission_text(&p, &t, None);
+            (p, text)
+        })
+        .collect()
+}
+
+/// Grading throughput: `parse_submission` + `check` per second, in process.
+pub fn grading(m: &Machine, opts: Options) -> Section {
+    let count = if opts.quick { 1_000 } else { 10_000 };
+    grading_count(m, opts, count)
+}
+
+/// [`grading`] over `count` submissions.
+pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
+    let corpus = grading_corpus(m, 1, count);
+    let (t, peak, invalid) = time(
+        opts.runs(1),
+        || (),
+        |()| {
+            let mut invalid = 0u64;
+            for (p, text) in &corpus {
+                let sub = check::parse_submission(text);
+                if !check::check(p, m, &sub).valid() {
+                    invalid += 1;
+                }
+            }
+            invalid
+        },
+    );
+    let rate = if t > 0.0 {
+        count as f64 / t
+    } else {
+        f64::INFINITY
+    };
+    Section {
+        name: "grading".into(),
+        title: "Grading throughput (running-block-sized submissions)".into(),
+        measurements: vec![Measurement {
+            label: "parse+check".into(),
+            size: count,
+            median_s: t,
+            runs: opts.runs(1),
+            peak_kib: peak,
+            note: format!("{rate:.0} submissions/s; {invalid} invalid"),
+        }],
+        fits: Vec::new(),
+    }
+}
+
+/// The drill whose end-to-end latency is measured.
+pub const DRILL_ARGS: &[&str] = &["drill", "list-schedule", "--seed", "4", "--solution"];
+
+/// End-to-end latency of `course drill list-schedule --seed 4 --solution`
+/// as a process: spawn, run, exit (output discarded).
+pub fn drill_latency(exe: &Path, opts: Options) -> Result<Section, String> {
+    let runs = if opts.quick { 5 } else { 51 };
+    let mut times = Vec::with_capacity(runs);
+    let mut codes = std::collections::BTreeSet::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let status = Command::new(exe)
+            .args(DRILL_ARGS)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        times.push(start.elapsed().as_secs_f64());
+        codes.insert(
+            status
+                .code()
+                .map_or("signal".to_string(), |c| c.to_string()),
+        );
+    }
+    let codes: Vec<String> = codes.into_iter().collect();
+    Ok(Section {
+        name: "drill-latency".into(),
+        title: format!("End-to-end latency of `course {}`", DRILL_ARGS.join(" ")),
+        measurements: vec![Measurement {
+            label: "process".into(),
+            size: runs as u64,
+            median_s: median(&times),
+            runs,
+            peak_kib: None,
+            note: format!("exit code {}", codes.join("/")),
+        }],
+        fits: Vec::new(),
+    })
+}
+
+/// The resources an automaton over the whole machine watches.
+pub fn all_resources(m: &Machine) -> Vec<ResourceId> {
+    m.resource_ids().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ratio::Ratio;
+
+    #[test]
+    fn slope_is_exact_on_power_laws() {
+        for p in [0.5, 1.0, 1.2, 2.0, 3.0] {
+            let pts: Vec<(f64, f64)> = [1e3, 1e4, 1e5, 1e6]
+                .iter()
+                .map(|&x: &f64| (x, 7.0 * x.powf(p)))
+                .collect();
+            let s = loglog_slope(&pts).unwrap();
+            assert!((s - p).abs() < 1e-9, "{p} vs {s}");
+        }
+    }
+
+    #[test]
+    fn slope_is_least_squares_on_noisy_points() {
+        // ln y = 1, 3, 4 at ln x = 0, 1, 2: least squares slope 1.5.
+        let e = std::f64::consts::E;
+        let pts = [(1.0, e), (e, e.powi(3)), (e * e, e.powi(4))];
+        assert!((loglog_slope(&pts).unwrap() - 1.5).abs() < 1e-9);
+        assert_eq!(loglog_slope(&[(10.0, 1.0)]), None);
+        assert_eq!(loglog_slope(&[(10.0, 1.0), (10.0, 2.0)]), None);
+    }
+
+    #[test]
+    fn fit_selects_label_and_range() {
+        let mk = |label: &str, size: u64, t: f64| Measurement {
+            label: label.into(),
+            size,
+            median_s: t,
+            runs: 1,
+            peak_kib: None,
+            note: String::new(),
+        };
+        let ms = vec![
+            mk("a", 10, 1.0),
+            mk("a", 100, 10.0),
+            mk("a", 1000, 1000.0),
+            mk("b", 10, 5.0),
+        ];
+        let f = fit(&ms, "a", 100, u64::MAX).unwrap();
+        assert_eq!((f.from, f.to), (100, 1000));
+        assert!((f.slope - 2.0).abs() < 1e-9);
+        assert!(fit(&ms, "b", 0, u64::MAX).is_none());
+        let d = doubling_factor(&[mk("e", 3, 1.0), mk("e", 5, 4.0)], "e", 6).unwrap();
+        assert!((d - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+
+    #[test]
+    fn workloads_are_deterministic() {
+        let m = Machine::toy();
+        assert_eq!(random_block(&m, 1, 3000).0, random_block(&m, 1, 3000).0);
+        assert_ne!(random_block(&m, 1, 300).0, random_block(&m, 2, 300).0);
+        assert_eq!(random_loop(&m, 1, 500).0, random_loop(&m, 1, 500).0);
+        assert_eq!(random_block(&m, 1, 3000).1.len(), 3000);
+        let a = grading_corpus(&m, 1, 20);
+        let b = grading_corpus(&m, 1, 20);
+        assert_eq!(
+            a.iter().map(|x| &x.1).collect::<Vec<_>>(),
+            b.iter().map(|x| &x.1).collect::<Vec<_>>()
+        );
+        assert_eq!(diamond_ladder(5), diamond_ladder(5));
+    }
+
+    #[test]
+    fn ladder_has_2_pow_k_circuits_and_howard_matches_enumeration() {
+        let m = Machine::toy();
+        for k in 1..=8 {
+            let p = program::parse(&diamond_ladder(k), "ladder", &m).unwrap();
+            assert_eq!(p.len() as u32, 3 * k + 1);
+            let e = mii::brute_force_max_ratio(&p, u64::MAX);
+            assert!(e.complete);
+            assert_eq!(e.circuits, 1u64 << k, "k = {k}");
+            // s0 (1) + k × (mul 3 + join 1), over one iteration.
+            assert_eq!(e.best, Some(Ratio::int(u64::from(1 + 4 * k))));
+            let h = mii::critical_recurrence(&p).unwrap();
+            assert_eq!(Some(h.ratio()), e.best, "k = {k}");
+            assert_eq!(mii::analyze(&p, &m).rec_mii, u64::from(1 + 4 * k));
+        }
+    }
+
+    #[test]
+    fn grading_corpus_mixes_valid_and_invalid() {
+        let m = Machine::toy();
+        let corpus = grading_corpus(&m, 1, 30);
+        let invalid = corpus
+            .iter()
+            .filter(|(p, t)| !check::check(p, &m, &check::parse_submission(t)).valid())
+            .count();
+        // Every reference schedule is valid; the perturbed ones mostly not.
+        assert!(invalid <= 10);
+        assert!(invalid >= 5, "{invalid}");
+    }
+
+    #[test]
+    fn tiny_sections_have_their_shape() {
+        let m = Machine::toy();
+        let o = Options { quick: true };
+        let s = list_schedule_sizes(&m, o, &[50, 100, 200]);
+        assert_eq!(
+            s.measurements
+                .iter()
+                .filter(|x| x.label == "schedule")
+                .count(),
+            3
+        );
+        assert!(s
+            .fits
+            .iter()
+            .any(|f| f.label == "schedule" && f.from == 50 && f.to == 200));
+        let s = mii_random_sizes(&m, o, &[20, 40]);
+        assert_eq!(s.measurements.len(), 2);
+        let s = mii_ladder_with(&m, o, Duration::ZERO, &[3], 5);
+        // The cap is zero: enumeration stops after its first k.
+        assert_eq!(
+            s.measurements
+                .iter()
+                .filter(|x| x.label == "enumerate")
+                .count(),
+            1
+        );
+        assert_eq!(
+            s.measurements
+                .iter()
+                .filter(|x| x.label == "howard")
+                .count(),
+            2
+        );
+        let s = hazard_sizes(o, &[3, 4]);
+        assert!(
+            s.measurements[1].note.starts_with("16 states"),
+            "{}",
+            s.measurements[1].note
+        );
+        let s = grading_count(&m, o, 9);
+        assert_eq!(s.measurements[0].size, 9);
+        assert!(run("nope", &m, o, Path::new("x")).is_err());
+    }
+}
