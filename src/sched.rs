@@ -109,6 +109,44 @@ pub fn schedule_length(p: &Program, m: &Machine, cycles: &[Cycle]) -> Cycle {
         .unwrap_or(0)
 }
 
+/// The ready operations of one class in priority order (height rank
+/// descending, then source index ascending), with a bucket per rank: pops
+/// touch only the small top bucket, and pushes into the large low-priority
+/// buckets are nearly free because indices arrive mostly in increasing
+/// order. One big heap over all ready operations would not fit in cache on
+/// blocks with hundreds of thousands of ready operations.
+#[derive(Clone, Debug, Default)]
+struct ReadyQueue {
+    buckets: std::collections::BTreeMap<u32, BinaryHeap<Reverse<u32>>>,
+}
+
+impl ReadyQueue {
+    fn push(&mut self, rank: u32, x: u32) {
+        self.buckets.entry(rank).or_default().push(Reverse(x));
+    }
+
+    /// The best entry as one comparable key: rank above, complemented index
+    /// below.
+    fn peek(&self) -> Option<u64> {
+        let (&rank, heap) = self.buckets.last_key_value()?;
+        let &Reverse(x) = heap.peek()?;
+        Some((u64::from(rank) << 32) | u64::from(u32::MAX - x))
+    }
+
+    fn pop(&mut self) {
+        if let Some(mut top) = self.buckets.last_entry() {
+            top.get_mut().pop();
+            if top.get().is_empty() {
+                top.remove();
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
+    }
+}
+
 /// The reference list schedule of a block (loop-carried edges are ignored).
 pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     let n = p.len();
@@ -128,13 +166,11 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     let mut distinct = heights.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    let key = |x: usize| -> u64 {
-        let rank = distinct.partition_point(|&h| h < heights[x]) as u64;
-        (rank << 32) | u64::from(u32::MAX - x as u32)
-    };
-    let keys: Vec<u64> = (0..n).map(key).collect();
+    let ranks: Vec<u32> = (0..n)
+        .map(|x| distinct.partition_point(|&h| h < heights[x]) as u32)
+        .collect();
     let index_of = |k: u64| (u32::MAX - (k & u64::from(u32::MAX)) as u32) as usize;
-    let mut ready: Vec<BinaryHeap<u64>> = vec![BinaryHeap::new(); nclass];
+    let mut ready: Vec<ReadyQueue> = vec![ReadyQueue::default(); nclass];
     let mut pending: BinaryHeap<Reverse<(Cycle, u32)>> = BinaryHeap::new();
     for (x, &w) in waiting.iter().enumerate() {
         if w == 0 {
@@ -152,9 +188,9 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
             }
             pending.pop();
             let c = class[x as usize] as usize;
-            ready[c].push(keys[x as usize]);
+            ready[c].push(ranks[x as usize], x);
         }
-        if ready.iter().all(BinaryHeap::is_empty) {
+        if ready.iter().all(ReadyQueue::is_empty) {
             match pending.peek() {
                 Some(&Reverse((t, _))) => {
                     cycle = t;
@@ -171,7 +207,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
                 if failed[c] {
                     continue;
                 }
-                if let Some(&top) = heap.peek() {
+                if let Some(top) = heap.peek() {
                     if best.is_none_or(|(_, b)| top > b) {
                         best = Some((c, top));
                     }
@@ -195,7 +231,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
                 if waiting[y] == 0 {
                     if earliest[y] <= cycle {
                         let cy = class[y] as usize;
-                        ready[cy].push(keys[y]);
+                        ready[cy].push(ranks[y], y as u32);
                     } else {
                         pending.push(Reverse((earliest[y], y as u32)));
                     }
