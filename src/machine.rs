@@ -182,6 +182,18 @@ impl Machine {
                 format!("must be between 0 and {LIMIT}, got {buffer}"),
             ));
         }
+        if file.resources.len() > 1024 {
+            return Err(bad(
+                "resources".into(),
+                format!("at most 1024 resources, got {}", file.resources.len()),
+            ));
+        }
+        if file.classes.len() > 4096 {
+            return Err(bad(
+                "classes".into(),
+                format!("at most 4096 classes, got {}", file.classes.len()),
+            ));
+        }
         let mut resources = vec![Resource {
             name: "issue".into(),
             capacity: file.issue_width as u32,
