@@ -32,6 +32,14 @@ fn grade_bytes(input: &str, bytes: &[u8]) -> (i32, serde_json::Value) {
     (o.code, j)
 }
 
+/// `course grade --lab ch23-sched DIR --format FORMAT`.
+fn grade_lab(dir: &str, format: &str) -> common::Output {
+    common::course(
+        &["grade", "--lab", "ch23-sched", dir, "--format", format],
+        "",
+    )
+}
+
 fn first_message(j: &serde_json::Value) -> String {
     j["violations"][0]["message"]
         .as_str()
@@ -176,17 +184,7 @@ fn a_class_folder_with_bad_files_is_graded_whole() {
     std::fs::write(d.join("bob/running.sched"), [0xffu8, 0, 1, 2]).unwrap();
     std::fs::write(d.join("bob/dot.sched"), "ii 4\na -5\n").unwrap();
     let dir = d.to_str().unwrap();
-    let o = common::course(
-        &[
-            "grade",
-            "--lab",
-            "ch23-sched",
-            dir,
-            "--format",
-            "gradescope",
-        ],
-        "",
-    );
+    let o = grade_lab(dir, "gradescope");
     assert_eq!(o.code, 1);
     let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(j["alice"]["score"], 80.0);
@@ -273,17 +271,7 @@ fn two_hundred_students_grade_in_one_command() {
         }
     }
     let dir = d.to_str().unwrap();
-    let o = common::course(
-        &[
-            "grade",
-            "--lab",
-            "ch23-sched",
-            dir,
-            "--format",
-            "gradescope",
-        ],
-        "",
-    );
+    let o = grade_lab(dir, "gradescope");
     assert!(o.code == 0 || o.code == 1, "{}", o.stderr);
     let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(j.as_object().unwrap().len(), 200);
