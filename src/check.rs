@@ -17,7 +17,6 @@
 //! assert_eq!(r.violations[0].message, "b at 2: a's result is visible from 3 (a at 0 + latency 3)");
 //! ```
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -314,7 +313,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
     }
     let t: Vec<Cycle> = cycles.iter().map(|c| c.map_or(0, |(c, _)| c)).collect();
     let line_of = |x: OpId| cycles[x.index()].map(|(_, l)| l);
-    violations.extend(latency_violations(p, m, &t, ii, &line_of));
+    violations.extend(latency_violations(p, &t, ii, &line_of));
     violations.extend(resource_violations(p, m, &t, ii, &line_of));
     CheckResult {
         violations,
@@ -326,12 +325,10 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
 /// Check 3: `t_j + d·II ≥ t_i + ℓ` for every edge.
 pub fn latency_violations(
     p: &Program,
-    m: &Machine,
     t: &[Cycle],
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
-    let _ = m;
     let mut out = Vec::new();
     let ii_v = ii.unwrap_or(0) as i128;
     for e in &p.edges {
@@ -427,7 +424,7 @@ pub fn resource_violations(
 /// Checks a schedule given as cycles (for engine-made schedules).
 pub fn check_cycles(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> Vec<Violation> {
     let none = |_: OpId| None;
-    let mut v = latency_violations(p, m, t, ii, &none);
+    let mut v = latency_violations(p, t, ii, &none);
     v.extend(resource_violations(p, m, t, ii, &none));
     v
 }
@@ -457,15 +454,6 @@ pub fn schedule_map(p: &Program, t: &[Cycle]) -> serde_json::Map<String, serde_j
         );
     }
     map
-}
-
-/// Counts of violations by kind (for reports).
-pub fn kinds(v: &[Violation]) -> HashMap<ViolationKind, usize> {
-    let mut h = HashMap::new();
-    for x in v {
-        *h.entry(x.kind).or_insert(0) += 1;
-    }
-    h
 }
 
 #[cfg(test)]

@@ -21,7 +21,6 @@ use similar::TextDiff;
 use crate::check::{self, parse_submission};
 use crate::gen::{self, GenParams};
 use crate::hazard::{self, set_string, Event};
-use crate::ids::ClassId;
 use crate::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 use crate::mii;
 use crate::program::{Kind, Program};
@@ -1109,13 +1108,6 @@ fn check_rthroughput(m: &Machine, params: &GenParams, seed: u64, answer: &str) -
         text: format!("{}{line}\n", header("rthroughput", seed, m)),
         json: json!({"drill": "rthroughput", "seed": seed, "correct": correct, "mistakes": mistakes}),
     }
-}
-
-/// The classes a machine lists, by id (for tests and views).
-pub fn class_names(m: &Machine) -> Vec<(ClassId, &str)> {
-    m.class_ids()
-        .map(|c| (c, m.class(c).name.as_str()))
-        .collect()
 }
 
 #[cfg(test)]

@@ -141,11 +141,6 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
     out
 }
 
-/// The input as lab-format text, one operation a line.
-pub fn program_text(p: &Program) -> String {
-    p.to_text()
-}
-
 /// `a → d (3)` lines; loop-carried edges show their distance.
 pub fn edges_text(p: &Program) -> String {
     let mut rows = Vec::new();

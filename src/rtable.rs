@@ -140,24 +140,6 @@ impl GlobalTable {
         self.cells.get(&(r, self.row(c)))
     }
 
-    /// Every cell over capacity, by cycle then resource.
-    pub fn overflows(&self, m: &Machine) -> Vec<Conflict> {
-        let mut v: Vec<Conflict> = self
-            .cells
-            .iter()
-            .filter(|(&(r, _), cell)| cell.used > m.resource(r).capacity)
-            .map(|(&(r, c), cell)| Conflict {
-                resource: r,
-                cycle: c,
-                needed: cell.used,
-                capacity: m.resource(r).capacity,
-                owners: cell.owners.clone(),
-            })
-            .collect();
-        v.sort_by_key(|c| (c.cycle, c.resource));
-        v
-    }
-
     /// The cycles (rows) with anything reserved, sorted.
     pub fn occupied_rows(&self) -> Vec<Cycle> {
         let mut v: Vec<Cycle> = self

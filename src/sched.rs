@@ -27,7 +27,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::ids::{Cycle, OpId};
+use crate::ids::Cycle;
 use crate::machine::Machine;
 use crate::program::Program;
 use crate::rtable::WindowTable;
@@ -247,13 +247,6 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
         heights,
         ready: earliest,
     }
-}
-
-/// The operations of a schedule in issue order (cycle, then source order).
-pub fn issue_order(cycles: &[Cycle]) -> Vec<OpId> {
-    let mut v: Vec<OpId> = (0..cycles.len()).map(OpId::from_index).collect();
-    v.sort_by_key(|&x| (cycles[x.index()], x));
-    v
 }
 
 #[cfg(test)]
