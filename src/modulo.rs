@@ -24,7 +24,7 @@
 //! ```
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 use crate::ids::{Cycle, OpId};
 use crate::machine::Machine;
@@ -48,34 +48,34 @@ pub struct ModuloSchedule {
 }
 
 /// The modulo reservation table with owners, so operations can be evicted.
+/// Sparse: II comes from the machine's latencies and can be large, and only
+/// the cells in use are stored.
 struct Mrt {
     ii: i64,
-    nres: usize,
-    counts: Vec<u32>,
-    owners: Vec<Vec<u32>>,
+    cells: HashMap<(i64, usize), (u32, Vec<u32>)>,
 }
 
 impl Mrt {
-    fn new(m: &Machine, ii: u64) -> Mrt {
-        let nres = m.resources.len();
-        let cells = ii as usize * nres;
+    fn new(ii: u64) -> Mrt {
         Mrt {
             ii: ii as i64,
-            nres,
-            counts: vec![0; cells],
-            owners: vec![Vec::new(); cells],
+            cells: HashMap::new(),
         }
     }
 
-    fn cell(&self, r: usize, c: Cycle) -> usize {
-        c.rem_euclid(self.ii) as usize * self.nres + r
+    fn count(&self, cell: (i64, usize)) -> u32 {
+        self.cells.get(&cell).map_or(0, |c| c.0)
+    }
+
+    fn cell(&self, r: usize, c: Cycle) -> (i64, usize) {
+        (c.rem_euclid(self.ii), r)
     }
 
     /// Alg 23.1.4's Fits modulo II, counting every pair of the class (two
     /// offsets of one operation may share a row).
     fn fits(&self, m: &Machine, p: &Program, x: usize, t: Cycle) -> bool {
         let class = m.class(p.ops[x].class);
-        let mut extra: Vec<(usize, u32)> = Vec::with_capacity(class.folded.len());
+        let mut extra: Vec<((i64, usize), u32)> = Vec::with_capacity(class.folded.len());
         for &(r, k, n) in &class.folded {
             let cell = self.cell(r.index(), t + i64::from(k));
             let mine = match extra.iter_mut().find(|(c, _)| *c == cell) {
@@ -88,7 +88,7 @@ impl Mrt {
                     n
                 }
             };
-            if self.counts[cell] + mine > m.resource(r).capacity {
+            if self.count(cell) + mine > m.resource(r).capacity {
                 return false;
             }
         }
@@ -98,17 +98,20 @@ impl Mrt {
     fn place(&mut self, m: &Machine, p: &Program, x: usize, t: Cycle) {
         for &(r, k, n) in &m.class(p.ops[x].class).folded {
             let cell = self.cell(r.index(), t + i64::from(k));
-            self.counts[cell] += n;
-            self.owners[cell].push(x as u32);
+            let c = self.cells.entry(cell).or_default();
+            c.0 += n;
+            c.1.push(x as u32);
         }
     }
 
     fn remove(&mut self, m: &Machine, p: &Program, x: usize, t: Cycle) {
         for &(r, k, n) in &m.class(p.ops[x].class).folded {
             let cell = self.cell(r.index(), t + i64::from(k));
-            self.counts[cell] -= n;
-            if let Some(pos) = self.owners[cell].iter().position(|&o| o == x as u32) {
-                self.owners[cell].swap_remove(pos);
+            if let Some(c) = self.cells.get_mut(&cell) {
+                c.0 -= n;
+                if let Some(pos) = c.1.iter().position(|&o| o == x as u32) {
+                    c.1.swap_remove(pos);
+                }
             }
         }
     }
@@ -116,7 +119,7 @@ impl Mrt {
     /// Operations that must leave for `x` to fit at `t`.
     fn conflicts(&self, m: &Machine, p: &Program, x: usize, t: Cycle) -> Vec<usize> {
         let mut out: Vec<usize> = Vec::new();
-        let mut need: Vec<(usize, u32, u32)> = Vec::new(); // cell, needed, cap
+        let mut need: Vec<((i64, usize), u32, u32)> = Vec::new(); // cell, needed, cap
         for &(r, k, n) in &m.class(p.ops[x].class).folded {
             let cell = self.cell(r.index(), t + i64::from(k));
             match need.iter_mut().find(|(c, _, _)| *c == cell) {
@@ -125,8 +128,10 @@ impl Mrt {
             }
         }
         for (cell, n, cap) in need {
-            let mut used = self.counts[cell];
-            for &o in &self.owners[cell] {
+            let Some((mut used, owners)) = self.cells.get(&cell).map(|c| (c.0, &c.1)) else {
+                continue;
+            };
+            for &o in owners {
                 if used + n <= cap {
                     break;
                 }
@@ -175,10 +180,13 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
     let h = heights(p, m, ii);
     let mut t: Vec<Option<Cycle>> = vec![None; n];
     let mut last_tried: Vec<Option<Cycle>> = vec![None; n];
-    let mut mrt = Mrt::new(m, ii);
+    let mut mrt = Mrt::new(ii);
     let mut queue: BinaryHeap<(i64, Reverse<u32>)> =
         (0..n).map(|x| (h[x], Reverse(x as u32))).collect();
     let iil = ii as i64;
+    let rho = m.classes.iter().map(|c| c.folded.len()).max().unwrap_or(1) as i64;
+    let rho2 = rho * rho;
+    let mut placed = 0usize;
     let mut steps = 0usize;
     while let Some((_, Reverse(x))) = queue.pop() {
         let x = x as usize;
@@ -196,7 +204,11 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
                 estart = estart.max(tp + i64::from(e.latency) - i64::from(e.distance) * iil);
             }
         }
-        let slot = (estart..estart + iil).find(|&c| mrt.fits(m, p, x, c));
+        // Rau searches [Estart, Estart + II − 1]. Each placed operation
+        // blocks at most ρ² of those start cycles, so a free one, if any,
+        // is among the first `placed·ρ² + 1`: a huge II costs no more.
+        let span = iil.min(placed as i64 * rho2 + 1);
+        let slot = (estart..estart + span).find(|&c| mrt.fits(m, p, x, c));
         let when = match slot {
             Some(c) => c,
             None => match last_tried[x] {
@@ -210,12 +222,14 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
                 if let Some(to) = t[o] {
                     mrt.remove(m, p, o, to);
                     t[o] = None;
+                    placed -= 1;
                     queue.push((h[o], Reverse(o as u32)));
                 }
             }
         }
         mrt.place(m, p, x, when);
         t[x] = Some(when);
+        placed += 1;
         // Successors whose dependence on x is now broken leave.
         for e in p.out_edges(OpId::from_index(x)) {
             let y = e.to.index();
@@ -226,6 +240,7 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
                 if ty + i64::from(e.distance) * iil < when + i64::from(e.latency) {
                     mrt.remove(m, p, y, ty);
                     t[y] = None;
+                    placed -= 1;
                     queue.push((h[y], Reverse(y as u32)));
                 }
             }
@@ -240,6 +255,7 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
                 if when + i64::from(e.distance) * iil < tq + i64::from(e.latency) {
                     mrt.remove(m, p, q, tq);
                     t[q] = None;
+                    placed -= 1;
                     queue.push((h[q], Reverse(q as u32)));
                 }
             }
@@ -318,6 +334,24 @@ mod tests {
         .unwrap();
         let s = modulo_schedule(&p, &m);
         assert_eq!(s.ii, 6);
+        assert!(check_cycles(&p, &m, &s.cycles, Some(s.ii)).is_empty());
+    }
+
+    #[test]
+    fn huge_latencies_cost_no_memory_or_time() {
+        let m = Machine::from_yaml(
+            "issue_width: 2\nresources:\n  - { name: slow, capacity: 1 }\nclasses:\n  - { name: slow, latency: 65536, opcodes: [op], unit: slow, occupancy: 3 }\n",
+            "slow.yaml",
+        )
+        .unwrap();
+        let p = parse(
+            "loop l\na: r1 = op r3, 1\nb: r2 = op r1, 1\nc: r3 = op r2, r3\n",
+            "l.txt",
+            &m,
+        )
+        .unwrap();
+        let s = modulo_schedule(&p, &m);
+        assert_eq!(s.ii, 3 * 65536);
         assert!(check_cycles(&p, &m, &s.cycles, Some(s.ii)).is_empty());
     }
 
