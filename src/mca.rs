@@ -71,7 +71,14 @@ pub enum McaError {
     Iterations(u64),
     #[error("{0} iterations of {1} instructions exceed the limit of {MAX_INSTRUCTIONS} simulated instructions")]
     TooMany(u64, u64),
+    #[error("the model and loop need {0} in-flight instance slots (buffer, latencies, distances), more than the {MAX_RING} the simulator keeps")]
+    TooWide(u64),
 }
+
+/// The most in-flight instance slots a simulation may keep: the ring is
+/// sized by the machine's buffer and latencies and the loop's distances,
+/// which all come from user files.
+pub const MAX_RING: u64 = 1 << 24;
 
 /// The life of one recorded instance (timeline view).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,7 +274,13 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
         .map(|e| u64::from(e.distance))
         .max()
         .unwrap_or(0);
-    let ring = ((rob_uops + b * (max_dist + 1) + 1) as usize).next_power_of_two();
+    let need = rob_uops
+        .saturating_add(b.saturating_mul(max_dist + 1))
+        .saturating_add(1);
+    if need > MAX_RING {
+        return Err(McaError::TooWide(need));
+    }
+    let ring = (need as usize).next_power_of_two();
     let mask = ring - 1;
     let mut slots: Vec<Slot> = vec![
         Slot {
@@ -827,5 +840,24 @@ mod tests {
         );
         let ts: Vec<Cycle> = r.timeline.iter().map(|s| s.issue).collect();
         assert!(ts.windows(2).all(|w| w[0] <= w[1]), "{ts:?}");
+    }
+
+    #[test]
+    fn models_that_would_need_huge_rings_are_refused() {
+        let m = Machine::from_yaml(
+            "issue_width: 4096\nresources:\n  - { name: u, capacity: 1 }\nclasses:\n  - { name: slow, latency: 65536, opcodes: [op], unit: u }\n",
+            "wide.yaml",
+        )
+        .unwrap();
+        let p = crate::program::parse("loop l\na: r1 = op r1, 1\n", "l.txt", &m).unwrap();
+        let r = simulate(
+            &p,
+            &m,
+            &Options {
+                iterations: 10,
+                timeline_iterations: 0,
+            },
+        );
+        assert!(matches!(r, Err(McaError::TooWide(_))), "{r:?}");
     }
 }
