@@ -220,6 +220,10 @@ impl fmt::Display for ParseError {
     }
 }
 
+/// The most dependences an input may have: memory pairs can grow
+/// quadratically with the number of memory operations.
+pub const MAX_EDGES: usize = 20_000_000;
+
 /// The most diagnostics one file reports before giving up.
 const MAX_DIAGNOSTICS: usize = 50;
 
@@ -876,7 +880,7 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
         return Err(err(diags));
     }
 
-    let edges = build_edges(kind, &ops, machine);
+    let edges = build_edges(kind, &ops, machine).map_err(|d| err(vec![d]))?;
     Program::assemble(name, kind, ops, edges).map_err(|d| err(vec![d]))
 }
 
@@ -906,7 +910,7 @@ fn check_at(
 
 /// Register and memory dependences (Lesson 23.2), deduplicated per
 /// `(from, to, distance)` keeping the largest latency.
-fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Vec<Edge> {
+fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Result<Vec<Edge>, Diagnostic> {
     let mut def_of: HashMap<&str, usize> = HashMap::new();
     for (i, op) in ops.iter().enumerate() {
         if let Some(d) = &op.dest {
@@ -941,8 +945,20 @@ fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Vec<Edge> {
     let mut with_reg: Vec<usize> = Vec::new();
     let mut all_mem: Vec<usize> = Vec::new();
     let mem_lat = |i: usize| if ops[i].writes_memory() { lat(i) } else { 0 };
+    let too_many = |op: &Op| {
+        Diagnostic {
+        line: op.line,
+        column: 1,
+        message: format!(
+            "more than {MAX_EDGES} dependences: too many memory operations may alias (an address through a register aliases every other)"
+        ),
+    }
+    };
     for (j, op) in ops.iter().enumerate() {
         let Some(a) = op.address() else { continue };
+        if edges.len() > MAX_EDGES {
+            return Err(too_many(op));
+        }
         let w = op.writes_memory();
         let pair = |i: usize, edges: &mut Vec<Edge>| {
             if w || ops[i].writes_memory() {
@@ -982,6 +998,9 @@ fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Vec<Edge> {
         // Across iterations only through the same plain symbol: a later (or
         // the same) operation of iteration k before an earlier one of k+1.
         for group in by_symbol.values() {
+            if edges.len() > MAX_EDGES {
+                return Err(too_many(&ops[group[0]]));
+            }
             for (x, &j) in group.iter().enumerate() {
                 for &i in &group[x..] {
                     if ops[i].writes_memory() || ops[j].writes_memory() {
@@ -1016,7 +1035,7 @@ fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Vec<Edge> {
         }
     }
     out.sort_by_key(|e| (e.from, e.to, e.distance));
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
