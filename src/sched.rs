@@ -27,7 +27,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::ids::Cycle;
+use crate::ids::{ClassId, Cycle};
 use crate::machine::Machine;
 use crate::program::Program;
 use crate::rtable::WindowTable;
@@ -147,34 +147,60 @@ impl ReadyQueue {
     }
 }
 
+/// What the scheduler tracks per operation, kept together so that releasing
+/// a successor touches one cache line rather than one per array.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The earliest cycle allowed by the predecessors placed so far.
+    earliest: Cycle,
+    /// Predecessors not yet placed.
+    waiting: u32,
+    /// Height rank (ranks preserve the order of heights).
+    rank: u32,
+    class: u32,
+}
+
+/// An operation whose predecessors are all placed, waiting for its
+/// `earliest` cycle. Only the cycle orders the pending heap: the ready
+/// queues order what it releases, so ties need no further key.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Pending {
+    at: Cycle,
+    x: u32,
+    rank: u32,
+    class: u32,
+}
+
 /// The reference list schedule of a block (loop-carried edges are ignored).
 pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     let n = p.len();
     let succ = Succs::new(p);
     let class = classes(p);
     let heights = heights_of(&succ, &class, p, m);
-    let mut waiting: Vec<u32> = vec![0; n];
-    for &(y, _) in &succ.list {
-        waiting[y as usize] += 1;
-    }
-    let mut earliest: Vec<Cycle> = vec![0; n];
-    let mut cycles: Vec<Cycle> = vec![-1; n];
-    let nclass = m.classes.len();
-    // Ready heaps per class: max height first, then lowest source index,
-    // packed in one u64 (height rank above, complemented index below) to
-    // halve the heaps' memory traffic. Ranks preserve the order of heights.
+    // Ready queues per class: max height first, then lowest source index.
     let mut distinct = heights.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    let ranks: Vec<u32> = (0..n)
-        .map(|x| distinct.partition_point(|&h| h < heights[x]) as u32)
+    let mut node: Vec<Node> = (0..n)
+        .map(|x| Node {
+            earliest: 0,
+            waiting: 0,
+            rank: distinct.partition_point(|&h| h < heights[x]) as u32,
+            class: class[x],
+        })
         .collect();
+    drop(class);
+    for &(y, _) in &succ.list {
+        node[y as usize].waiting += 1;
+    }
+    let mut cycles: Vec<Cycle> = vec![-1; n];
+    let nclass = m.classes.len();
     let index_of = |k: u64| (u32::MAX - (k & u64::from(u32::MAX)) as u32) as usize;
     let mut ready: Vec<ReadyQueue> = vec![ReadyQueue::default(); nclass];
-    let mut pending: BinaryHeap<Reverse<(Cycle, u32)>> = BinaryHeap::new();
-    for (x, &w) in waiting.iter().enumerate() {
-        if w == 0 {
-            pending.push(Reverse((0, x as u32)));
+    let mut pending: BinaryHeap<Reverse<Pending>> = BinaryHeap::new();
+    for (x, v) in node.iter().enumerate() {
+        if v.waiting == 0 {
+            ready[v.class as usize].push(v.rank, x as u32);
         }
     }
     let mut table = WindowTable::new(m);
@@ -182,18 +208,17 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     let mut placed = 0usize;
     let mut cycle: Cycle = 0;
     while placed < n {
-        while let Some(&Reverse((t, x))) = pending.peek() {
-            if t > cycle {
+        while let Some(&Reverse(e)) = pending.peek() {
+            if e.at > cycle {
                 break;
             }
             pending.pop();
-            let c = class[x as usize] as usize;
-            ready[c].push(ranks[x as usize], x);
+            ready[e.class as usize].push(e.rank, e.x);
         }
         if ready.iter().all(ReadyQueue::is_empty) {
             match pending.peek() {
-                Some(&Reverse((t, _))) => {
-                    cycle = t;
+                Some(&Reverse(e)) => {
+                    cycle = e.at;
                     continue;
                 }
                 None => break, // unreachable for a valid program
@@ -215,7 +240,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
             }
             let Some((c, k)) = best else { break };
             let x = index_of(k);
-            let cl = p.ops[x].class;
+            let cl = ClassId(c as u16);
             if !table.fits(m, cl, cycle) {
                 failed[c] = true;
                 continue;
@@ -225,15 +250,19 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
             cycles[x] = cycle;
             placed += 1;
             for &(y, lat) in succ.of(x) {
-                let y = y as usize;
-                earliest[y] = earliest[y].max(cycle + i64::from(lat));
-                waiting[y] -= 1;
-                if waiting[y] == 0 {
-                    if earliest[y] <= cycle {
-                        let cy = class[y] as usize;
-                        ready[cy].push(ranks[y], y as u32);
+                let v = &mut node[y as usize];
+                v.earliest = v.earliest.max(cycle + i64::from(lat));
+                v.waiting -= 1;
+                if v.waiting == 0 {
+                    if v.earliest <= cycle {
+                        ready[v.class as usize].push(v.rank, y);
                     } else {
-                        pending.push(Reverse((earliest[y], y as u32)));
+                        pending.push(Reverse(Pending {
+                            at: v.earliest,
+                            x: y,
+                            rank: v.rank,
+                            class: v.class,
+                        }));
                     }
                 }
             }
@@ -245,7 +274,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
         cycles,
         length,
         heights,
-        ready: earliest,
+        ready: node.iter().map(|v| v.earliest).collect(),
     }
 }
 
