@@ -1,5 +1,5 @@
 //! Scale benchmarks of the engine (product.md §10): seeded workloads, timed
-//! medians, peak memory and log–log growth exponents, returned as data for
+//! medians, peak heap memory and log–log growth exponents, returned as data for
 //! `course bench` and BENCHMARKS.md.
 //!
 //! Workloads come from the same seeded generators as `course gen`
@@ -33,9 +33,10 @@ pub struct Measurement {
     /// Median wall time of `runs` runs, in seconds.
     pub median_s: f64,
     pub runs: usize,
-    /// Peak resident memory added during one run, in KiB, when the platform
-    /// reports it (Linux `VmHWM` after resetting it through `clear_refs`).
-    pub peak_kib: Option<u64>,
+    /// The most heap memory one run held at once beyond what existed when it
+    /// started, in bytes ([`crate::heap::peak_during`]); `None` when not
+    /// measured or when the counting allocator is not installed.
+    pub peak_bytes: Option<u64>,
     /// A derived figure (circuits, states, submissions per second, …).
     pub note: String,
 }
@@ -147,26 +148,6 @@ pub fn fit(ms: &[Measurement], label: &str, from: u64, to: u64) -> Option<Fit> {
     })
 }
 
-fn proc_status_kib(field: &str) -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Runs `f` once and returns its result with the peak resident memory it
-/// added (KiB): the high-water mark is reset to the current RSS first.
-pub fn with_peak<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
-    let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
-    let before = proc_status_kib("VmRSS:");
-    let out = f();
-    let after = proc_status_kib("VmHWM:");
-    let peak = match (reset, before, after) {
-        (true, Some(b), Some(a)) => Some(a.saturating_sub(b)),
-        _ => None,
-    };
-    (out, peak)
-}
-
 /// Times `runs` runs of `f` (after `setup` builds a fresh input each time,
 /// untimed); the median and the peak memory of the first run.
 fn time<I, T>(
@@ -181,7 +162,7 @@ fn time<I, T>(
         let input = setup();
         let start = Instant::now();
         let (out, pk) = if i == 0 {
-            with_peak(|| f(input))
+            crate::heap::peak_during(|| f(input))
         } else {
             (f(input), None)
         };
@@ -256,14 +237,14 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
     let mut ms = Vec::new();
     for &n in sizes {
         let start = Instant::now();
-        let ((text, p), gen_peak) = with_peak(|| random_block(m, 1, n));
+        let ((text, p), gen_peak) = crate::heap::peak_during(|| random_block(m, 1, n));
         let gen_s = start.elapsed().as_secs_f64();
         ms.push(Measurement {
             label: "generate+parse".into(),
             size: n,
             median_s: gen_s,
             runs: 1,
-            peak_kib: gen_peak,
+            peak_bytes: gen_peak,
             note: format!("{} bytes, {} edges", text.len(), p.edges.len()),
         });
         drop(text);
@@ -273,7 +254,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             size: n,
             median_s: t,
             runs: opts.runs(n),
-            peak_kib: peak,
+            peak_bytes: peak,
             note: format!("length {} cycles", s.length),
         });
     }
@@ -311,7 +292,7 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
             size: n,
             median_s: t,
             runs: opts.runs(n),
-            peak_kib: peak,
+            peak_bytes: peak,
             note: format!(
                 "{} edges; ResMII {}, RecMII {}, MII {}",
                 p.edges.len(),
@@ -352,7 +333,7 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
             size: n,
             median_s: t,
             runs,
-            peak_kib: peak,
+            peak_bytes: peak,
             note: format!(
                 "{} edges; MII {}, II {} ({} IIs tried before)",
                 p.edges.len(),
@@ -420,7 +401,7 @@ pub fn mii_ladder_with(
             size: u64::from(k),
             median_s: median(&times),
             runs: times.len(),
-            peak_kib: None,
+            peak_bytes: None,
             note: format!("{} circuits, max ratio {best}", e.circuits),
         });
         enum_ks.push(k);
@@ -445,7 +426,7 @@ pub fn mii_ladder_with(
             size: u64::from(k),
             median_s: t,
             runs: opts.runs(1),
-            peak_kib: peak,
+            peak_bytes: peak,
             note: format!("max ratio {best}"),
         });
     }
@@ -510,7 +491,7 @@ pub fn hazard_sizes(opts: Options, ds: &[u32]) -> Section {
             size: u64::from(d),
             median_s: t,
             runs,
-            peak_kib: peak,
+            peak_bytes: peak,
             note,
         });
     }
@@ -592,7 +573,7 @@ pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
             size: count,
             median_s: t,
             runs: opts.runs(1),
-            peak_kib: peak,
+            peak_bytes: peak,
             note: format!("{rate:.0} submissions/s; {invalid} invalid"),
         }],
         fits: Vec::new(),
@@ -633,7 +614,7 @@ pub fn drill_latency(exe: &Path, opts: Options) -> Result<Section, String> {
             size: runs as u64,
             median_s: median(&times),
             runs,
-            peak_kib: None,
+            peak_bytes: None,
             note: format!("exit code {}", codes.join("/")),
         }],
         fits: Vec::new(),
@@ -679,7 +660,7 @@ mod tests {
             size,
             median_s: t,
             runs: 1,
-            peak_kib: None,
+            peak_bytes: None,
             note: String::new(),
         };
         let ms = vec![

@@ -12,6 +12,7 @@ pub mod flash;
 pub mod gen;
 pub mod grade;
 pub mod hazard;
+pub mod heap;
 pub mod ids;
 pub mod machine;
 pub mod machine_view;

@@ -2,6 +2,11 @@
 
 mod cli;
 
+/// Counts heap bytes while `course bench` measures; otherwise a plain
+/// forward to the system allocator.
+#[global_allocator]
+static HEAP: course::heap::Counting = course::heap::Counting;
+
 fn main() -> std::process::ExitCode {
     cli::main()
 }

@@ -25,3 +25,47 @@ pub fn columns(rows: &[Vec<String>]) -> String {
     }
     out
 }
+
+/// A byte count in binary units, three significant figures.
+pub fn bytes(b: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else if v >= 100.0 {
+        format!("{v:.0} {}", UNITS[u])
+    } else if v >= 10.0 {
+        format!("{v:.1} {}", UNITS[u])
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_in_binary_units() {
+        assert_eq!(bytes(0), "0 B");
+        assert_eq!(bytes(1023), "1023 B");
+        assert_eq!(bytes(1024), "1.00 KiB");
+        assert_eq!(bytes(15 * 1024 + 512), "15.5 KiB");
+        assert_eq!(bytes(169 * 1024 * 1024), "169 MiB");
+        assert_eq!(bytes(3 << 40), "3072 GiB");
+    }
+
+    #[test]
+    fn columns_align_by_characters() {
+        let rows = vec![
+            vec!["µs".to_string(), "x".into()],
+            vec!["abcd".to_string(), "y".into()],
+        ];
+        assert_eq!(columns(&rows), "µs    x\nabcd  y\n");
+    }
+}

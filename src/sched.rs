@@ -7,8 +7,8 @@
 //! (Alg 23.1.4) says yes; an operation whose last predecessor is placed in
 //! the current cycle over a latency-0 edge is tried in that same cycle.
 //!
-//! The implementation keeps one ready heap per class and a pending heap keyed
-//! by the cycle an operation becomes ready, and books resources in a
+//! The implementation keeps one ready queue per class and a pending heap
+//! keyed by the cycle an operation becomes ready, and books resources in a
 //! [`WindowTable`]. A class that does not fit in a cycle cannot fit later in
 //! the same cycle (the table only fills up), so each cycle costs
 //! `O(|classes| · (W + |classes|))` plus `O(log n)` per placement: the whole

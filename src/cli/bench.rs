@@ -69,7 +69,7 @@ fn text(s: &Section) -> String {
         "size".into(),
         "median".into(),
         "runs".into(),
-        "peak mem".into(),
+        "peak heap".into(),
         "note".into(),
     ]];
     for m in &s.measurements {
@@ -78,7 +78,7 @@ fn text(s: &Section) -> String {
             m.size.to_string(),
             duration(m.median_s),
             m.runs.to_string(),
-            m.peak_kib.map_or("-".into(), |k| format!("{k} KiB")),
+            m.peak_bytes.map_or("-".into(), course::render::bytes),
             m.note.clone(),
         ]);
     }
