@@ -149,7 +149,7 @@ pub fn fit(ms: &[Measurement], label: &str, from: u64, to: u64) -> Option<Fit> {
 }
 
 /// Times `runs` runs of `f` (after `setup` builds a fresh input each time,
-/// untimed); the median and the peak memory of the first run.
+/// untimed); the median and the peak heap of the first run.
 fn time<I, T>(
     runs: usize,
     mut setup: impl FnMut() -> I,
