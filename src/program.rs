@@ -25,7 +25,7 @@
 //! assert_eq!(p.edges[0].latency, 3);
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::ids::{ClassId, OpId};
@@ -160,10 +160,11 @@ fn push_reg(s: &mut String, r: &RegUse) {
 }
 
 /// Why an edge exists.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EdgeKind {
-    /// Register flow through this register.
-    Reg(String),
+    /// Register flow through the register its source defines
+    /// ([`Program::edge_register`]).
+    Reg,
     /// Possible memory aliasing.
     Mem,
 }
@@ -185,12 +186,64 @@ pub struct Program {
     pub kind: Kind,
     pub ops: Vec<Op>,
     pub edges: Vec<Edge>,
-    /// Edge indices leaving each operation.
-    pub succs: Vec<Vec<u32>>,
-    /// Edge indices entering each operation.
-    pub preds: Vec<Vec<u32>>,
+    /// Edge indices leaving each operation (`succs[x]`, ascending).
+    pub succs: Adjacency,
+    /// Edge indices entering each operation (`preds[x]`, ascending).
+    pub preds: Adjacency,
     /// A topological order of the distance-0 edges.
     pub topo: Vec<OpId>,
+}
+
+/// Edge indices per operation, packed in one array (compressed sparse
+/// rows): two allocations for the whole graph instead of one per operation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Adjacency {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Adjacency {
+    /// Groups the indices of `edges` by `end(edge)` (an operation index
+    /// below `n`), keeping edge order within each group.
+    fn build(n: usize, edges: &[Edge], end: impl Fn(&Edge) -> usize) -> Adjacency {
+        let mut start = vec![0u32; n + 1];
+        for e in edges {
+            start[end(e) + 1] += 1;
+        }
+        for x in 0..n {
+            start[x + 1] += start[x];
+        }
+        let mut next: Vec<u32> = start[..n].to_vec();
+        let mut list = vec![0u32; edges.len()];
+        for (i, e) in edges.iter().enumerate() {
+            let slot = &mut next[end(e)];
+            list[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        Adjacency { start, list }
+    }
+
+    /// The number of operations.
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The groups in operation order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        (0..self.len()).map(|x| &self[x])
+    }
+}
+
+impl std::ops::Index<usize> for Adjacency {
+    type Output = [u32];
+
+    fn index(&self, x: usize) -> &[u32] {
+        &self.list[self.start[x] as usize..self.start[x + 1] as usize]
+    }
 }
 
 /// One problem in an input, at a 1-based line and column.
@@ -255,6 +308,14 @@ impl Program {
             .map(OpId::from_index)
     }
 
+    /// The register a register edge carries: the one its source defines.
+    pub fn edge_register(&self, e: &Edge) -> Option<&str> {
+        match e.kind {
+            EdgeKind::Reg => self.op(e.from).dest.as_deref(),
+            EdgeKind::Mem => None,
+        }
+    }
+
     /// A map from label to op, for lookups in bulk.
     pub fn label_map(&self) -> HashMap<&str, OpId> {
         self.ops
@@ -299,12 +360,8 @@ impl Program {
         edges: Vec<Edge>,
     ) -> Result<Program, Diagnostic> {
         let n = ops.len();
-        let mut succs = vec![Vec::new(); n];
-        let mut preds = vec![Vec::new(); n];
-        for (i, e) in edges.iter().enumerate() {
-            succs[e.from.index()].push(i as u32);
-            preds[e.to.index()].push(i as u32);
-        }
+        let succs = Adjacency::build(n, &edges, |e| e.from.index());
+        let preds = Adjacency::build(n, &edges, |e| e.to.index());
         let mut indeg: Vec<u32> = vec![0; n];
         for e in edges.iter().filter(|e| e.distance == 0) {
             indeg[e.to.index()] += 1;
@@ -394,73 +451,85 @@ impl Program {
 
 // ---------------------------------------------------------------- lexer
 
+/// A token; names borrow the input text, so lexing allocates nothing per
+/// name.
 #[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Ident(String),
+enum Tok<'t> {
+    Ident(&'t str),
     Int(i64),
     Punct(char),
     /// An integer literal too large for i64.
     BigInt,
 }
 
-struct Lexed {
-    tok: Tok,
+struct Lexed<'t> {
+    tok: Tok<'t>,
     col: u32,
 }
 
-fn lex(line: &str) -> Result<Vec<Lexed>, (u32, String)> {
-    let chars: Vec<char> = line.chars().collect();
+/// Splits one line into tokens with their 1-based character columns. Every
+/// token is ASCII, so the scan walks bytes; only whitespace may be wider,
+/// and the column counts characters, not bytes.
+fn lex(line: &str) -> Result<Vec<Lexed<'_>>, (u32, String)> {
+    let b = line.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
     let mut out = Vec::new();
     let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let col = i as u32 + 1;
-        if c.is_whitespace() {
+    let mut col = 1u32;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        if !c.is_ascii() {
+            let Some(ch) = line[i..].chars().next() else {
+                break;
+            };
+            if !ch.is_whitespace() {
+                return Err((col, format!("unexpected character {ch:?}")));
+            }
+            i += ch.len_utf8();
+        } else if (c as char).is_whitespace() {
             i += 1;
-        } else if c.is_ascii_alphabetic() || c == '_' || c == '.' {
-            let s = i;
-            while i < chars.len()
-                && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '.')
-            {
+        } else if c.is_ascii_alphabetic() || c == b'_' || c == b'.' {
+            while i < b.len() && ident(b[i]) {
                 i += 1;
             }
             out.push(Lexed {
-                tok: Tok::Ident(chars[s..i].iter().collect()),
+                tok: Tok::Ident(&line[start..i]),
                 col,
             });
-        } else if c.is_ascii_digit()
-            || (c == '-' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
+        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
         {
-            let s = i;
             i += 1;
-            while i < chars.len() && chars[i].is_ascii_digit() {
+            while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
-            let text: String = chars[s..i].iter().collect();
-            if i < chars.len() && (chars[i].is_ascii_alphabetic() || chars[i] == '_') {
+            let text = &line[start..i];
+            if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
                 return Err((
                     col,
-                    format!("'{text}{}…' is neither a number nor a name", chars[i]),
+                    format!("'{text}{}…' is neither a number nor a name", b[i] as char),
                 ));
             }
             out.push(Lexed {
                 tok: text.parse().map(Tok::Int).unwrap_or(Tok::BigInt),
                 col,
             });
-        } else if ":,=[]+@".contains(c) {
+        } else if b":,=[]+@".contains(&c) {
             out.push(Lexed {
-                tok: Tok::Punct(c),
+                tok: Tok::Punct(c as char),
                 col,
             });
             i += 1;
         } else {
-            return Err((col, format!("unexpected character {c:?}")));
+            return Err((col, format!("unexpected character {:?}", c as char)));
         }
+        // Tokens are ASCII: one column per byte; wide whitespace is one column.
+        col += if c.is_ascii() { (i - start) as u32 } else { 1 };
     }
     Ok(out)
 }
 
-fn describe(t: Option<&Lexed>) -> String {
+fn describe(t: Option<&Lexed<'_>>) -> String {
     match t.map(|l| &l.tok) {
         None => "end of line".into(),
         Some(Tok::Ident(s)) => format!("'{s}'"),
@@ -471,8 +540,8 @@ fn describe(t: Option<&Lexed>) -> String {
 }
 
 /// A cursor over one line's tokens.
-struct Cursor<'a> {
-    toks: &'a [Lexed],
+struct Cursor<'a, 't> {
+    toks: &'a [Lexed<'t>],
     pos: usize,
     /// Column just past the end of the line, for "expected … at end of line".
     end_col: u32,
@@ -480,8 +549,8 @@ struct Cursor<'a> {
 
 type LineResult<T> = Result<T, (u32, String)>;
 
-impl<'a> Cursor<'a> {
-    fn peek(&self) -> Option<&'a Lexed> {
+impl<'a, 't> Cursor<'a, 't> {
+    fn peek(&self) -> Option<&'a Lexed<'t>> {
         self.toks.get(self.pos)
     }
     fn col(&self) -> u32 {
@@ -493,14 +562,14 @@ impl<'a> Cursor<'a> {
             format!("expected {expected}, found {}", describe(self.peek())),
         ))
     }
-    fn ident(&mut self, what: &str) -> LineResult<(String, u32)> {
+    fn ident(&mut self, what: &str) -> LineResult<(&'t str, u32)> {
         match self.peek() {
             Some(Lexed {
                 tok: Tok::Ident(s),
                 col,
             }) => {
                 self.pos += 1;
-                Ok((s.clone(), *col))
+                Ok((*s, *col))
             }
             _ => self.fail(what),
         }
@@ -564,29 +633,29 @@ impl<'a> Cursor<'a> {
 }
 
 /// An address term before we know which names are registers.
-struct RawAddr {
-    names: Vec<(String, Option<u32>, u32)>,
+struct RawAddr<'t> {
+    names: Vec<(&'t str, Option<u32>, u32)>,
     offset: Option<i64>,
     col: u32,
 }
 
-enum RawOperand {
-    Name(String, Option<u32>, u32),
+enum RawOperand<'t> {
+    Name(&'t str, Option<u32>, u32),
     Imm(i64),
-    Mem(RawAddr),
+    Mem(RawAddr<'t>),
 }
 
-struct RawOp {
-    label: String,
+struct RawOp<'t> {
+    label: &'t str,
     label_col: u32,
-    dest: Option<(String, u32)>,
-    opcode: String,
+    dest: Option<(&'t str, u32)>,
+    opcode: &'t str,
     opcode_col: u32,
-    operands: Vec<RawOperand>,
+    operands: Vec<RawOperand<'t>>,
     line: u32,
 }
 
-fn parse_operand(c: &mut Cursor) -> LineResult<RawOperand> {
+fn parse_operand<'t>(c: &mut Cursor<'_, 't>) -> LineResult<RawOperand<'t>> {
     match c.peek().map(|l| &l.tok) {
         Some(Tok::Punct('[')) => {
             let col = c.col();
@@ -636,7 +705,7 @@ fn parse_operand(c: &mut Cursor) -> LineResult<RawOperand> {
     }
 }
 
-fn parse_op_line(toks: &[Lexed], end_col: u32, line: u32) -> LineResult<RawOp> {
+fn parse_op_line<'t>(toks: &[Lexed<'t>], end_col: u32, line: u32) -> LineResult<RawOp<'t>> {
     let mut c = Cursor {
         toks,
         pos: 0,
@@ -706,12 +775,12 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
         }
         if header.is_none() {
             let kind = match &toks[0].tok {
-                Tok::Ident(s) if s == "block" => Some(Kind::Block),
-                Tok::Ident(s) if s == "loop" => Some(Kind::Loop),
+                Tok::Ident(s) if *s == "block" => Some(Kind::Block),
+                Tok::Ident(s) if *s == "loop" => Some(Kind::Loop),
                 _ => None,
             };
             match (kind, toks.get(1).map(|t| &t.tok), toks.len()) {
-                (Some(k), Some(Tok::Ident(name)), 2) => header = Some((k, name.clone())),
+                (Some(k), Some(Tok::Ident(name)), 2) => header = Some((k, name.to_string())),
                 (Some(_), _, _) => {
                     let col = toks.get(1).map_or(end_col, |t| t.col);
                     diags.push(Diagnostic {
@@ -764,10 +833,10 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
     }
 
     // Labels and destinations.
-    let mut labels: HashMap<&str, u32> = HashMap::new();
-    let mut defs: HashMap<&str, (usize, u32)> = HashMap::new();
+    let mut labels: HashMap<&str, u32> = HashMap::with_capacity(raw_ops.len());
+    let mut defs: HashMap<&str, (usize, u32)> = HashMap::with_capacity(raw_ops.len());
     for (i, op) in raw_ops.iter().enumerate() {
-        if let Some(prev) = labels.insert(&op.label, op.line) {
+        if let Some(prev) = labels.insert(op.label, op.line) {
             diags.push(Diagnostic {
                 line: op.line,
                 column: op.label_col,
@@ -775,7 +844,7 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
             });
         }
         if let Some((d, col)) = &op.dest {
-            if let Some(&(j, line)) = defs.get(d.as_str()) {
+            if let Some(&(j, line)) = defs.get(d) {
                 diags.push(Diagnostic {
                     line: op.line,
                     column: *col,
@@ -795,7 +864,7 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
     // Resolve operands and classes.
     let mut ops: Vec<Op> = Vec::with_capacity(raw_ops.len());
     for op in &raw_ops {
-        let class = match machine.class_by_opcode(&op.opcode) {
+        let class = match machine.class_by_opcode(op.opcode) {
             Some(c) => c,
             None => {
                 let known: Vec<&str> = machine.opcodes().collect();
@@ -819,7 +888,7 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
                 RawOperand::Name(n, at, col) => {
                     check_at(&mut diags, kind, &defs, op.line, *at, *col, n);
                     Operand::Reg(RegUse {
-                        name: n.clone(),
+                        name: n.to_string(),
                         at: *at,
                     })
                 }
@@ -838,10 +907,10 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
                         ..Address::default()
                     };
                     for (n, at, col) in &a.names {
-                        if defs.contains_key(n.as_str()) {
+                        if defs.contains_key(n) {
                             check_at(&mut diags, kind, &defs, op.line, *at, *col, n);
                             addr.regs.push(RegUse {
-                                name: n.clone(),
+                                name: n.to_string(),
                                 at: *at,
                             });
                         } else if at.is_some() {
@@ -855,7 +924,7 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
                                 ),
                             });
                         } else {
-                            addr.symbol = Some(n.clone());
+                            addr.symbol = Some(n.to_string());
                         }
                     }
                     if addr.symbol.is_none() && addr.regs.is_empty() {
@@ -867,9 +936,9 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
             });
         }
         ops.push(Op {
-            label: op.label.clone(),
-            dest: op.dest.as_ref().map(|(d, _)| d.clone()),
-            opcode: op.opcode.clone(),
+            label: op.label.to_string(),
+            dest: op.dest.map(|(d, _)| d.to_string()),
+            opcode: op.opcode.to_string(),
             class,
             operands,
             line: op.line,
@@ -880,7 +949,9 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Par
         return Err(err(diags));
     }
 
-    let edges = build_edges(kind, &ops, machine).map_err(|d| err(vec![d]))?;
+    // The names in `defs` borrow the text, not the raw operations.
+    drop((labels, raw_ops));
+    let edges = build_edges(kind, &ops, &defs, machine).map_err(|d| err(vec![d]))?;
     Program::assemble(name, kind, ops, edges).map_err(|d| err(vec![d]))
 }
 
@@ -909,20 +980,20 @@ fn check_at(
 }
 
 /// Register and memory dependences (Lesson 23.2), deduplicated per
-/// `(from, to, distance)` keeping the largest latency.
-fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Result<Vec<Edge>, Diagnostic> {
-    let mut def_of: HashMap<&str, usize> = HashMap::new();
-    for (i, op) in ops.iter().enumerate() {
-        if let Some(d) = &op.dest {
-            def_of.insert(d, i);
-        }
-    }
-    let mut edges: Vec<Edge> = Vec::new();
+/// `(from, to, distance)` keeping the largest latency. `defs` maps each
+/// register to the operation defining it (and that operation's line).
+fn build_edges(
+    kind: Kind,
+    ops: &[Op],
+    defs: &HashMap<&str, (usize, u32)>,
+    machine: &Machine,
+) -> Result<Vec<Edge>, Diagnostic> {
+    let mut edges: Vec<Edge> = Vec::with_capacity(ops.len() * 2);
     let lat = |i: usize| machine.class(ops[i].class).latency;
     for (j, op) in ops.iter().enumerate() {
         let advance = machine.class(op.class).read_advance;
         for u in op.reg_uses() {
-            let Some(&i) = def_of.get(u.name.as_str()) else {
+            let Some(&(i, _)) = defs.get(u.name.as_str()) else {
                 continue; // live-in value
             };
             let distance = match (kind, u.at) {
@@ -935,7 +1006,7 @@ fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Result<Vec<Edge>, D
                 to: OpId::from_index(j),
                 latency: lat(i).saturating_sub(advance),
                 distance,
-                kind: EdgeKind::Reg(u.name.clone()),
+                kind: EdgeKind::Reg,
             });
         }
     }
@@ -1017,24 +1088,22 @@ fn build_edges(kind: Kind, ops: &[Op], machine: &Machine) -> Result<Vec<Edge>, D
         }
     }
 
-    // Deduplicate, keeping the largest latency (register kind on ties).
-    let mut best: BTreeMap<(u32, u32, u32), usize> = BTreeMap::new();
+    // Deduplicate per (from, to, distance), keeping the first edge of the
+    // largest latency: register edges come first, so they win ties. A
+    // stable sort keeps generation order within each key.
+    edges.sort_by_key(|e| (e.from, e.to, e.distance));
     let mut out: Vec<Edge> = Vec::with_capacity(edges.len());
     for e in edges {
-        let key = (e.from.0, e.to.0, e.distance);
-        match best.get(&key) {
-            Some(&k) => {
-                if e.latency > out[k].latency {
-                    out[k] = e;
+        match out.last_mut() {
+            Some(last) if (last.from, last.to, last.distance) == (e.from, e.to, e.distance) => {
+                if e.latency > last.latency {
+                    *last = e;
                 }
             }
-            None => {
-                best.insert(key, out.len());
-                out.push(e);
-            }
+            _ => out.push(e),
         }
     }
-    out.sort_by_key(|e| (e.from, e.to, e.distance));
+    out.shrink_to_fit();
     Ok(out)
 }
 

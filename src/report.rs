@@ -145,10 +145,7 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
 pub fn edges_text(p: &Program) -> String {
     let mut rows = Vec::new();
     for e in &p.edges {
-        let why = match &e.kind {
-            EdgeKind::Reg(r) => r.clone(),
-            EdgeKind::Mem => "memory".into(),
-        };
+        let why = p.edge_register(e).unwrap_or("memory").to_string();
         rows.push(vec![
             format!("  {} → {}", p.label(e.from), p.label(e.to)),
             format!("ℓ = {}", e.latency),
@@ -282,7 +279,7 @@ pub fn edges_json(p: &Program) -> Value {
                     "to": p.label(e.to),
                     "latency": e.latency,
                     "distance": e.distance,
-                    "kind": match &e.kind { EdgeKind::Reg(_) => "register", EdgeKind::Mem => "memory" },
+                    "kind": match e.kind { EdgeKind::Reg => "register", EdgeKind::Mem => "memory" },
                 })
             })
             .collect(),

@@ -63,7 +63,7 @@ impl Succs {
         let mut start = Vec::with_capacity(p.len() + 1);
         let mut list = Vec::with_capacity(p.edges.len());
         start.push(0);
-        for out in &p.succs {
+        for out in p.succs.iter() {
             for &ei in out {
                 let e = &p.edges[ei as usize];
                 if e.distance == 0 {
