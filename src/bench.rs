@@ -26,7 +26,7 @@ use crate::sched;
 /// One measured figure.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Measurement {
-    /// What was timed (`schedule`, `generate+parse`, `howard`, `enumerate`, …).
+    /// What was timed (`schedule`, `generate`, `parse`, `howard`, `enumerate`, …).
     pub label: String,
     /// The size parameter: operations, `k`, `D`, or a count of runs.
     pub size: u64,
@@ -237,15 +237,30 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
     let mut ms = Vec::new();
     for &n in sizes {
         let start = Instant::now();
-        let ((text, p), gen_peak) = crate::heap::peak_during(|| random_block(m, 1, n));
+        let (text, gen_peak) = crate::heap::peak_during(|| {
+            gen::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block)
+        });
         let gen_s = start.elapsed().as_secs_f64();
         ms.push(Measurement {
-            label: "generate+parse".into(),
+            label: "generate".into(),
             size: n,
             median_s: gen_s,
             runs: 1,
             peak_bytes: gen_peak,
-            note: format!("{} bytes, {} edges", text.len(), p.edges.len()),
+            note: format!("{} bytes", text.len()),
+        });
+        let start = Instant::now();
+        let (p, parse_peak) = crate::heap::peak_during(|| {
+            program::parse(&text, "generated", m).expect("generated inputs parse")
+        });
+        let parse_s = start.elapsed().as_secs_f64();
+        ms.push(Measurement {
+            label: "parse".into(),
+            size: n,
+            median_s: parse_s,
+            runs: 1,
+            peak_bytes: parse_peak,
+            note: format!("{} edges", p.edges.len()),
         });
         drop(text);
         let (t, peak, s) = time(opts.runs(n), || (), |()| sched::list_schedule(&p, m));
@@ -261,7 +276,8 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
     let fits = [
         fit(&ms, "schedule", sizes[0], u64::MAX),
         fit(&ms, "schedule", 10_000, u64::MAX),
-        fit(&ms, "generate+parse", 10_000, u64::MAX),
+        fit(&ms, "generate", 10_000, u64::MAX),
+        fit(&ms, "parse", 10_000, u64::MAX),
     ];
     Section {
         name: "list-schedule".into(),

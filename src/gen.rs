@@ -144,7 +144,15 @@ enum Src {
     Imm(i64),
 }
 
-fn generate(m: &Machine, params: &GenParams, seed: u64, ops: Option<u64>, kind: Kind) -> String {
+/// The lab-format text of a seeded block or loop (what [`program`] parses):
+/// `ops` operations, or a count drawn from `params` when `None`.
+pub fn generate(
+    m: &Machine,
+    params: &GenParams,
+    seed: u64,
+    ops: Option<u64>,
+    kind: Kind,
+) -> String {
     let mut rng = Rng::derived(seed, kind.as_str());
     let n = ops
         .unwrap_or_else(|| rng.range(params.ops.min, params.ops.max))
