@@ -1226,4 +1226,38 @@ mod tests {
         .unwrap();
         assert_eq!(p.len(), 1);
     }
+
+    #[test]
+    fn edges_sorted_unique_and_adjacency_matches_a_rescan() {
+        let m = toy();
+        for seed in 0..40 {
+            for kind in [Kind::Block, Kind::Loop] {
+                let params = if kind == Kind::Block {
+                    crate::gen::GenParams::block_default()
+                } else {
+                    crate::gen::GenParams::loop_default()
+                };
+                let (_, p) = crate::gen::program(&m, &params, seed, Some(60), kind);
+                let keys: Vec<_> = p.edges.iter().map(|e| (e.from, e.to, e.distance)).collect();
+                assert!(keys.windows(2).all(|w| w[0] < w[1]), "seed {seed}");
+                assert_eq!(p.succs.len(), p.len());
+                for x in 0..p.len() {
+                    let out: Vec<u32> = (0..p.edges.len() as u32)
+                        .filter(|&i| p.edges[i as usize].from.index() == x)
+                        .collect();
+                    let inc: Vec<u32> = (0..p.edges.len() as u32)
+                        .filter(|&i| p.edges[i as usize].to.index() == x)
+                        .collect();
+                    assert_eq!(&p.succs[x], &out[..]);
+                    assert_eq!(&p.preds[x], &inc[..]);
+                }
+                for e in &p.edges {
+                    if e.kind == EdgeKind::Reg {
+                        let r = p.edge_register(e).expect("a register edge has a register");
+                        assert!(p.op(e.to).reg_uses().any(|u| u.name == r));
+                    }
+                }
+            }
+        }
+    }
 }
