@@ -170,7 +170,7 @@ pub enum EdgeKind {
 }
 
 /// A dependence `from → to` with latency ℓ and iteration distance d.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
     pub from: OpId,
     pub to: OpId,
@@ -1092,19 +1092,15 @@ fn build_edges(
     // largest latency: register edges come first, so they win ties. A
     // stable sort keeps generation order within each key.
     edges.sort_by_key(|e| (e.from, e.to, e.distance));
-    let mut out: Vec<Edge> = Vec::with_capacity(edges.len());
-    for e in edges {
-        match out.last_mut() {
-            Some(last) if (last.from, last.to, last.distance) == (e.from, e.to, e.distance) => {
-                if e.latency > last.latency {
-                    *last = e;
-                }
-            }
-            _ => out.push(e),
+    edges.dedup_by(|later, kept| {
+        let same = (later.from, later.to, later.distance) == (kept.from, kept.to, kept.distance);
+        if same && later.latency > kept.latency {
+            *kept = *later;
         }
-    }
-    out.shrink_to_fit();
-    Ok(out)
+        same
+    });
+    edges.shrink_to_fit();
+    Ok(edges)
 }
 
 #[cfg(test)]
