@@ -15,14 +15,16 @@
 //! original is backed up the same way. Entries for cards that no longer exist
 //! are kept untouched, so a card that comes back keeps its progress.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::quiz::{check_item_id, yaml_error, BankError, Diagnostic, LineIndex, Location};
+use crate::quiz::{
+    all_tags, check_item_id, select_by_tags, yaml_error, BankError, Diagnostic, LineIndex, Location,
+};
 
 /// Number of Leitner boxes.
 pub const BOXES: u8 = 5;
@@ -199,23 +201,12 @@ impl Deck {
 
     /// Every tag used, sorted.
     pub fn tags(&self) -> Vec<String> {
-        let set: BTreeSet<&String> = self.cards.iter().flat_map(|c| &c.tags).collect();
-        set.into_iter().cloned().collect()
+        all_tags(&self.cards, |c| &c.tags)
     }
 
     /// Cards with any of `tags` (all if empty); an unknown tag is an error.
     pub fn select(&self, tags: &[String]) -> Result<Vec<&Card>, String> {
-        let known = self.tags();
-        for t in tags {
-            if !known.contains(t) {
-                return Err(format!("unknown tag `{t}` (known: {})", known.join(", ")));
-            }
-        }
-        Ok(self
-            .cards
-            .iter()
-            .filter(|c| tags.is_empty() || c.tags.iter().any(|t| tags.contains(t)))
-            .collect())
+        select_by_tags(&self.cards, |c| &c.tags, tags)
     }
 }
 

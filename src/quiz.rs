@@ -712,24 +712,13 @@ impl Bank {
 
     /// Every tag used, sorted.
     pub fn tags(&self) -> Vec<String> {
-        let set: BTreeSet<&String> = self.questions.iter().flat_map(|q| &q.tags).collect();
-        set.into_iter().cloned().collect()
+        all_tags(&self.questions, |q| &q.tags)
     }
 
     /// The questions carrying any of `tags` (all if `tags` is empty), in
     /// bank order. An unknown tag is an error that lists the known ones.
     pub fn select(&self, tags: &[String]) -> Result<Vec<&Question>, String> {
-        let known = self.tags();
-        for t in tags {
-            if !known.contains(t) {
-                return Err(format!("unknown tag `{t}` (known: {})", known.join(", ")));
-            }
-        }
-        Ok(self
-            .questions
-            .iter()
-            .filter(|q| tags.is_empty() || q.tags.iter().any(|t| tags.contains(t)))
-            .collect())
+        select_by_tags(&self.questions, |q| &q.tags, tags)
     }
 }
 
@@ -1594,6 +1583,31 @@ pub fn instances_json(insts: &[Instance], seed: u64, with_answers: bool) -> serd
         })
         .collect();
     serde_json::json!({ "seed": seed, "questions": qs })
+}
+
+/// The distinct tags of a bank's items, sorted.
+pub(crate) fn all_tags<T>(items: &[T], tags_of: impl Fn(&T) -> &[String]) -> Vec<String> {
+    let set: BTreeSet<&String> = items.iter().flat_map(&tags_of).collect();
+    set.into_iter().cloned().collect()
+}
+
+/// The items carrying any of `tags` (all if `tags` is empty), in bank
+/// order; an unknown tag is an error that lists the known ones.
+pub(crate) fn select_by_tags<'a, T>(
+    items: &'a [T],
+    tags_of: impl Fn(&T) -> &[String],
+    tags: &[String],
+) -> Result<Vec<&'a T>, String> {
+    let known = all_tags(items, &tags_of);
+    for t in tags {
+        if !known.contains(t) {
+            return Err(format!("unknown tag `{t}` (known: {})", known.join(", ")));
+        }
+    }
+    Ok(items
+        .iter()
+        .filter(|x| tags.is_empty() || tags_of(x).iter().any(|t| tags.contains(t)))
+        .collect())
 }
 
 /// The id of item `i` of a bank or deck: present, made of letters, digits,
