@@ -5,25 +5,9 @@
 //! into this library, which returns data or text.
 
 pub mod bench;
-pub mod check;
-pub mod data;
-pub mod drill;
-pub mod flash;
-pub mod gen;
-pub mod grade;
-pub mod hazard;
-pub mod heap;
-pub mod ids;
-pub mod machine;
-pub mod machine_view;
-pub mod mca;
-pub mod mii;
-pub mod modulo;
-pub mod program;
-pub mod quiz;
-pub mod ratio;
-pub mod render;
-pub mod report;
-pub mod rng;
-pub mod rtable;
-pub mod sched;
+pub mod content;
+pub mod engine;
+pub mod formats;
+pub mod model;
+pub mod util;
+pub mod view;

@@ -5,12 +5,14 @@
 
 use std::collections::BTreeMap;
 
-use course::check::{check, check_cycles, parse_submission, submission_text, ViolationKind};
-use course::gen::{self, GenParams};
-use course::grade::{grade_input, LabInput};
-use course::machine::Machine;
-use course::program::{Kind, Program};
-use course::rng::Rng;
+use course::content::gen::{self, GenParams};
+use course::content::lab::{grade_input, LabInput};
+use course::engine::check::{
+    check, check_cycles, parse_submission, submission_text, ViolationKind,
+};
+use course::model::machine::Machine;
+use course::model::program::{Kind, Program};
+use course::util::rng::Rng;
 
 /// (latency ok, resources ok), computed without the engine's tables.
 fn independent(p: &Program, m: &Machine, t: &[i64], ii: Option<u64>) -> (bool, bool) {
@@ -85,7 +87,7 @@ fn references_pass_and_mutations_are_judged_right() {
                     "seed {seed}"
                 );
                 // The moved operation is named in some message.
-                let label = p.label(course::ids::OpId::from_index(x));
+                let label = p.label(course::model::ids::OpId::from_index(x));
                 let named = res.violations.iter().any(|v| {
                     v.message
                         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

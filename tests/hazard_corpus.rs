@@ -3,11 +3,11 @@
 //! and `Fits`/`Place` of Alg 23.1.4 on a global table give the same answer
 //! for every query, on several machines.
 
-use course::hazard::{pathological_machine, Automaton, Recognizer};
-use course::ids::{ClassId, ResourceId};
-use course::machine::Machine;
-use course::rng::Rng;
-use course::rtable::GlobalTable;
+use course::engine::hazard::{pathological_machine, Automaton, Recognizer};
+use course::engine::rtable::GlobalTable;
+use course::model::ids::{ClassId, ResourceId};
+use course::model::machine::Machine;
+use course::util::rng::Rng;
 
 /// Two pipelined units of capacity 2 and 1, a class that holds the second
 /// unit for three non-adjacent cycles, and a two-micro-op class.

@@ -3,9 +3,9 @@
 //! before.
 
 #[global_allocator]
-static HEAP: course::heap::Counting = course::heap::Counting;
+static HEAP: course::util::heap::Counting = course::util::heap::Counting;
 
-use course::heap::peak_during;
+use course::util::heap::peak_during;
 
 #[test]
 fn peak_counts_what_the_closure_holds_at_once() {

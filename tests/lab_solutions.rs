@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use course::data::Source;
-use course::grade;
+use course::content::data::Source;
+use course::content::lab as grade;
 
 #[test]
 fn reference_solutions_are_up_to_date() {
@@ -48,8 +48,8 @@ fn the_lab_covers_what_the_spec_promises() {
         .program
         .edges
         .iter()
-        .any(|e| e.kind == course::program::EdgeKind::Mem));
-    let bounds = |s: &str| course::mii::analyze(&find(s).program, m);
+        .any(|e| e.kind == course::model::program::EdgeKind::Mem));
+    let bounds = |s: &str| course::engine::mii::analyze(&find(s).program, m);
     assert!(
         bounds("stream").res_mii > bounds("stream").rec_mii,
         "stream is resource-bound"

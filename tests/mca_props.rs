@@ -1,13 +1,13 @@
 //! Properties of the `course mca` simulator (Alg 23.1.11) against the
 //! bounds of Theorem 23.1.12, over generated loops on several machines.
 
-use course::check::check_cycles;
-use course::data::builtin_machine;
-use course::gen::{self, GenParams};
-use course::machine::Machine;
-use course::mca::{simulate, Options};
-use course::mii;
-use course::program::Kind;
+use course::content::data::builtin_machine;
+use course::content::gen::{self, GenParams};
+use course::engine::check::check_cycles;
+use course::engine::mca::{simulate, Options};
+use course::engine::mii;
+use course::model::machine::Machine;
+use course::model::program::Kind;
 
 fn machines() -> Vec<Machine> {
     let toy = Machine::toy();
@@ -19,12 +19,12 @@ fn machines() -> Vec<Machine> {
 }
 
 /// Operations on a dependence cycle or fed (transitively) by one.
-fn paced_by_recurrence(p: &course::program::Program) -> Vec<bool> {
+fn paced_by_recurrence(p: &course::model::program::Program) -> Vec<bool> {
     let reach = |o: usize| -> Vec<bool> {
         let mut seen = vec![false; p.len()];
         let mut stack = vec![o];
         while let Some(x) = stack.pop() {
-            for e in p.out_edges(course::ids::OpId(x as u32)) {
+            for e in p.out_edges(course::model::ids::OpId(x as u32)) {
                 if !seen[e.to.index()] {
                     seen[e.to.index()] = true;
                     stack.push(e.to.index());
@@ -227,7 +227,7 @@ fn in_order_blocks_respect_latencies_and_resources() {
             "seed {seed}: {cycles:?}"
         );
         // No run is shorter than the critical path (heights over the block).
-        let longest = course::sched::heights(&p, &m)
+        let longest = course::engine::sched::heights(&p, &m)
             .into_iter()
             .max()
             .unwrap_or(0) as i64;

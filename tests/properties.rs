@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use course::gen::{self, GenParams};
-use course::machine::Machine;
-use course::mii;
-use course::program::{parse, Kind, Program};
-use course::ratio::Ratio;
-use course::rng::Rng;
-use course::sched::list_schedule;
+use course::content::gen::{self, GenParams};
+use course::engine::mii;
+use course::engine::sched::list_schedule;
+use course::model::machine::Machine;
+use course::model::program::{parse, Kind, Program};
+use course::util::ratio::Ratio;
+use course::util::rng::Rng;
 
 /// Def 23.1.3 by direct counting, and every distance-0 latency.
 fn independent_problems(p: &Program, m: &Machine, t: &[i64]) -> Vec<String> {
@@ -57,7 +57,7 @@ fn reference_list_schedules_pass_an_independent_check() {
                 "{} seed {seed}: {problems:?}\n{text}",
                 m.name
             );
-            assert!(course::check::check_cycles(&p, &m, &s.cycles, None).is_empty());
+            assert!(course::engine::check::check_cycles(&p, &m, &s.cycles, None).is_empty());
         }
     }
 }
@@ -162,10 +162,10 @@ fn res_mii_and_rthroughput_match_a_direct_count() {
 /// every cycle rescan all operations, take the best ready one that has not
 /// failed this cycle, place it if Alg 23.1.4 says it fits.
 fn naive_list_schedule(p: &Program, m: &Machine) -> Vec<i64> {
-    let h = course::sched::heights(p, m);
+    let h = course::engine::sched::heights(p, m);
     let n = p.len();
     let mut t: Vec<Option<i64>> = vec![None; n];
-    let mut table = course::rtable::GlobalTable::new();
+    let mut table = course::engine::rtable::GlobalTable::new();
     let mut cycle = 0i64;
     while t.iter().any(Option::is_none) {
         let mut failed = vec![false; n];

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use course::quiz::Bank;
+use course::content::quiz::Bank;
 
 fn course(args: &[&str]) -> (String, String, i32) {
     let o = Command::new(env!("CARGO_BIN_EXE_course"))
@@ -296,7 +296,7 @@ fn every_question_and_card_is_reachable_by_a_tag() {
     let all = ids(&all);
     assert!(all.len() >= 20);
     let mut reached = BTreeSet::new();
-    for tag in course::quiz::TECHNIQUE_TAGS {
+    for tag in course::content::quiz::TECHNIQUE_TAGS {
         let (out, _, code) = course(&["quiz", "23", "--list", "--tag", tag]);
         assert_eq!(code, 0);
         let got = ids(&out);
@@ -311,7 +311,7 @@ fn every_question_and_card_is_reachable_by_a_tag() {
     let all = ids(&all);
     assert!(all.len() >= 30, "{all:?}");
     let mut reached = BTreeSet::new();
-    for tag in course::quiz::TECHNIQUE_TAGS {
+    for tag in course::content::quiz::TECHNIQUE_TAGS {
         let (out, _, code) = course(&["flash", "23", "--list", "--tag", tag, "--state", &st]);
         assert_eq!(code, 0);
         reached.extend(ids(&out));

@@ -4,10 +4,10 @@
 
 mod common;
 
-use course::hazard::{self, set_string, Automaton, Event};
-use course::machine::Machine;
-use course::program::parse;
-use course::sched::list_schedule;
+use course::engine::hazard::{self, set_string, Automaton, Event};
+use course::engine::sched::list_schedule;
+use course::model::machine::Machine;
+use course::model::program::parse;
 
 const RUNNING: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
 

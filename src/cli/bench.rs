@@ -78,12 +78,12 @@ fn text(s: &Section) -> String {
             m.size.to_string(),
             duration(m.median_s),
             m.runs.to_string(),
-            m.peak_bytes.map_or("-".into(), course::render::bytes),
+            m.peak_bytes.map_or("-".into(), course::util::text::bytes),
             m.note.clone(),
         ]);
     }
     let mut out = format!("## {} ({})\n", s.title, s.name);
-    out.push_str(&course::render::columns(&rows));
+    out.push_str(&course::util::text::columns(&rows));
     for f in &s.fits {
         out.push_str(&format!(
             "slope of {} from {} to {}: {:.2}\n",

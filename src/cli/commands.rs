@@ -2,14 +2,14 @@
 
 use serde_json::json;
 
-use course::drill;
-use course::gen::{self, GenParams};
-use course::hazard;
-use course::machine::Machine;
-use course::mii;
-use course::program::{self, Kind, Program};
-use course::report;
-use course::sched;
+use course::content::drill;
+use course::content::gen::{self, GenParams};
+use course::engine::hazard;
+use course::engine::mii;
+use course::engine::sched;
+use course::model::machine::Machine;
+use course::model::program::{self, Kind, Program};
+use course::view::report;
 
 use super::{
     print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, Format, GenArgs, GenKind,
@@ -28,7 +28,7 @@ fn fresh_seed() -> u64 {
 
 fn load_params(ctx: &Ctx, path: Option<&str>) -> Result<Option<GenParams>, CliError> {
     match (&ctx.source, path) {
-        (course::data::Source::Dir(_), Some(path)) => {
+        (course::content::data::Source::Dir(_), Some(path)) => {
             let text = ctx.source.read(path)?;
             Ok(Some(GenParams::from_yaml(&text, path)?))
         }
@@ -108,7 +108,7 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
             (s.cycles, s.length, None)
         }
         Kind::Loop => {
-            let s = course::modulo::modulo_schedule(&p, m);
+            let s = course::engine::modulo::modulo_schedule(&p, m);
             let len = sched::schedule_length(&p, m, &s.cycles);
             (s.cycles, len, Some(s.ii))
         }
@@ -118,7 +118,7 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
             let mut j = report::program_json(&p, m);
             j.insert(
                 "schedule".into(),
-                json!(course::check::schedule_map(&p, &cycles)),
+                json!(course::engine::check::schedule_map(&p, &cycles)),
             );
             j.insert("length".into(), json!(length));
             if let Some(ii) = ii {
@@ -136,7 +136,7 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
                     "Modulo schedule (iterative modulo scheduling), II = {ii}, one iteration spans {length} cycles:\n"
                 )),
             }
-            s.push_str(&course::check::submission_text(&p, &cycles, ii));
+            s.push_str(&course::engine::check::submission_text(&p, &cycles, ii));
             s.push_str(&format!(
                 "\n{}:\n",
                 if ii.is_some() {
@@ -216,7 +216,7 @@ pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
                 "--format dot is for dependence graphs (course analyze)".into(),
             ))
         }
-        Format::Text => print(&course::machine_view::text(m)),
+        Format::Text => print(&course::view::machine::text(m)),
     }
     Ok(0)
 }

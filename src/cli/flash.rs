@@ -4,7 +4,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use course::flash::{self, Card, Date, Deck, Rating, State};
+use course::content::flash::{self, Card, Date, Deck, Rating, State};
 
 use super::quiz::read_line;
 use super::{print, read_file, CliError, CmdResult, Ctx};
@@ -57,8 +57,8 @@ fn deck_path(chapter: u32) -> String {
 
 fn origin(ctx: &Ctx, path: &str) -> String {
     match &ctx.source {
-        course::data::Source::Dir(d) => d.join(path).display().to_string(),
-        course::data::Source::Embedded => path.to_string(),
+        course::content::data::Source::Dir(d) => d.join(path).display().to_string(),
+        course::content::data::Source::Embedded => path.to_string(),
     }
 }
 
@@ -112,7 +112,7 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
         .ok_or_else(|| CliError("which chapter? e.g. `course flash 23` (see --help)".into()))?;
     let path = deck_path(chapter);
     let text = ctx.source.read(&path).map_err(|e| match ctx.source {
-        course::data::Source::Embedded => CliError(format!(
+        course::content::data::Source::Embedded => CliError(format!(
             "no flashcards for chapter {chapter} (available: 23)"
         )),
         _ => CliError(e),

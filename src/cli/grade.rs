@@ -4,8 +4,8 @@ use std::path::Path;
 
 use clap::ValueEnum;
 
-use course::grade::{self, LabInput, StudentReport};
-use course::program;
+use course::content::lab::{self as grade, LabInput, StudentReport};
+use course::model::program;
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
 

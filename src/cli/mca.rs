@@ -1,7 +1,8 @@
-//! `course mca`: the llvm-mca-style simulation of [`course::mca`].
+//! `course mca`: the llvm-mca-style simulation of [`course::engine::mca`].
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
-use course::mca::{self, Options, Views};
+use course::engine::mca::{self, Options};
+use course::view::mca::{self as mca_view, Views};
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -37,7 +38,7 @@ pub enum McaFormat {
 
 pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
     let text = read_file(&args.input)?;
-    let p = course::program::parse(&text, &args.input, &ctx.machine)
+    let p = course::model::program::parse(&text, &args.input, &ctx.machine)
         .map_err(|e| CliError(e.to_string()))?;
     let views = Views {
         instruction_info: args.instruction_info,
@@ -54,8 +55,8 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
     };
     let r = mca::simulate(&p, &ctx.machine, &opts)?;
     match args.format {
-        McaFormat::Text => print(&mca::render_text(&p, &ctx.machine, &r, views)),
-        McaFormat::Json => print_json(&mca::render_json(&p, &ctx.machine, &r, views)),
+        McaFormat::Text => print(&mca_view::render_text(&p, &ctx.machine, &r, views)),
+        McaFormat::Json => print_json(&mca_view::render_json(&p, &ctx.machine, &r, views)),
     }
     Ok(0)
 }

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
-use course::data::Source;
-use course::machine::Machine;
+use course::content::data::Source;
+use course::model::machine::Machine;
 
 mod bench;
 mod flash;
@@ -241,7 +241,7 @@ pub fn load_machine(spec: Option<&str>) -> Result<Machine, CliError> {
     match spec {
         None | Some("toy") => Ok(Machine::toy()),
         Some(name) => {
-            if let Some(text) = course::data::builtin_machine(name) {
+            if let Some(text) = course::content::data::builtin_machine(name) {
                 return Ok(Machine::from_yaml(text, &format!("{name}.yaml"))?);
             }
             let text = read_file(name)?;

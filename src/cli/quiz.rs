@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 
 use clap::ValueEnum;
 
-use course::quiz::{self, Bank, Instance, Outcome, Status};
+use course::content::quiz::{self, Bank, Instance, Outcome, Status};
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
 
@@ -81,15 +81,15 @@ pub fn bank_path(chapter: u32) -> String {
 
 fn origin(ctx: &Ctx, path: &str) -> String {
     match &ctx.source {
-        course::data::Source::Dir(d) => d.join(path).display().to_string(),
-        course::data::Source::Embedded => path.to_string(),
+        course::content::data::Source::Dir(d) => d.join(path).display().to_string(),
+        course::content::data::Source::Embedded => path.to_string(),
     }
 }
 
 fn load_bank(ctx: &Ctx, chapter: u32) -> Result<Bank, CliError> {
     let path = bank_path(chapter);
     let text = ctx.source.read(&path).map_err(|e| match ctx.source {
-        course::data::Source::Embedded => {
+        course::content::data::Source::Embedded => {
             CliError(format!("no quiz for chapter {chapter} (available: 23)"))
         }
         _ => CliError(e),

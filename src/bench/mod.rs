@@ -3,7 +3,7 @@
 //! `course bench` and BENCHMARKS.md.
 //!
 //! Workloads come from the same seeded generators as `course gen`
-//! ([`crate::gen`]), plus [`diamond_ladder`], a loop with `2^k` elementary
+//! ([`crate::content::gen`]), plus [`diamond_ladder`], a loop with `2^k` elementary
 //! circuits that separates Howard's policy iteration (polynomial) from
 //! circuit enumeration (exponential). Nothing here asserts a time: the
 //! figures are reported, never checked.
@@ -14,14 +14,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::check;
-use crate::gen::{self, GenParams};
-use crate::hazard::{self, Automaton};
-use crate::ids::ResourceId;
-use crate::machine::Machine;
-use crate::mii;
-use crate::program::{self, Kind, Program};
-use crate::sched;
+use crate::content::gen::{self, GenParams};
+use crate::engine::check;
+use crate::engine::hazard::{self, Automaton};
+use crate::engine::mii;
+use crate::engine::sched;
+use crate::model::ids::ResourceId;
+use crate::model::machine::Machine;
+use crate::model::program::{self, Kind, Program};
 
 /// One measured figure.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,7 +34,7 @@ pub struct Measurement {
     pub median_s: f64,
     pub runs: usize,
     /// The most heap memory one run held at once beyond what existed when it
-    /// started, in bytes ([`crate::heap::peak_during`]); `None` when not
+    /// started, in bytes ([`crate::util::heap::peak_during`]); `None` when not
     /// measured or when the counting allocator is not installed.
     pub peak_bytes: Option<u64>,
     /// A derived figure (circuits, states, submissions per second, …).
@@ -162,7 +162,7 @@ fn time<I, T>(
         let input = setup();
         let start = Instant::now();
         let (out, pk) = if i == 0 {
-            crate::heap::peak_during(|| f(input))
+            crate::util::heap::peak_during(|| f(input))
         } else {
             (f(input), None)
         };
@@ -237,7 +237,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
     let mut ms = Vec::new();
     for &n in sizes {
         let start = Instant::now();
-        let (text, gen_peak) = crate::heap::peak_during(|| {
+        let (text, gen_peak) = crate::util::heap::peak_during(|| {
             gen::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block)
         });
         let gen_s = start.elapsed().as_secs_f64();
@@ -250,7 +250,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             note: format!("{} bytes", text.len()),
         });
         let start = Instant::now();
-        let (p, parse_peak) = crate::heap::peak_during(|| {
+        let (p, parse_peak) = crate::util::heap::peak_during(|| {
             program::parse(&text, "generated", m).expect("generated inputs parse")
         });
         let parse_s = start.elapsed().as_secs_f64();
@@ -343,7 +343,11 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
         } else {
             opts.runs(n)
         };
-        let (t, peak, s) = time(runs, || (), |()| crate::modulo::modulo_schedule(&p, m));
+        let (t, peak, s) = time(
+            runs,
+            || (),
+            |()| crate::engine::modulo::modulo_schedule(&p, m),
+        );
         ms.push(Measurement {
             label: "modulo".into(),
             size: n,
@@ -645,7 +649,7 @@ pub fn all_resources(m: &Machine) -> Vec<ResourceId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ratio::Ratio;
+    use crate::util::ratio::Ratio;
 
     #[test]
     fn slope_is_exact_on_power_laws() {

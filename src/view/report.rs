@@ -5,12 +5,12 @@
 
 use serde_json::{json, Value};
 
-use crate::ids::{Cycle, OpId};
-use crate::machine::{Machine, ISSUE};
-use crate::mii::Bounds;
-use crate::program::{EdgeKind, Program};
-use crate::render::columns;
-use crate::rtable::GlobalTable;
+use crate::engine::mii::Bounds;
+use crate::engine::rtable::GlobalTable;
+use crate::model::ids::{Cycle, OpId};
+use crate::model::machine::{Machine, ISSUE};
+use crate::model::program::{EdgeKind, Program};
+use crate::util::text::columns;
 
 /// Runs of more empty cycles than this are folded into one line.
 const EMPTY_RUN: i64 = 3;
@@ -194,7 +194,7 @@ pub fn usage_text(m: &Machine, b: &Bounds) -> String {
             format!("  {}", m.resource(r).name),
             cap.to_string(),
             u.to_string(),
-            crate::ratio::Ratio::new(u, cap).fraction_string(),
+            crate::util::ratio::Ratio::new(u, cap).fraction_string(),
             u.div_ceil(cap).to_string(),
         ]);
     }
@@ -353,13 +353,13 @@ pub fn dot(p: &Program, m: &Machine) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::parse;
-    use crate::sched::list_schedule;
+    use crate::engine::sched::list_schedule;
+    use crate::model::program::parse;
 
     #[test]
     fn running_table_matches_the_lesson_rows() {
         let m = Machine::toy();
-        let p = parse(crate::data::RUNNING_TXT, "running.txt", &m).unwrap();
+        let p = parse(crate::content::data::RUNNING_TXT, "running.txt", &m).unwrap();
         let s = list_schedule(&p, &m);
         let t = reservation_table(&p, &m, &s.cycles, None);
         let rows: Vec<Vec<&str>> = t.lines().map(|l| l.split_whitespace().collect()).collect();

@@ -11,7 +11,7 @@
 //! variant.
 //!
 //! ```
-//! let bank = course::quiz::Bank::parse(course::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").unwrap();
+//! let bank = course::content::quiz::Bank::parse(course::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").unwrap();
 //! let q = bank.question("operand-latency").unwrap();
 //! let inst = q.instantiate(7);
 //! assert!(inst.grade(&inst.answer_text()).unwrap().correct());
@@ -22,13 +22,15 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::gen::GenParams;
-use crate::hazard;
-use crate::machine::{ClassFile, Machine, MachineFile, ResourceFile};
-use crate::mii;
-use crate::program::Kind;
-use crate::ratio::Ratio;
-use crate::rng::Rng;
+use crate::content::gen::GenParams;
+use crate::engine::hazard;
+use crate::engine::mii;
+use crate::formats::diagnostic::{BankError, Diagnostic, Location};
+use crate::formats::yaml::{yaml_error, LineIndex};
+use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
+use crate::model::program::Kind;
+use crate::util::ratio::Ratio;
+use crate::util::rng::Rng;
 
 /// The tags the lesson's three techniques use.
 pub const TECHNIQUE_TAGS: [&str; 3] = ["reservation-tables", "machine-model", "llvm-mca"];
@@ -41,193 +43,6 @@ pub const KINDS: [&str; 5] = ["number", "set", "single", "multiple", "find"];
 
 /// An id the answer-file format reserves for the seed line.
 pub const RESERVED_ID: &str = "seed";
-
-/// A place in a YAML file, 1-based.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
-    }
-}
-
-/// One mistake in a bank or deck, with where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub at: Location,
-    pub message: String,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.at, self.message)
-    }
-}
-
-/// All the mistakes found in a file (never empty).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BankError(pub Vec<Diagnostic>);
-
-impl fmt::Display for BankError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{d}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for BankError {}
-
-/// Finds the lines of list items and their keys in block-style YAML, so
-/// that semantic mistakes can be reported at `file:line:col` (serde's
-/// values carry no positions).
-pub struct LineIndex<'t> {
-    origin: String,
-    lines: Vec<&'t str>,
-    /// Per item of the top-level list under `key`: (first line index, end).
-    items: Vec<(usize, usize)>,
-}
-
-fn indent(line: &str) -> usize {
-    line.len() - line.trim_start().len()
-}
-
-fn is_blank(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty() || t.starts_with('#')
-}
-
-impl<'t> LineIndex<'t> {
-    /// Indexes the items of the list under the top-level `list_key:`.
-    pub fn new(text: &'t str, origin: &str, list_key: &str) -> LineIndex<'t> {
-        let lines: Vec<&str> = text.lines().collect();
-        let mut items = Vec::new();
-        let head = format!("{list_key}:");
-        if let Some(start) = lines
-            .iter()
-            .position(|l| indent(l) == 0 && l.trim_end().starts_with(&head))
-        {
-            let mut item_indent = None;
-            let mut i = start + 1;
-            while i < lines.len() {
-                let l = lines[i];
-                if is_blank(l) {
-                    i += 1;
-                    continue;
-                }
-                let ind = indent(l);
-                if ind == 0 && !l.starts_with('-') {
-                    break;
-                }
-                let dash = l.trim_start().starts_with('-');
-                match item_indent {
-                    None if dash => item_indent = Some(ind),
-                    _ => {}
-                }
-                if dash && Some(ind) == item_indent {
-                    if let Some(last) = items.last_mut() {
-                        let (_, end): &mut (usize, usize) = last;
-                        *end = i;
-                    }
-                    items.push((i, lines.len()));
-                } else if item_indent.is_some_and(|ii| ind < ii) {
-                    break;
-                }
-                i += 1;
-            }
-            if let Some(last) = items.last_mut() {
-                last.1 = last.1.min(i);
-            }
-        }
-        LineIndex {
-            origin: origin.to_string(),
-            lines,
-            items,
-        }
-    }
-
-    fn loc(&self, line: usize, column: usize) -> Location {
-        Location {
-            file: self.origin.clone(),
-            line: line + 1,
-            column,
-        }
-    }
-
-    /// The location of item `i` (its dash), or the file start.
-    pub fn item(&self, i: usize) -> Location {
-        match self.items.get(i) {
-            Some(&(l, _)) => self.loc(l, indent(self.lines[l]) + 1),
-            None => self.loc(0, 1),
-        }
-    }
-
-    /// The location of `key:` inside item `i`, else the item.
-    pub fn field(&self, i: usize, key: &str) -> Location {
-        if let Some(&(start, end)) = self.items.get(i) {
-            let pat = format!("{key}:");
-            for l in start..end.min(self.lines.len()) {
-                let line = self.lines[l];
-                let t = line.trim_start();
-                let t2 = t.strip_prefix('-').map_or(t, str::trim_start);
-                if t2.starts_with(&pat) {
-                    return self.loc(l, line.len() - t2.len() + 1);
-                }
-            }
-        }
-        self.item(i)
-    }
-
-    /// The location of element `j` of the block list under `key:` in item
-    /// `i` (`- x` lines), else the key.
-    pub fn list_elem(&self, i: usize, key: &str, j: usize) -> Location {
-        let at = self.field(i, key);
-        if let Some(&(_, end)) = self.items.get(i) {
-            let mut seen = 0;
-            for l in at.line..end.min(self.lines.len()) {
-                let line = self.lines[l];
-                let t = line.trim_start();
-                if t.starts_with("- ") {
-                    if seen == j {
-                        return self.loc(l, indent(line) + 1);
-                    }
-                    seen += 1;
-                } else if !is_blank(line) {
-                    break;
-                }
-            }
-        }
-        at
-    }
-}
-
-/// A serde_yaml error at its location.
-pub fn yaml_error(e: &serde_yaml::Error, origin: &str) -> Diagnostic {
-    let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-    let msg = e.to_string();
-    // serde_yaml appends " at line L column C"; the location is in front.
-    let msg = match msg.find(" at line ") {
-        Some(k) => msg[..k].to_string(),
-        None => msg,
-    };
-    Diagnostic {
-        at: Location {
-            file: origin.to_string(),
-            line,
-            column,
-        },
-        message: msg,
-    }
-}
 
 /// A scalar from YAML that may be a number or a string (`answer: 5/2`).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -901,7 +716,7 @@ fn gen_loop(intro: &str, rng: &mut Rng, tolerance: f64) -> (String, Expected, Va
     let params = GenParams::loop_default();
     let ops = rng.range(5, 8);
     let seed = rng.next_u64();
-    let (text, p) = crate::gen::program(&m, &params, seed, Some(ops), Kind::Loop);
+    let (text, p) = crate::content::gen::program(&m, &params, seed, Some(ops), Kind::Loop);
     let r = mii::analyze(&p, &m).rthroughput;
     let body: String = text
         .lines()
@@ -984,9 +799,15 @@ fn gen_tables(intro: &str, rng: &mut Rng) -> (String, Expected, Variant) {
         }
     };
     let m = tables_machine(first, second, &k1, &k2);
-    let r = m.resource_by_name("u").unwrap_or(crate::ids::ResourceId(1));
-    let a = m.class_by_name(first).unwrap_or(crate::ids::ClassId(0));
-    let b = m.class_by_name(second).unwrap_or(crate::ids::ClassId(1));
+    let r = m
+        .resource_by_name("u")
+        .unwrap_or(crate::model::ids::ResourceId(1));
+    let a = m
+        .class_by_name(first)
+        .unwrap_or(crate::model::ids::ClassId(0));
+    let b = m
+        .class_by_name(second)
+        .unwrap_or(crate::model::ids::ClassId(1));
     let f = hazard::forbidden_latencies(&m, r, a, b);
     let width = k1.iter().chain(&k2).copied().max().unwrap_or(0) + 1;
     let header: Vec<String> = (0..width).map(|k| k.to_string()).collect();
@@ -1659,7 +1480,7 @@ mod tests {
     use super::*;
 
     fn bank() -> Bank {
-        Bank::parse(crate::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml")
+        Bank::parse(crate::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml")
             .unwrap_or_else(|e| panic!("{e}"))
     }
 

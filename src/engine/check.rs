@@ -8,7 +8,7 @@
 //! value (tables are sparse), and every problem becomes a [`Violation`].
 //!
 //! ```
-//! use course::{check, machine::Machine, program};
+//! use course::{engine::check, model::machine::Machine, model::program};
 //! let m = Machine::toy();
 //! let p = program::parse("block b\na: r1 = load [x]\nb: r2 = add r1, 1\n", "b.txt", &m).unwrap();
 //! let sub = check::parse_submission("a 0\nb 2\n");
@@ -21,10 +21,10 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::ids::{Cycle, OpId};
-use crate::machine::Machine;
-use crate::program::{Kind, Program};
-use crate::rtable::GlobalTable;
+use crate::engine::rtable::GlobalTable;
+use crate::model::ids::{Cycle, OpId};
+use crate::model::machine::Machine;
+use crate::model::program::{Kind, Program};
 
 /// The largest cycle or II a submission may state.
 pub const MAX_CYCLE: i64 = 1_000_000_000_000;
@@ -459,10 +459,10 @@ pub fn schedule_map(p: &Program, t: &[Cycle]) -> serde_json::Map<String, serde_j
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::parse;
-    use crate::sched::list_schedule;
+    use crate::engine::sched::list_schedule;
+    use crate::model::program::parse;
 
-    const RUNNING: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+    const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
 
     fn running() -> (Program, Machine) {
         let m = Machine::toy();

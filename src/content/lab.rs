@@ -1,7 +1,7 @@
 //! Grading lab submissions (product.md §8): one input, a student folder, or
 //! a class folder, with text, JSON, CSV and Gradescope reports.
 //!
-//! For each input the hard checks of [`crate::check`] (parse, completeness,
+//! For each input the hard checks of [`crate::engine::check`] (parse, completeness,
 //! every dependence, Alg 23.1.4 feasibility — modulo II for loops) gate all
 //! credit. A valid schedule earns [`HARD_SHARE`] of the input's points, and
 //! the rest scales with quality: `reference / achieved` of the schedule
@@ -19,15 +19,15 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use similar::TextDiff;
 
-use crate::check::{self, Violation, ViolationKind};
-use crate::data::Source;
-use crate::ids::Cycle;
-use crate::machine::Machine;
-use crate::mii;
-use crate::modulo;
-use crate::program::{self, Kind, Program};
-use crate::report;
-use crate::sched;
+use crate::content::data::Source;
+use crate::engine::check::{self, Violation, ViolationKind};
+use crate::engine::mii;
+use crate::engine::modulo;
+use crate::engine::sched;
+use crate::model::ids::Cycle;
+use crate::model::machine::Machine;
+use crate::model::program::{self, Kind, Program};
+use crate::view::report;
 
 /// The largest submission file that is read (1 MiB).
 pub const MAX_SUBMISSION_BYTES: u64 = 1 << 20;
@@ -442,7 +442,7 @@ mod tests {
 
     fn running() -> (LabInput, Machine) {
         let m = Machine::toy();
-        let p = program::parse(crate::data::RUNNING_TXT, "running.txt", &m).unwrap();
+        let p = program::parse(crate::content::data::RUNNING_TXT, "running.txt", &m).unwrap();
         (LabInput::new("running", p, &m), m)
     }
 

@@ -15,7 +15,7 @@
 //! schedule is `O(n log n + n·ρ)`.
 //!
 //! ```
-//! use course::{machine::Machine, program, sched};
+//! use course::{model::machine::Machine, model::program, engine::sched};
 //! let m = Machine::toy();
 //! let src = "block b\na: r1 = load [x]\nb: r2 = mul r1, 2\n";
 //! let p = program::parse(src, "b.txt", &m).unwrap();
@@ -27,10 +27,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::ids::{ClassId, Cycle};
-use crate::machine::Machine;
-use crate::program::Program;
-use crate::rtable::WindowTable;
+use crate::engine::rtable::WindowTable;
+use crate::model::ids::{ClassId, Cycle};
+use crate::model::machine::Machine;
+use crate::model::program::Program;
 
 /// Heights over distance-0 edges (the priority of product.md §5).
 pub fn heights(p: &Program, m: &Machine) -> Vec<u64> {
@@ -281,9 +281,9 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::parse;
+    use crate::model::program::parse;
 
-    const RUNNING: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+    const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
 
     #[test]
     fn running_block_is_the_worked_example() {

@@ -11,7 +11,7 @@
 //! fails on it.
 //!
 //! ```
-//! let m = course::machine::Machine::toy();
+//! let m = course::model::machine::Machine::toy();
 //! let div = m.class_by_opcode("div").unwrap();
 //! assert_eq!(m.class(div).latency, 6);
 //! // RT(div) = {(issue,0), (mul,0), (mul,1), (mul,2), (mul,3)}
@@ -23,10 +23,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{ClassId, ResourceId};
+use crate::model::ids::{ClassId, ResourceId};
 
 /// The toy machine's file, embedded so the binary works from any folder.
-pub const TOY_YAML: &str = include_str!("../labs/ch23-sched/machines/toy.yaml");
+pub const TOY_YAML: &str = include_str!("../../labs/ch23-sched/machines/toy.yaml");
 
 /// A resource with a capacity (the number of units of that kind).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! K_r(o), k' ∈ K_r(o'), k ≥ k' }`.
 //!
 //! ```
-//! use course::{hazard, machine::Machine};
+//! use course::{engine::hazard, model::machine::Machine};
 //! let m = Machine::toy();
 //! let mul = m.resource_by_name("mul").unwrap();
 //! let (div, mulc) = (m.class_by_opcode("div").unwrap(), m.class_by_opcode("mul").unwrap());
@@ -21,8 +21,8 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::fmt;
 
-use crate::ids::{ClassId, ResourceId};
-use crate::machine::{ClassFile, Machine, MachineFile, ResourceFile};
+use crate::model::ids::{ClassId, ResourceId};
+use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 
 /// `F(o, o')` on resource `r` (Def 23.1.5), sorted.
 pub fn forbidden_latencies(m: &Machine, r: ResourceId, o: ClassId, o2: ClassId) -> Vec<u32> {
@@ -470,7 +470,7 @@ impl fmt::Display for Automaton {
             row.push(format!("q{}", self.advance(s)));
             rows.push(row);
         }
-        f.write_str(&crate::render::columns(&rows))
+        f.write_str(&crate::util::text::columns(&rows))
     }
 }
 
@@ -546,7 +546,7 @@ mod tests {
         let a = Automaton::build(&m, &all).unwrap();
         let mut rec = Recognizer::new(&m, &all);
         let mut s = a.start();
-        let mut rng = crate::rng::Rng::new(3);
+        let mut rng = crate::util::rng::Rng::new(3);
         for _ in 0..2000 {
             if rng.percent(30) {
                 rec.advance();

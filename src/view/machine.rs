@@ -3,9 +3,9 @@
 //! vectors per capacity-1 resource (Def 23.1.5), and hazard automata
 //! (Alg 23.1.7) per unit and for the whole machine.
 
-use crate::hazard::{self, Automaton};
-use crate::machine::Machine;
-use crate::render::columns;
+use crate::engine::hazard::{self, Automaton};
+use crate::model::machine::Machine;
+use crate::util::text::columns;
 
 /// States beyond this are counted but not listed.
 const LIST_STATES: usize = 40;

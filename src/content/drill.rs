@@ -18,17 +18,17 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 use similar::TextDiff;
 
-use crate::check::{self, parse_submission};
-use crate::gen::{self, GenParams};
-use crate::hazard::{self, set_string, Event};
-use crate::machine::{ClassFile, Machine, MachineFile, ResourceFile};
-use crate::mii;
-use crate::program::{Kind, Program};
-use crate::ratio::Ratio;
-use crate::render::columns;
-use crate::report;
-use crate::rng::{Rng, GENERATOR_VERSION};
-use crate::sched;
+use crate::content::gen::{self, GenParams};
+use crate::engine::check::{self, parse_submission};
+use crate::engine::hazard::{self, set_string, Event};
+use crate::engine::mii;
+use crate::engine::sched;
+use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
+use crate::model::program::{Kind, Program};
+use crate::util::ratio::Ratio;
+use crate::util::rng::{Rng, GENERATOR_VERSION};
+use crate::util::text::columns;
+use crate::view::report;
 
 /// A drill's name and what it practises.
 pub struct DrillInfo {
@@ -526,7 +526,7 @@ fn modulo_drill(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> R
     j.extend(report::program_json(&p, m));
     if solution {
         let b = mii::analyze(&p, m);
-        let s = crate::modulo::modulo_schedule(&p, m);
+        let s = crate::engine::modulo::modulo_schedule(&p, m);
         text.push_str(&format!(
             "\nSolution\n\nResMII = {}, RecMII = {}, MII = {}; iterative modulo scheduling reaches II = {}.\n\n",
             b.res_mii, b.rec_mii, b.mii, s.ii
@@ -554,7 +554,7 @@ fn modulo_drill(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> R
 fn check_modulo(m: &Machine, params: &GenParams, seed: u64, answer: &str) -> Checked {
     let p = modulo_loop(m, params, seed);
     let b = mii::analyze(&p, m);
-    let reference = crate::modulo::modulo_schedule(&p, m);
+    let reference = crate::engine::modulo::modulo_schedule(&p, m);
     let result = check::check(&p, m, &parse_submission(answer));
     let mut mistakes: Vec<Value> = result
         .violations
@@ -778,7 +778,7 @@ fn check_forbidden(seed: u64, answer: &str) -> Checked {
 fn hazard_events(
     m: &Machine,
     seed: u64,
-) -> Result<(Vec<Event>, crate::ids::ResourceId), DrillError> {
+) -> Result<(Vec<Event>, crate::model::ids::ResourceId), DrillError> {
     let mul = m.class_by_opcode("mul").ok_or_else(|| {
         DrillError::Machine(
             "the hazard drill needs a machine with 'mul' and 'div' on one unit".into(),

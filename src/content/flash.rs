@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::quiz::{
-    all_tags, check_item_id, select_by_tags, yaml_error, BankError, Diagnostic, LineIndex, Location,
-};
+use crate::content::quiz::{all_tags, check_item_id, select_by_tags};
+use crate::formats::diagnostic::{BankError, Diagnostic, Location};
+use crate::formats::yaml::{yaml_error, LineIndex};
 
 /// Number of Leitner boxes.
 pub const BOXES: u8 = 5;
@@ -595,10 +595,13 @@ mod tests {
 
     #[test]
     fn embedded_deck_is_valid() {
-        let d = Deck::parse(crate::data::FLASH_CH23_YAML, "quizzes/ch23-flash.yaml")
-            .unwrap_or_else(|e| panic!("{e}"));
+        let d = Deck::parse(
+            crate::content::data::FLASH_CH23_YAML,
+            "quizzes/ch23-flash.yaml",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert!(d.cards.len() >= 30);
-        for t in crate::quiz::TECHNIQUE_TAGS {
+        for t in crate::content::quiz::TECHNIQUE_TAGS {
             assert!(d.cards.iter().any(|c| c.tags.iter().any(|x| x == t)), "{t}");
         }
     }

@@ -6,7 +6,7 @@
 //! (the note under Alg 23.1.4).
 //!
 //! ```
-//! use course::{machine::Machine, rtable::GlobalTable};
+//! use course::{model::machine::Machine, engine::rtable::GlobalTable};
 //! let m = Machine::toy();
 //! let div = m.class_by_opcode("div").unwrap();
 //! let mul = m.class_by_opcode("mul").unwrap();
@@ -18,8 +18,8 @@
 
 use std::collections::HashMap;
 
-use crate::ids::{ClassId, Cycle, OpId, ResourceId};
-use crate::machine::Machine;
+use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
+use crate::model::machine::Machine;
 
 /// One cell of the table: how many units are used, and by which operations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

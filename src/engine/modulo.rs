@@ -11,26 +11,26 @@
 //! out, II grows.
 //!
 //! Every result satisfies `t_j + d·II ≥ t_i + ℓ` for every edge and is
-//! feasible modulo II: [`crate::check::check_cycles`] accepts it (tested).
+//! feasible modulo II: [`crate::engine::check::check_cycles`] accepts it (tested).
 //!
 //! ```
-//! use course::{machine::Machine, program, modulo};
+//! use course::{model::machine::Machine, model::program, engine::modulo};
 //! let m = Machine::toy();
 //! let src = "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n";
 //! let p = program::parse(src, "l.txt", &m).unwrap();
 //! let s = modulo::modulo_schedule(&p, &m);
 //! assert_eq!(s.ii, 4); // RecMII: a → b → a has ℓ = 4 over d = 1
-//! assert!(course::check::check_cycles(&p, &m, &s.cycles, Some(s.ii)).is_empty());
+//! assert!(course::engine::check::check_cycles(&p, &m, &s.cycles, Some(s.ii)).is_empty());
 //! ```
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::ids::{Cycle, OpId};
-use crate::machine::Machine;
-use crate::mii;
-use crate::program::Program;
-use crate::sched;
+use crate::engine::mii;
+use crate::engine::sched;
+use crate::model::ids::{Cycle, OpId};
+use crate::model::machine::Machine;
+use crate::model::program::Program;
 
 /// Steps per operation allowed for one II (Rau's BudgetRatio).
 pub const BUDGET_RATIO: usize = 6;
@@ -308,9 +308,9 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::check_cycles;
-    use crate::gen::{self, GenParams};
-    use crate::program::{parse, Kind};
+    use crate::content::gen::{self, GenParams};
+    use crate::engine::check::check_cycles;
+    use crate::model::program::{parse, Kind};
 
     #[test]
     fn resource_and_recurrence_bound_loops_reach_mii() {

@@ -3,24 +3,24 @@
 //!
 //! A generator writes lab-format text, which is then parsed like any input:
 //! the text a student sees is the single source of truth. The same seed and
-//! parameters give the same bytes (see [`crate::rng`]).
+//! parameters give the same bytes (see [`crate::util::rng`]).
 //!
 //! ```
-//! use course::{gen, machine::Machine};
+//! use course::{content::gen, model::machine::Machine};
 //! let m = Machine::toy();
 //! let params = gen::GenParams::block_default();
 //! let a = gen::block(&m, &params, 7, None);
 //! assert_eq!(a, gen::block(&m, &params, 7, None));
-//! assert!(course::program::parse(&a, "gen", &m).is_ok());
+//! assert!(course::model::program::parse(&a, "gen", &m).is_ok());
 //! ```
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::machine::Machine;
-use crate::program::{parse, Kind, Program};
-use crate::rng::Rng;
+use crate::model::machine::Machine;
+use crate::model::program::{parse, Kind, Program};
+use crate::util::rng::Rng;
 
 /// An inclusive range of operation counts.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -63,13 +63,14 @@ pub const SCALE_OPS: u64 = 2000;
 impl GenParams {
     /// The parameters of `drills/list-schedule.yaml`.
     pub fn block_default() -> GenParams {
-        serde_yaml::from_str(crate::data::LIST_SCHEDULE_YAML)
+        serde_yaml::from_str(crate::content::data::LIST_SCHEDULE_YAML)
             .expect("embedded drill parameters are valid")
     }
 
     /// The parameters of `drills/mii.yaml`.
     pub fn loop_default() -> GenParams {
-        serde_yaml::from_str(crate::data::MII_YAML).expect("embedded drill parameters are valid")
+        serde_yaml::from_str(crate::content::data::MII_YAML)
+            .expect("embedded drill parameters are valid")
     }
 
     /// Parses a parameter file; `origin` names it in messages.
@@ -278,7 +279,7 @@ pub fn generate(
     let mut out = format!(
         "# generated: course gen {} --ops {n} --seed {seed} (generator v{})\n{} {}{seed}\n",
         kind.as_str(),
-        crate::rng::GENERATOR_VERSION,
+        crate::util::rng::GENERATOR_VERSION,
         kind.as_str(),
         if kind == Kind::Block { "b" } else { "l" }
     );
@@ -439,7 +440,7 @@ mod tests {
             assert!((8..=12).contains(&p.len()));
             let (t, l) = program(&m, &lp, seed, None, Kind::Loop);
             assert!(
-                crate::mii::critical_recurrence(&l).is_some(),
+                crate::engine::mii::critical_recurrence(&l).is_some(),
                 "seed {seed}:\n{t}"
             );
         }

@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-pub const LIST_SCHEDULE_YAML: &str = include_str!("../drills/list-schedule.yaml");
-pub const MII_YAML: &str = include_str!("../drills/mii.yaml");
-pub const RUNNING_TXT: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+pub const LIST_SCHEDULE_YAML: &str = include_str!("../../drills/list-schedule.yaml");
+pub const MII_YAML: &str = include_str!("../../drills/mii.yaml");
+pub const RUNNING_TXT: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
 /// The chapter 23 quiz bank (`course quiz 23`).
-pub const QUIZ_CH23_YAML: &str = include_str!("../quizzes/ch23.yaml");
+pub const QUIZ_CH23_YAML: &str = include_str!("../../quizzes/ch23.yaml");
 /// The chapter 23 flashcard deck (`course flash 23`).
-pub const FLASH_CH23_YAML: &str = include_str!("../quizzes/ch23-flash.yaml");
+pub const FLASH_CH23_YAML: &str = include_str!("../../quizzes/ch23-flash.yaml");
 
 /// Where course data comes from.
 #[derive(Clone, Debug, Default)]
@@ -27,7 +27,7 @@ pub fn embedded(path: &str) -> Option<&'static str> {
         "drills/list-schedule.yaml" => LIST_SCHEDULE_YAML,
         "drills/mii.yaml" => MII_YAML,
         "labs/ch23-sched/inputs/running.txt" => RUNNING_TXT,
-        "labs/ch23-sched/machines/toy.yaml" => crate::machine::TOY_YAML,
+        "labs/ch23-sched/machines/toy.yaml" => crate::model::machine::TOY_YAML,
         _ => return EMBEDDED_EXTRA.iter().find(|(p, _)| *p == path).map(|e| e.1),
     })
 }
@@ -38,51 +38,51 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
     ("quizzes/ch23-flash.yaml", FLASH_CH23_YAML),
     (
         "labs/ch23-sched/lab.yaml",
-        include_str!("../labs/ch23-sched/lab.yaml"),
+        include_str!("../../labs/ch23-sched/lab.yaml"),
     ),
     (
         "labs/ch23-sched/inputs/divide.txt",
-        include_str!("../labs/ch23-sched/inputs/divide.txt"),
+        include_str!("../../labs/ch23-sched/inputs/divide.txt"),
     ),
     (
         "labs/ch23-sched/inputs/alias.txt",
-        include_str!("../labs/ch23-sched/inputs/alias.txt"),
+        include_str!("../../labs/ch23-sched/inputs/alias.txt"),
     ),
     (
         "labs/ch23-sched/inputs/wide.txt",
-        include_str!("../labs/ch23-sched/inputs/wide.txt"),
+        include_str!("../../labs/ch23-sched/inputs/wide.txt"),
     ),
     (
         "labs/ch23-sched/inputs/dot.txt",
-        include_str!("../labs/ch23-sched/inputs/dot.txt"),
+        include_str!("../../labs/ch23-sched/inputs/dot.txt"),
     ),
     (
         "labs/ch23-sched/inputs/stream.txt",
-        include_str!("../labs/ch23-sched/inputs/stream.txt"),
+        include_str!("../../labs/ch23-sched/inputs/stream.txt"),
     ),
     (
         "labs/ch23-sched/inputs/fib.txt",
-        include_str!("../labs/ch23-sched/inputs/fib.txt"),
+        include_str!("../../labs/ch23-sched/inputs/fib.txt"),
     ),
     (
         "labs/ch23-sched/inputs/chase.txt",
-        include_str!("../labs/ch23-sched/inputs/chase.txt"),
+        include_str!("../../labs/ch23-sched/inputs/chase.txt"),
     ),
     (
         "labs/ch23-sched/machines/skylake-div.yaml",
-        include_str!("../labs/ch23-sched/machines/skylake-div.yaml"),
+        include_str!("../../labs/ch23-sched/machines/skylake-div.yaml"),
     ),
     (
         "labs/ch23-sched/machines/dot-fma.yaml",
-        include_str!("../labs/ch23-sched/machines/dot-fma.yaml"),
+        include_str!("../../labs/ch23-sched/machines/dot-fma.yaml"),
     ),
     (
         "labs/ch23-sched/inputs/mca/div4.txt",
-        include_str!("../labs/ch23-sched/inputs/mca/div4.txt"),
+        include_str!("../../labs/ch23-sched/inputs/mca/div4.txt"),
     ),
     (
         "labs/ch23-sched/inputs/mca/dot.txt",
-        include_str!("../labs/ch23-sched/inputs/mca/dot.txt"),
+        include_str!("../../labs/ch23-sched/inputs/mca/dot.txt"),
     ),
 ];
 

@@ -10,7 +10,7 @@
 //! elementary circuits and exists to check the fast algorithm on small loops.
 //!
 //! ```
-//! use course::{machine::Machine, program, mii};
+//! use course::{model::machine::Machine, model::program, engine::mii};
 //! let m = Machine::toy();
 //! let src = "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n";
 //! let p = program::parse(src, "l.txt", &m).unwrap();
@@ -19,10 +19,10 @@
 //! assert_eq!(mii::analyze(&p, &m).mii, 4);
 //! ```
 
-use crate::ids::{OpId, ResourceId};
-use crate::machine::Machine;
-use crate::program::Program;
-use crate::ratio::Ratio;
+use crate::model::ids::{OpId, ResourceId};
+use crate::model::machine::Machine;
+use crate::model::program::Program;
+use crate::util::ratio::Ratio;
 
 /// `U_r` for every resource (issue first), counted from the reservation
 /// tables with multiplicity (Def 23.1.2).
@@ -443,7 +443,7 @@ pub fn brute_force_max_ratio(p: &Program, limit: u64) -> Enumeration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::parse;
+    use crate::model::program::parse;
 
     fn prog(src: &str) -> Program {
         parse(src, "t.txt", &Machine::toy()).unwrap()
@@ -463,7 +463,7 @@ mod tests {
 
     #[test]
     fn running_block_bounds() {
-        let p = prog(include_str!("../labs/ch23-sched/inputs/running.txt"));
+        let p = prog(include_str!("../../labs/ch23-sched/inputs/running.txt"));
         let m = Machine::toy();
         let b = analyze(&p, &m);
         // issue 10/2, alu 3/2, mem 5/1, mul 2/1

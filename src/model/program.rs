@@ -20,7 +20,7 @@
 //!
 //! ```
 //! let src = "block t\na: r1 = load [x]\nb: r2 = add r1, 1\n";
-//! let p = course::program::parse(src, "t.txt", &course::machine::Machine::toy()).unwrap();
+//! let p = course::model::program::parse(src, "t.txt", &course::model::machine::Machine::toy()).unwrap();
 //! assert_eq!(p.edges.len(), 1);
 //! assert_eq!(p.edges[0].latency, 3);
 //! ```
@@ -28,8 +28,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::ids::{ClassId, OpId};
-use crate::machine::Machine;
+use crate::model::ids::{ClassId, OpId};
+use crate::model::machine::Machine;
 
 /// A straight-line block or the body of a loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1107,7 +1107,7 @@ fn build_edges(
 mod tests {
     use super::*;
 
-    pub const RUNNING: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+    pub const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
 
     fn toy() -> Machine {
         Machine::toy()
@@ -1229,11 +1229,11 @@ mod tests {
         for seed in 0..40 {
             for kind in [Kind::Block, Kind::Loop] {
                 let params = if kind == Kind::Block {
-                    crate::gen::GenParams::block_default()
+                    crate::content::gen::GenParams::block_default()
                 } else {
-                    crate::gen::GenParams::loop_default()
+                    crate::content::gen::GenParams::loop_default()
                 };
-                let (_, p) = crate::gen::program(&m, &params, seed, Some(60), kind);
+                let (_, p) = crate::content::gen::program(&m, &params, seed, Some(60), kind);
                 let keys: Vec<_> = p.edges.iter().map(|e| (e.from, e.to, e.distance)).collect();
                 assert!(keys.windows(2).all(|w| w[0] < w[1]), "seed {seed}");
                 assert_eq!(p.succs.len(), p.len());

@@ -1,0 +1,9 @@
+//! Course content: embedded data, generators, drills, the quiz, flashcards
+//! and lab grading.
+
+pub mod data;
+pub mod drill;
+pub mod flash;
+pub mod gen;
+pub mod lab;
+pub mod quiz;

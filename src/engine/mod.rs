@@ -1,0 +1,10 @@
+//! The engine: reservation tables, hazard recognizers, schedulers, bounds,
+//! hard checks and the simulator.
+
+pub mod check;
+pub mod hazard;
+pub mod mca;
+pub mod mii;
+pub mod modulo;
+pub mod rtable;
+pub mod sched;

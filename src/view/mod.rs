@@ -1,0 +1,5 @@
+//! Views: text, JSON and DOT renderings of results.
+
+pub mod machine;
+pub mod mca;
+pub mod report;
