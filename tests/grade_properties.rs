@@ -7,9 +7,7 @@ use std::collections::BTreeMap;
 
 use course::content::gen::{self, GenParams};
 use course::content::lab::{grade_input, LabInput};
-use course::engine::check::{
-    check, check_cycles, parse_submission, submission_text, ViolationKind,
-};
+use course::engine::check::{check, check_cycles, submission_text, ViolationKind};
 use course::model::machine::Machine;
 use course::model::program::{Kind, Program};
 use course::util::rng::Rng;
@@ -63,7 +61,7 @@ fn references_pass_and_mutations_are_judged_right() {
             let delta = if rng.percent(50) || t[x] == 0 { 1 } else { -1 };
             t[x] += delta;
             let text = submission_text(&p, &t, li.ii);
-            let res = check(&p, &m, &parse_submission(&text));
+            let res = check(&p, &m, &course::formats::submission::parse(&text, "s"));
             let (lat_ok, res_ok) = independent(&p, &m, &t, li.ii);
             assert_eq!(
                 res.valid(),

@@ -572,7 +572,7 @@ pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
         |()| {
             let mut invalid = 0u64;
             for (p, text) in &corpus {
-                let sub = check::parse_submission(text);
+                let sub = crate::formats::submission::parse(text, "submission");
                 if !check::check(p, m, &sub).valid() {
                     invalid += 1;
                 }
@@ -742,7 +742,9 @@ mod tests {
         let corpus = grading_corpus(&m, 1, 30);
         let invalid = corpus
             .iter()
-            .filter(|(p, t)| !check::check(p, &m, &check::parse_submission(t)).valid())
+            .filter(|(p, t)| {
+                !check::check(p, &m, &crate::formats::submission::parse(t, "submission")).valid()
+            })
             .count();
         // Every reference schedule is valid; the perturbed ones mostly not.
         assert!(invalid <= 10);

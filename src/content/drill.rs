@@ -19,10 +19,11 @@ use serde_json::{json, Value};
 use similar::TextDiff;
 
 use crate::content::gen::{self, GenParams};
-use crate::engine::check::{self, parse_submission};
+use crate::engine::check;
 use crate::engine::hazard::{self, set_string, Event};
 use crate::engine::mii;
 use crate::engine::sched;
+use crate::formats::submission::parse as parse_submission;
 use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 use crate::model::program::{Kind, Program};
 use crate::util::ratio::Ratio;
@@ -282,7 +283,7 @@ fn indent(s: &str) -> String {
 fn check_list_schedule(m: &Machine, params: &GenParams, seed: u64, answer: &str) -> Checked {
     let (_, p) = list_block(m, params, seed);
     let reference = sched::list_schedule(&p, m);
-    let sub = parse_submission(answer);
+    let sub = parse_submission(answer, "answer");
     let result = check::check(&p, m, &sub);
     let mut mistakes: Vec<Value> = Vec::new();
     let mut text = String::new();
@@ -555,7 +556,7 @@ fn check_modulo(m: &Machine, params: &GenParams, seed: u64, answer: &str) -> Che
     let p = modulo_loop(m, params, seed);
     let b = mii::analyze(&p, m);
     let reference = crate::engine::modulo::modulo_schedule(&p, m);
-    let result = check::check(&p, m, &parse_submission(answer));
+    let result = check::check(&p, m, &parse_submission(answer, "answer"));
     let mut mistakes: Vec<Value> = result
         .violations
         .iter()

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::content::quiz::{all_tags, check_item_id, select_by_tags};
-use crate::formats::diagnostic::{BankError, Diagnostic, Location};
+use crate::formats::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::formats::yaml::{yaml_error, LineIndex};
 
 /// Number of Leitner boxes.
@@ -139,30 +139,30 @@ struct RawCard {
 impl Deck {
     /// Parses and validates a deck; every mistake is reported with its
     /// location.
-    pub fn parse(text: &str, origin: &str) -> Result<Deck, BankError> {
+    pub fn parse(text: &str, origin: &str) -> Result<Deck, Diagnostics> {
         let raw: RawDeck =
-            serde_yaml::from_str(text).map_err(|e| BankError(vec![yaml_error(&e, origin)]))?;
+            serde_yaml::from_str(text).map_err(|e| Diagnostics(vec![yaml_error(&e, origin)]))?;
         let _ = raw.title;
         let idx = LineIndex::new(text, origin, "cards");
         let mut diags = Vec::new();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut cards = Vec::new();
         if raw.cards.is_empty() {
-            diags.push(Diagnostic {
-                at: Location {
+            diags.push(Diagnostic::at(
+                Location {
                     file: origin.into(),
                     line: 1,
                     column: 1,
                 },
-                message: "the deck has no cards".into(),
-            });
+                "the deck has no cards",
+            ));
         }
         for (i, c) in raw.cards.into_iter().enumerate() {
             let Some(id) = check_item_id(&idx, i, c.id.as_deref(), "card", &mut seen, &mut diags)
             else {
                 continue;
             };
-            let mut err = |at: Location, message: String| diags.push(Diagnostic { at, message });
+            let mut err = |at: Location, message: String| diags.push(Diagnostic::at(at, message));
             let front = c.front.unwrap_or_default();
             let back = c.back.unwrap_or_default();
             if front.trim().is_empty() {
@@ -195,7 +195,7 @@ impl Deck {
                 cards,
             })
         } else {
-            Err(BankError(diags))
+            Err(Diagnostics(diags))
         }
     }
 

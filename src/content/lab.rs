@@ -169,7 +169,7 @@ pub fn grade_input(
             None,
         ),
         Ok(text) => {
-            let r = check::check(p, m, &check::parse_submission(text));
+            let r = check::check(p, m, &crate::formats::submission::parse(text, "submission"));
             (r.violations, r.cycles, r.ii)
         }
     };

@@ -25,7 +25,7 @@ use serde::Deserialize;
 use crate::content::gen::GenParams;
 use crate::engine::hazard;
 use crate::engine::mii;
-use crate::formats::diagnostic::{BankError, Diagnostic, Location};
+use crate::formats::diagnostic::{Diagnostic, Diagnostics, Location};
 use crate::formats::yaml::{yaml_error, LineIndex};
 use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 use crate::model::program::Kind;
@@ -236,18 +236,18 @@ fn parse_choice(tok: &str, choices: &[String]) -> Option<usize> {
 impl Bank {
     /// Parses and validates a bank; every mistake is reported with its
     /// location.
-    pub fn parse(text: &str, origin: &str) -> Result<Bank, BankError> {
+    pub fn parse(text: &str, origin: &str) -> Result<Bank, Diagnostics> {
         let raw: RawBank =
-            serde_yaml::from_str(text).map_err(|e| BankError(vec![yaml_error(&e, origin)]))?;
+            serde_yaml::from_str(text).map_err(|e| Diagnostics(vec![yaml_error(&e, origin)]))?;
         let idx = LineIndex::new(text, origin, "questions");
         let mut diags = Vec::new();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut questions = Vec::new();
         if raw.questions.is_empty() {
-            diags.push(Diagnostic {
-                at: idx.field(usize::MAX, "questions"),
-                message: "the bank has no questions".into(),
-            });
+            diags.push(Diagnostic::at(
+                idx.field(usize::MAX, "questions"),
+                "the bank has no questions",
+            ));
         }
         for (i, q) in raw.questions.into_iter().enumerate() {
             let Some(id) =
@@ -255,7 +255,7 @@ impl Bank {
             else {
                 continue;
             };
-            let mut err = |at: Location, message: String| diags.push(Diagnostic { at, message });
+            let mut err = |at: Location, message: String| diags.push(Diagnostic::at(at, message));
             if id == RESERVED_ID {
                 err(
                     idx.field(i, "id"),
@@ -381,7 +381,7 @@ impl Bank {
                 questions,
             })
         } else {
-            Err(BankError(diags))
+            Err(Diagnostics(diags))
         }
     }
 
@@ -1444,10 +1444,10 @@ pub(crate) fn check_item_id(
 ) -> Option<String> {
     let id = match raw.map(str::trim) {
         None | Some("") => {
-            diags.push(Diagnostic {
-                at: idx.item(i),
-                message: format!("{what} {} has no id", i + 1),
-            });
+            diags.push(Diagnostic::at(
+                idx.item(i),
+                format!("{what} {} has no id", i + 1),
+            ));
             return None;
         }
         Some(id) => id.to_string(),
@@ -1456,19 +1456,19 @@ pub(crate) fn check_item_id(
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
-        diags.push(Diagnostic {
-            at: idx.field(i, "id"),
-            message: format!("id `{id}`: use letters, digits, `-` and `_` only"),
-        });
+        diags.push(Diagnostic::at(
+            idx.field(i, "id"),
+            format!("id `{id}`: use letters, digits, `-` and `_` only"),
+        ));
     }
     if let Some(&first) = seen.get(&id) {
-        diags.push(Diagnostic {
-            at: idx.field(i, "id"),
-            message: format!(
+        diags.push(Diagnostic::at(
+            idx.field(i, "id"),
+            format!(
                 "duplicate id `{id}` (first used at {})",
                 idx.field(first, "id")
             ),
-        });
+        ));
     } else {
         seen.insert(id.clone(), i);
     }

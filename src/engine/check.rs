@@ -1,17 +1,14 @@
-//! Submitted schedules: the submission format and the hard checks of
-//! product.md §8 (completeness, every dependence, resource feasibility with
-//! Algorithm 23.1.4, modulo II for loops).
-//!
-//! A submission is one `LABEL CYCLE` a line, `ii N` for loops, `#` comments;
-//! CRLF, a BOM, tabs and trailing spaces are accepted. Submissions are
-//! untrusted: numbers are range-checked, nothing is sized by a submitted
-//! value (tables are sparse), and every problem becomes a [`Violation`].
+//! The hard checks of product.md §8 on a submitted schedule (read by
+//! [`crate::formats::submission`]): completeness, every dependence, resource
+//! feasibility with Algorithm 23.1.4, modulo II for loops. Nothing is sized
+//! by a submitted value (tables are sparse), and every problem becomes a
+//! [`Violation`].
 //!
 //! ```
 //! use course::{engine::check, model::machine::Machine, model::program};
 //! let m = Machine::toy();
 //! let p = program::parse("block b\na: r1 = load [x]\nb: r2 = add r1, 1\n", "b.txt", &m).unwrap();
-//! let sub = check::parse_submission("a 0\nb 2\n");
+//! let sub = course::formats::submission::parse("a 0\nb 2\n", "b.sched");
 //! let r = check::check(&p, &m, &sub);
 //! assert_eq!(r.violations.len(), 1);
 //! assert_eq!(r.violations[0].message, "b at 2: a's result is visible from 3 (a at 0 + latency 3)");
@@ -22,31 +19,10 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::engine::rtable::GlobalTable;
+use crate::formats::submission::Submission;
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
-
-/// The largest cycle or II a submission may state.
-pub const MAX_CYCLE: i64 = 1_000_000_000_000;
-/// The most lines of a submission that are read.
-pub const MAX_LINES: usize = 100_000;
-
-/// One `LABEL CYCLE` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placement {
-    pub label: String,
-    pub cycle: Cycle,
-    pub line: u32,
-}
-
-/// A parsed submission, with the problems found while parsing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Submission {
-    pub placements: Vec<Placement>,
-    /// `ii N` and its line.
-    pub ii: Option<(u64, u32)>,
-    pub errors: Vec<Violation>,
-}
 
 /// What kind of mistake a violation is (stable names for JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
@@ -105,129 +81,6 @@ impl fmt::Display for Violation {
     }
 }
 
-fn format_error(line: u32, message: String) -> Violation {
-    Violation {
-        kind: ViolationKind::Format,
-        message,
-        line: Some(line),
-        op: None,
-    }
-}
-
-fn parse_number(s: &str, what: &str) -> Result<i64, String> {
-    let digits = s.strip_prefix('+').unwrap_or(s);
-    if digits.starts_with('-')
-        && digits[1..].chars().all(|c| c.is_ascii_digit())
-        && digits.len() > 1
-    {
-        return Err(format!("{what} {s} is negative; cycles start at 0"));
-    }
-    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
-        return Err(format!(
-            "expected a whole number for the {what}, found '{}'",
-            shorten(s)
-        ));
-    }
-    match digits.parse::<i64>() {
-        Ok(v) if v <= MAX_CYCLE => Ok(v),
-        _ => Err(format!(
-            "{what} {} is out of range (at most {MAX_CYCLE})",
-            shorten(s)
-        )),
-    }
-}
-
-/// At most 40 characters of untrusted text, for messages.
-fn shorten(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .take(40)
-        .flat_map(|c| -> Box<dyn Iterator<Item = char>> {
-            if c.is_control() {
-                Box::new(c.escape_default())
-            } else {
-                Box::new(std::iter::once(c))
-            }
-        })
-        .collect();
-    if s.chars().count() > 40 {
-        out.push('…');
-    }
-    out
-}
-
-fn is_label(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-}
-
-/// Parses a submission. Never fails: problems are in `errors`.
-pub fn parse_submission(text: &str) -> Submission {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut sub = Submission::default();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i as u32 + 1;
-        if i >= MAX_LINES {
-            sub.errors.push(format_error(
-                line,
-                format!("more than {MAX_LINES} lines; the rest is not read"),
-            ));
-            break;
-        }
-        let body = raw.split('#').next().unwrap_or("");
-        let words: Vec<&str> = body.split_whitespace().collect();
-        match words.as_slice() {
-            [] => {}
-            ["ii", n] => match parse_number(n, "II") {
-                Ok(0) => sub.errors.push(format_error(
-                    line,
-                    "ii 0: the initiation interval is at least 1".into(),
-                )),
-                Ok(v) => {
-                    if let Some((_, prev)) = sub.ii {
-                        sub.errors.push(format_error(
-                            line,
-                            format!("a second 'ii' line (the first is line {prev})"),
-                        ));
-                    } else {
-                        sub.ii = Some((v as u64, line));
-                    }
-                }
-                Err(e) => sub.errors.push(format_error(line, e)),
-            },
-            [label, n] => {
-                let label = label.strip_suffix(':').unwrap_or(label);
-                if !is_label(label) {
-                    sub.errors.push(format_error(
-                        line,
-                        format!("'{}' is not an operation label", shorten(label)),
-                    ));
-                    continue;
-                }
-                match parse_number(n, "cycle") {
-                    Ok(c) => sub.placements.push(Placement {
-                        label: label.to_string(),
-                        cycle: c,
-                        line,
-                    }),
-                    Err(e) => sub.errors.push(format_error(line, format!("{label}: {e}"))),
-                }
-            }
-            _ => sub.errors.push(format_error(
-                line,
-                format!(
-                    "expected 'LABEL CYCLE' or 'ii N', found '{}'",
-                    shorten(body.trim())
-                ),
-            )),
-        }
-    }
-    sub
-}
-
 /// The outcome of the hard checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckResult {
@@ -247,7 +100,16 @@ impl CheckResult {
 
 /// Checks 1–4 of product.md §8 on a parsed submission.
 pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
-    let mut violations = sub.errors.clone();
+    let mut violations: Vec<Violation> = sub
+        .errors
+        .iter()
+        .map(|d| Violation {
+            kind: ViolationKind::Format,
+            message: d.message.clone(),
+            line: Some(d.line),
+            op: None,
+        })
+        .collect();
     let labels = p.label_map();
     let mut cycles: Vec<Option<(Cycle, u32)>> = vec![None; p.len()];
     for pl in &sub.placements {
@@ -471,7 +333,7 @@ mod tests {
 
     fn msgs(src: &str) -> Vec<String> {
         let (p, m) = running();
-        check(&p, &m, &parse_submission(src))
+        check(&p, &m, &crate::formats::submission::parse(src, "t.sched"))
             .violations
             .iter()
             .map(|v| format!("{}: {v}", v.kind.as_str()))

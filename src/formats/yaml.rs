@@ -74,8 +74,8 @@ impl<'t> LineIndex<'t> {
     fn loc(&self, line: usize, column: usize) -> Location {
         Location {
             file: self.origin.clone(),
-            line: line + 1,
-            column,
+            line: line as u32 + 1,
+            column: column as u32,
         }
     }
 
@@ -109,7 +109,7 @@ impl<'t> LineIndex<'t> {
         let at = self.field(i, key);
         if let Some(&(_, end)) = self.items.get(i) {
             let mut seen = 0;
-            for l in at.line..end.min(self.lines.len()) {
+            for l in at.line as usize..end.min(self.lines.len()) {
                 let line = self.lines[l];
                 let t = line.trim_start();
                 if t.starts_with("- ") {
@@ -135,12 +135,5 @@ pub fn yaml_error(e: &serde_yaml::Error, origin: &str) -> Diagnostic {
         Some(k) => msg[..k].to_string(),
         None => msg,
     };
-    Diagnostic {
-        at: Location {
-            file: origin.to_string(),
-            line,
-            column,
-        },
-        message: msg,
-    }
+    Diagnostic::new(origin, line as u32, column as u32, msg)
 }

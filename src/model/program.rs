@@ -26,8 +26,8 @@
 //! ```
 
 use std::collections::HashMap;
-use std::fmt;
 
+use crate::formats::diagnostic::{self as formats, Diagnostics};
 use crate::model::ids::{ClassId, OpId};
 use crate::model::machine::Machine;
 
@@ -246,31 +246,12 @@ impl std::ops::Index<usize> for Adjacency {
     }
 }
 
-/// One problem in an input, at a 1-based line and column.
+/// One problem in an input before the file name is attached.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub line: u32,
-    pub column: u32,
-    pub message: String,
-}
-
-/// All problems found in one input file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct ParseError {
-    pub origin: String,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.diagnostics.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{}:{}:{}: {}", self.origin, d.line, d.column, d.message)?;
-        }
-        Ok(())
-    }
+struct Diagnostic {
+    line: u32,
+    column: u32,
+    message: String,
 }
 
 /// The most dependences an input may have: memory pairs can grow
@@ -742,11 +723,15 @@ fn parse_op_line<'t>(toks: &[Lexed<'t>], end_col: u32, line: u32) -> LineResult<
 }
 
 /// Parses a lab input. `origin` names the file in diagnostics.
-pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, ParseError> {
+pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Diagnostics> {
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let err = |diags: Vec<Diagnostic>| ParseError {
-        origin: origin.to_string(),
-        diagnostics: diags,
+    let err = |diags: Vec<Diagnostic>| {
+        Diagnostics(
+            diags
+                .into_iter()
+                .map(|d| formats::Diagnostic::new(origin, d.line, d.column, d.message))
+                .collect(),
+        )
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut header: Option<(Kind, String)> = None;

@@ -1,0 +1,486 @@
+//! The one answer reader: every drill's `--check`, the quiz (typed at the
+//! prompt or from an `--answers` file) and lab submissions read what a
+//! student wrote through these functions, so the same text gets the same
+//! reading everywhere.
+//!
+//! The syntax, in one place:
+//!
+//! | what | accepted | refused (with a reason) |
+//! |---|---|---|
+//! | text | UTF-8, an optional BOM, LF or CRLF; `#` starts a comment; blank lines are skipped | |
+//! | whole number | `0`, `42`, `+3` | `-1`, `3.0`, `4x` |
+//! | number | `3`, `5/2`, `2.5` (exact fractions) | `2,5`, `1e3`, `5/0`, `-1` |
+//! | set | `{0, 2}`, `{0 2}`, `{}`, `∅` (any order, repeats ignored) | `{1, 2` · `0,1` · `{0; 2}` · `{a}` |
+//! | choice | its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text | |
+//! | several choices | letters separated by commas or spaces (`a, c`, `a c`, `ac`), or texts separated by `;` | |
+//! | key and value | `key: value`, `key = value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
+//!
+//! ```
+//! use course::formats::answer;
+//! use course::util::ratio::Ratio;
+//! assert_eq!(answer::number("5/2"), Ok(Ratio::new(5, 2)));
+//! assert_eq!(answer::number("2.5"), Ok(Ratio::new(5, 2)));
+//! assert_eq!(answer::set("{2, 0}").unwrap().into_iter().collect::<Vec<_>>(), vec![0, 2]);
+//! assert!(answer::set("{1, 2").is_err());
+//! let choices = ["Fits".to_string(), "Each pair (r, k) appears once".to_string()];
+//! assert_eq!(answer::choice("b)", &choices), Ok(1));
+//! assert_eq!(answer::choice("each pair (r, k) appears once", &choices), Ok(1));
+//! ```
+
+use std::collections::BTreeSet;
+
+use crate::formats::diagnostic::Diagnostic;
+use crate::util::ratio::Ratio;
+
+/// The largest element a set answer may hold.
+pub const MAX_SET_ELEMENT: u64 = 1_000_000;
+
+/// The most decimal places a number answer may have.
+pub const MAX_DECIMALS: usize = 12;
+
+/// One meaningful line of an answer: its text without the comment and
+/// surrounding blanks, where that text starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line<'t> {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column (in characters) of the first character of `text`.
+    pub column: u32,
+    /// The text, comment and surrounding whitespace removed; never empty.
+    pub text: &'t str,
+}
+
+/// The text without a leading byte-order mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The part of a line before its `#` comment.
+pub fn strip_comment(line: &str) -> &str {
+    match line.find('#') {
+        Some(i) => &line[..i],
+        None => line,
+    }
+}
+
+/// The meaningful lines of an answer text: a BOM is dropped, CRLF is
+/// accepted, comments and blank lines are skipped.
+pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    strip_bom(text).lines().enumerate().filter_map(|(i, raw)| {
+        let body = strip_comment(raw);
+        let trimmed = body.trim();
+        if trimmed.is_empty() {
+            return None;
+        }
+        let lead = &body[..body.len() - body.trim_start().len()];
+        Some(Line {
+            line: i as u32 + 1,
+            column: lead.chars().count() as u32 + 1,
+            text: trimmed,
+        })
+    })
+}
+
+/// At most 40 characters of untrusted text, control characters escaped, for
+/// messages.
+pub fn shorten(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(40)
+        .flat_map(|c| -> Box<dyn Iterator<Item = char>> {
+            if c.is_control() {
+                Box::new(c.escape_default())
+            } else {
+                Box::new(std::iter::once(c))
+            }
+        })
+        .collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+/// A whole number: digits, optionally after `+`.
+pub fn whole(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.strip_prefix('+').unwrap_or(t);
+    if let Some(rest) = digits.strip_prefix('-') {
+        if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+            return Err(format!("'{}' is negative", shorten(t)));
+        }
+    }
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!("'{}' is not a whole number", shorten(t)));
+    }
+    digits
+        .parse::<u64>()
+        .map_err(|_| format!("'{}' is too large", shorten(t)))
+}
+
+/// A non-negative number, exactly: `3`, `5/2` or `2.5`.
+pub fn number(s: &str) -> Result<Ratio, String> {
+    let t = s.trim();
+    let not = || format!("'{}' is not a number (write 5/2 or 2.5)", shorten(t));
+    if t.starts_with('-') {
+        return Err(format!("'{}' is negative", shorten(t)));
+    }
+    if let Some((a, b)) = t.split_once('/') {
+        let a = whole(a).map_err(|_| not())?;
+        let b = whole(b).map_err(|_| not())?;
+        if b == 0 {
+            return Err(format!("'{}' divides by zero", shorten(t)));
+        }
+        return Ok(Ratio::new(a, b));
+    }
+    if let Some((int, frac)) = t.split_once('.') {
+        if frac.is_empty() && int.is_empty() {
+            return Err(not());
+        }
+        if !frac.chars().all(|c| c.is_ascii_digit()) {
+            return Err(not());
+        }
+        if frac.len() > MAX_DECIMALS {
+            return Err(format!(
+                "'{}' has more than {MAX_DECIMALS} decimal places",
+                shorten(t)
+            ));
+        }
+        let i = if int.is_empty() {
+            0
+        } else {
+            whole(int).map_err(|_| not())?
+        };
+        let f = if frac.is_empty() {
+            0
+        } else {
+            whole(frac).map_err(|_| not())?
+        };
+        let den = 10u64.pow(frac.len() as u32);
+        let num = i
+            .checked_mul(den)
+            .and_then(|v| v.checked_add(f))
+            .ok_or_else(|| format!("'{}' is too large", shorten(t)))?;
+        return Ok(Ratio::new(num, den));
+    }
+    whole(t)
+        .map(Ratio::int)
+        .map_err(|e| if e.contains("too large") { e } else { not() })
+}
+
+/// A set of non-negative integers in braces: `{0, 2}`, `{0 2}`, `{}`, `∅`.
+pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
+    let t = s.trim();
+    const SYNTAX: &str = "write a set as {0, 2} (or {} when empty)";
+    if t == "∅" || t == "{}" {
+        return Ok(BTreeSet::new());
+    }
+    if t.is_empty() {
+        return Err(format!("an empty answer; {SYNTAX}"));
+    }
+    let Some(inner) = t.strip_prefix('{') else {
+        return Err(format!(
+            "'{}' does not start with '{{'; {SYNTAX}",
+            shorten(t)
+        ));
+    };
+    let Some(inner) = inner.strip_suffix('}') else {
+        return Err(format!("'{}' does not end with '}}'; {SYNTAX}", shorten(t)));
+    };
+    let mut out = BTreeSet::new();
+    for tok in inner.split(|c: char| c == ',' || c.is_whitespace()) {
+        if tok.is_empty() {
+            continue;
+        }
+        if tok.contains([';', '{', '}']) {
+            return Err(format!(
+                "'{}' in '{}': separate elements with commas; {SYNTAX}",
+                shorten(tok),
+                shorten(t)
+            ));
+        }
+        match whole(tok) {
+            Ok(v) if v <= MAX_SET_ELEMENT => {
+                out.insert(v);
+            }
+            Ok(_) => return Err(format!("{tok} is larger than {MAX_SET_ELEMENT}")),
+            Err(_) => {
+                return Err(format!(
+                    "'{}' is not a non-negative integer; {SYNTAX}",
+                    shorten(tok)
+                ))
+            }
+        }
+    }
+    if inner.split(',').skip(1).any(|part| part.trim().is_empty()) || inner.trim().starts_with(',')
+    {
+        return Err(format!("'{}' has an empty element; {SYNTAX}", shorten(t)));
+    }
+    Ok(out)
+}
+
+/// `{0, 1, 2}`, or `{}` when empty: how sets are written back.
+pub fn set_text<'a>(items: impl IntoIterator<Item = &'a u64>) -> String {
+    let v: Vec<String> = items.into_iter().map(u64::to_string).collect();
+    format!("{{{}}}", v.join(", "))
+}
+
+/// Lower case, whitespace collapsed, surrounding quotes or backticks and a
+/// final full stop dropped: the form free-text answers are compared in.
+pub fn normalize(s: &str) -> String {
+    let t = s.trim().trim_end_matches('.').trim();
+    let t = t.trim_matches(|c| c == '`' || c == '"' || c == '\'');
+    t.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The letter of choice `i`: `a`, `b`, …
+pub fn letter(i: usize) -> char {
+    (b'a' + (i % 26) as u8) as char
+}
+
+fn letter_index(tok: &str, n: usize) -> Option<usize> {
+    let t = tok.trim();
+    let t = t.strip_prefix('(').unwrap_or(t);
+    let t = t.strip_suffix([')', '.']).unwrap_or(t);
+    let mut it = t.chars();
+    let c = it.next()?.to_ascii_lowercase();
+    if it.next().is_some() || !c.is_ascii_lowercase() {
+        return None;
+    }
+    let i = (c as u8 - b'a') as usize;
+    (i < n).then_some(i)
+}
+
+fn choice_range(n: usize) -> String {
+    format!("a–{}", letter(n.saturating_sub(1)))
+}
+
+/// One choice: its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text
+/// (case, spacing and a final full stop ignored).
+pub fn choice(s: &str, choices: &[String]) -> Result<usize, String> {
+    let n = normalize(s);
+    if let Some(i) = choices.iter().position(|c| normalize(c) == n) {
+        return Ok(i);
+    }
+    letter_index(s, choices.len()).ok_or_else(|| {
+        format!(
+            "'{}' is neither a letter {} nor the text of a choice",
+            shorten(s.trim()),
+            choice_range(choices.len())
+        )
+    })
+}
+
+/// Several choices: letters separated by commas or spaces (`a, c`, `a c`,
+/// `ac`), or choice texts separated by `;`.
+pub fn choices(s: &str, choices: &[String]) -> Result<BTreeSet<usize>, String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(format!("an empty answer; write letters such as 'a, c'"));
+    }
+    let by_text: Option<BTreeSet<usize>> = t
+        .split(';')
+        .map(|part| {
+            let n = normalize(part);
+            choices.iter().position(|c| normalize(c) == n)
+        })
+        .collect();
+    if let Some(set) = by_text {
+        return Ok(set);
+    }
+    let mut out = BTreeSet::new();
+    for tok in t.split(|c: char| c == ',' || c.is_whitespace()) {
+        if tok.is_empty() {
+            continue;
+        }
+        if let Some(i) = letter_index(tok, choices.len()) {
+            out.insert(i);
+            continue;
+        }
+        // `ac` is shorthand for `a, c`.
+        if tok.chars().all(|c| c.is_ascii_alphabetic()) {
+            for c in tok.chars() {
+                match letter_index(&c.to_string(), choices.len()) {
+                    Some(i) => {
+                        out.insert(i);
+                    }
+                    None => {
+                        return Err(format!(
+                            "'{c}' is not one of the choices {}",
+                            choice_range(choices.len())
+                        ))
+                    }
+                }
+            }
+            continue;
+        }
+        return Err(format!(
+            "'{}' is not one of the choices {}; write letters such as 'a, c'",
+            shorten(tok),
+            choice_range(choices.len())
+        ));
+    }
+    Ok(out)
+}
+
+/// A `key: value` line of an answer file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyValue<'t> {
+    /// The key as written.
+    pub key: &'t str,
+    /// The value, trimmed; never empty.
+    pub value: &'t str,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column of the value.
+    pub column: u32,
+}
+
+impl KeyValue<'_> {
+    /// True when the key names `name`, ignoring case, `-` and `_`
+    /// (`ResMII`, `res_mii` and `res-mii` are one key).
+    pub fn is(&self, name: &str) -> bool {
+        key_form(self.key) == key_form(name)
+    }
+}
+
+/// A key in the form keys are compared in.
+pub fn key_form(k: &str) -> String {
+    k.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Splits one line into key and value: `key: value`, `key = value` or
+/// `key value`.
+pub fn key_value(l: Line<'_>) -> Result<KeyValue<'_>, String> {
+    let t = l.text;
+    let end = t
+        .find(|c: char| c == ':' || c == '=' || c.is_whitespace())
+        .unwrap_or(t.len());
+    let key = &t[..end];
+    let mut rest = t[end..].trim_start();
+    if let Some(r) = rest.strip_prefix([':', '=']) {
+        rest = r.trim_start();
+    }
+    if key.is_empty() || rest.is_empty() {
+        return Err(format!("expected 'KEY: VALUE', found '{}'", shorten(t)));
+    }
+    let value_start = t.len() - rest.len();
+    Ok(KeyValue {
+        key,
+        value: rest,
+        line: l.line,
+        column: l.column + t[..value_start].chars().count() as u32,
+    })
+}
+
+/// Every `key: value` line of `text`, and a diagnostic (in `file`) for each
+/// line that is not one.
+pub fn key_values<'t>(text: &'t str, file: &str) -> (Vec<KeyValue<'t>>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for l in lines(text) {
+        match key_value(l) {
+            Ok(kv) => out.push(kv),
+            Err(message) => errors.push(Diagnostic::new(file, l.line, l.column, message)),
+        }
+    }
+    (out, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_skip_comments_bom_and_crlf() {
+        let v: Vec<Line> = lines("\u{feff}# hi\r\n  a 1 # x\r\n\r\nb 2").collect();
+        assert_eq!(
+            v,
+            vec![
+                Line {
+                    line: 2,
+                    column: 3,
+                    text: "a 1"
+                },
+                Line {
+                    line: 4,
+                    column: 1,
+                    text: "b 2"
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(number("5/2"), Ok(Ratio::new(5, 2)));
+        assert_eq!(number(" 2.5 "), Ok(Ratio::new(5, 2)));
+        assert_eq!(number("3"), Ok(Ratio::int(3)));
+        assert_eq!(number(".5"), Ok(Ratio::new(1, 2)));
+        assert_eq!(number("3."), Ok(Ratio::int(3)));
+        for bad in ["x", "2,5", "1e3", "5/0", "-1", "", ".", "1/2/3", "4x"] {
+            assert!(number(bad).is_err(), "{bad}");
+        }
+        assert_eq!(whole("+4"), Ok(4));
+        assert!(whole("-4").unwrap_err().contains("negative"));
+        assert!(whole("99999999999999999999").unwrap_err().contains("large"));
+    }
+
+    #[test]
+    fn sets_need_braces_and_commas_or_spaces() {
+        let s = |t: &str| set(t).map(|s| s.into_iter().collect::<Vec<_>>());
+        assert_eq!(s("{0, 1,2}"), Ok(vec![0, 1, 2]));
+        assert_eq!(s("{2 0}"), Ok(vec![0, 2]));
+        assert_eq!(s("∅"), Ok(vec![]));
+        assert_eq!(s("{ }"), Ok(vec![]));
+        for bad in [
+            "{1, 2", "0,1,2,3", "{0; 2}", "{a}", "[0, 2]", "", "{1,,2}", "{,1}",
+        ] {
+            assert!(set(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn choices_by_letter_or_text() {
+        let c: Vec<String> = [
+            "Fits",
+            "Each pair (r, k) appears at most once in RT(o)",
+            "Place",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(choice("B", &c), Ok(1));
+        assert_eq!(choice("(c)", &c), Ok(2));
+        assert_eq!(choice("a.", &c), Ok(0));
+        assert_eq!(
+            choice("Each pair (r, k) appears at most once in RT(o)", &c),
+            Ok(1)
+        );
+        assert!(choice("d", &c).is_err());
+        let s = |t: &str| choices(t, &c).map(|s| s.into_iter().collect::<Vec<_>>());
+        assert_eq!(s("a, c"), Ok(vec![0, 2]));
+        assert_eq!(s("ac"), Ok(vec![0, 2]));
+        assert_eq!(s("fits; place"), Ok(vec![0, 2]));
+        assert!(s("a, z").is_err());
+    }
+
+    #[test]
+    fn key_values_in_three_spellings() {
+        let (kv, errs) = key_values("ResMII = 3\nrec-mii: 4\nmii 4\nbroken\n", "a.txt");
+        assert_eq!(kv.len(), 3);
+        assert!(kv[0].is("res_mii") && kv[1].is("rec_mii") && kv[2].is("mii"));
+        assert_eq!((kv[0].value, kv[0].column), ("3", 10));
+        assert_eq!(errs.len(), 1);
+        assert_eq!(
+            errs[0].to_string(),
+            "a.txt:4:1: expected 'KEY: VALUE', found 'broken'"
+        );
+    }
+}

@@ -1,0 +1,134 @@
+//! The submission format (product.md §8): one `LABEL CYCLE` line per
+//! operation (`LABEL: CYCLE` too), `ii N` (or `ii: N`) for loops, `#`
+//! comments; a BOM, CRLF, tabs and trailing spaces are accepted.
+//!
+//! Submissions are untrusted: numbers are range-checked, at most
+//! [`MAX_LINES`] lines are read, and parsing never fails: every line that
+//! is not a placement becomes a [`Diagnostic`].
+//!
+//! ```
+//! let s = course::formats::submission::parse("ii: 4\na 0\nb: 2 # late\n", "a.sched");
+//! assert_eq!(s.ii.map(|(ii, _)| ii), Some(4));
+//! assert_eq!(s.placements.len(), 2);
+//! assert!(s.errors.is_empty());
+//! ```
+
+use crate::formats::answer::{self, shorten};
+use crate::formats::diagnostic::Diagnostic;
+
+/// The largest cycle or II a submission may state.
+pub const MAX_CYCLE: i64 = 1_000_000_000_000;
+/// The most lines of a submission that are read.
+pub const MAX_LINES: usize = 100_000;
+
+/// One `LABEL CYCLE` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The operation's label as written.
+    pub label: String,
+    /// The issue cycle.
+    pub cycle: i64,
+    /// 1-based line of the submission.
+    pub line: u32,
+}
+
+/// A parsed submission, with the problems found while parsing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Submission {
+    /// The placements in the order written.
+    pub placements: Vec<Placement>,
+    /// `ii N` and its line.
+    pub ii: Option<(u64, u32)>,
+    /// Lines that are not placements, numbers out of range.
+    pub errors: Vec<Diagnostic>,
+}
+
+fn number(s: &str, what: &str) -> Result<i64, String> {
+    let digits = s.strip_prefix('+').unwrap_or(s);
+    if digits.starts_with('-')
+        && digits.len() > 1
+        && digits[1..].chars().all(|c| c.is_ascii_digit())
+    {
+        return Err(format!("{what} {s} is negative; cycles start at 0"));
+    }
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!(
+            "expected a whole number for the {what}, found '{}'",
+            shorten(s)
+        ));
+    }
+    match digits.parse::<i64>() {
+        Ok(v) if v <= MAX_CYCLE => Ok(v),
+        _ => Err(format!(
+            "{what} {} is out of range (at most {MAX_CYCLE})",
+            shorten(s)
+        )),
+    }
+}
+
+/// True for a label of the lab format: a letter or `_`, then letters,
+/// digits, `_` or `.`.
+pub fn is_label(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// Parses a submission; `file` names it in diagnostics. Never fails:
+/// problems are in `errors`.
+pub fn parse(text: &str, file: &str) -> Submission {
+    let mut sub = Submission::default();
+    for l in answer::lines(text) {
+        let line = l.line;
+        let err = |message: String| Diagnostic::new(file, line, l.column, message);
+        if line as usize > MAX_LINES {
+            sub.errors.push(err(format!(
+                "more than {MAX_LINES} lines; the rest is not read"
+            )));
+            break;
+        }
+        let words: Vec<&str> = l.text.split_whitespace().collect();
+        match words.as_slice() {
+            ["ii" | "ii:", n] => match number(n, "II") {
+                Ok(0) => sub
+                    .errors
+                    .push(err("ii 0: the initiation interval is at least 1".into())),
+                Ok(v) => {
+                    if let Some((_, prev)) = sub.ii {
+                        sub.errors.push(err(format!(
+                            "a second 'ii' line (the first is line {prev})"
+                        )));
+                    } else {
+                        sub.ii = Some((v as u64, line));
+                    }
+                }
+                Err(e) => sub.errors.push(err(e)),
+            },
+            [label, n] => {
+                let label = label.strip_suffix(':').unwrap_or(label);
+                if !is_label(label) {
+                    sub.errors.push(err(format!(
+                        "'{}' is not an operation label",
+                        shorten(label)
+                    )));
+                    continue;
+                }
+                match number(n, "cycle") {
+                    Ok(c) => sub.placements.push(Placement {
+                        label: label.to_string(),
+                        cycle: c,
+                        line,
+                    }),
+                    Err(e) => sub.errors.push(err(format!("{label}: {e}"))),
+                }
+            }
+            _ => sub.errors.push(err(format!(
+                "expected 'LABEL CYCLE' or 'ii N', found '{}'",
+                shorten(l.text)
+            ))),
+        }
+    }
+    sub
+}
