@@ -198,7 +198,7 @@ pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
     };
     match a.format {
         Format::Json => {
-            let mut j = m.to_json();
+            let mut j = serde_json::to_value(m.info()).unwrap_or_default();
             j["forbidden_latencies"] = json!(m
                 .resource_ids()
                 .filter(|&r| r.index() != 0 && m.resource(r).capacity == 1)

@@ -315,7 +315,7 @@ pub fn paint(ctx: &Ctx, s: &str) -> String {
 }
 
 /// Pretty JSON plus a newline.
-pub fn print_json(v: &serde_json::Value) {
+pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) {
     print(&format!(
         "{}\n",
         serde_json::to_string_pretty(v).unwrap_or_default()

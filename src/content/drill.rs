@@ -128,7 +128,10 @@ fn base_json(name: &str, seed: u64, m: &Machine) -> serde_json::Map<String, Valu
     j.insert("drill".into(), json!(name));
     j.insert("seed".into(), json!(seed));
     j.insert("generator_version".into(), json!(GENERATOR_VERSION));
-    j.insert("machine".into(), m.to_json());
+    j.insert(
+        "machine".into(),
+        serde_json::to_value(m.info()).unwrap_or_default(),
+    );
     j
 }
 
@@ -667,7 +670,10 @@ fn forbidden(seed: u64, solution: bool) -> Rendered {
     j.insert("drill".into(), json!("forbidden"));
     j.insert("seed".into(), json!(seed));
     j.insert("generator_version".into(), json!(GENERATOR_VERSION));
-    j.insert("machine".into(), m.to_json());
+    j.insert(
+        "machine".into(),
+        serde_json::to_value(m.info()).unwrap_or_default(),
+    );
     if solution {
         text.push_str("\nSolution (Lemma 23.1.6: d is forbidden iff some k ∈ K(o), k' ∈ K(o') have k − k' = d):\n");
         let mut rows = Vec::new();

@@ -8,3 +8,4 @@ pub mod mii;
 pub mod modulo;
 pub mod rtable;
 pub mod sched;
+pub mod schedule;

@@ -457,29 +457,81 @@ impl Machine {
         }
     }
 
-    /// The JSON form of product.md §6: `issue_width`, `resources`
-    /// [{`name`, `capacity`}], `classes` [{`name`, `latency`, `reservation`}]
-    /// (the reservation includes the issue pairs).
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "name": self.name,
-            "issue_width": self.issue_width,
-            "micro_op_buffer_size": self.micro_op_buffer_size,
-            "resources": self.resources.iter().map(|r| serde_json::json!({
-                "name": r.name, "capacity": r.capacity
-            })).collect::<Vec<_>>(),
-            "classes": self.classes.iter().map(|c| serde_json::json!({
-                "name": c.name,
-                "latency": c.latency,
-                "opcodes": c.opcodes,
-                "uops": c.uops,
-                "read_advance": c.read_advance,
-                "reservation": c.reservation.iter()
-                    .map(|&(r, k)| serde_json::json!([self.resource(r).name, k]))
-                    .collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-        })
+    /// The serializable description of product.md §6 (`course machine
+    /// --format json`, and the `machine` field of every data command).
+    pub fn info(&self) -> MachineInfo {
+        MachineInfo {
+            classes: self
+                .classes
+                .iter()
+                .map(|c| ClassInfo {
+                    latency: c.latency,
+                    name: c.name.clone(),
+                    opcodes: c.opcodes.clone(),
+                    read_advance: c.read_advance,
+                    reservation: c
+                        .reservation
+                        .iter()
+                        .map(|&(r, k)| (self.resource(r).name.clone(), k))
+                        .collect(),
+                    uops: c.uops,
+                })
+                .collect(),
+            issue_width: self.issue_width,
+            micro_op_buffer_size: self.micro_op_buffer_size,
+            name: self.name.clone(),
+            resources: self
+                .resources
+                .iter()
+                .map(|r| ResourceInfo {
+                    capacity: r.capacity,
+                    name: r.name.clone(),
+                })
+                .collect(),
+        }
     }
+}
+
+/// A machine as JSON (product.md §6). Fields are declared in alphabetical
+/// order, the order every JSON object of the crate prints its keys in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MachineInfo {
+    /// Every class with its reservation table (issue pairs included).
+    pub classes: Vec<ClassInfo>,
+    /// W.
+    pub issue_width: u32,
+    /// 0 for an in-order machine.
+    pub micro_op_buffer_size: u32,
+    /// The machine's name.
+    pub name: String,
+    /// Every resource, `issue` first.
+    pub resources: Vec<ResourceInfo>,
+}
+
+/// A class as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClassInfo {
+    /// `lat(o)`.
+    pub latency: u32,
+    /// The class name.
+    pub name: String,
+    /// The opcodes of the class.
+    pub opcodes: Vec<String>,
+    /// ReadAdvance of its register reads.
+    pub read_advance: u32,
+    /// RT(o) as `[resource, offset]` pairs.
+    pub reservation: Vec<(String, u32)>,
+    /// Micro-ops.
+    pub uops: u32,
+}
+
+/// A resource as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResourceInfo {
+    /// cap(r).
+    pub capacity: u32,
+    /// The resource name.
+    pub name: String,
 }
 
 impl fmt::Display for Machine {

@@ -27,12 +27,15 @@
 
 use std::collections::HashMap;
 
+use serde::Serialize;
+
 use crate::formats::diagnostic::{self as formats, Diagnostics};
 use crate::model::ids::{ClassId, OpId};
 use crate::model::machine::Machine;
 
 /// A straight-line block or the body of a loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     Block,
     Loop,
@@ -160,13 +163,43 @@ fn push_reg(s: &mut String, r: &RegUse) {
 }
 
 /// Why an edge exists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum EdgeKind {
     /// Register flow through the register its source defines
     /// ([`Program::edge_register`]).
+    #[serde(rename = "register")]
     Reg,
     /// Possible memory aliasing.
+    #[serde(rename = "memory")]
     Mem,
+}
+
+/// An operation as JSON (`ops` of product.md §6). Fields are declared in
+/// alphabetical order, the order every JSON object of the crate prints its
+/// keys in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpInfo {
+    /// The class name.
+    pub class: String,
+    /// The label.
+    pub label: String,
+    /// The operation as written in the lab format, after the label.
+    pub text: String,
+}
+
+/// A dependence as JSON (`edges` of product.md §6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EdgeInfo {
+    /// Iteration distance d.
+    pub distance: u32,
+    /// The producer's label.
+    pub from: String,
+    /// `register` or `memory`.
+    pub kind: EdgeKind,
+    /// Latency ℓ.
+    pub latency: u32,
+    /// The consumer's label.
+    pub to: String,
 }
 
 /// A dependence `from → to` with latency ℓ and iteration distance d.
@@ -318,6 +351,32 @@ impl Program {
         self.preds[id.index()]
             .iter()
             .map(|&e| &self.edges[e as usize])
+    }
+
+    /// Every operation as JSON (`ops` of product.md §6).
+    pub fn op_infos(&self, m: &Machine) -> Vec<OpInfo> {
+        self.ops
+            .iter()
+            .map(|o| OpInfo {
+                class: m.class(o.class).name.clone(),
+                label: o.label.clone(),
+                text: o.text(),
+            })
+            .collect()
+    }
+
+    /// Every dependence as JSON (`edges` of product.md §6).
+    pub fn edge_infos(&self) -> Vec<EdgeInfo> {
+        self.edges
+            .iter()
+            .map(|e| EdgeInfo {
+                distance: e.distance,
+                from: self.label(e.from).to_string(),
+                kind: e.kind,
+                latency: e.latency,
+                to: self.label(e.to).to_string(),
+            })
+            .collect()
     }
 
     /// The lab-format text of the program (parses back to the same program).

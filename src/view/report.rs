@@ -252,7 +252,10 @@ pub fn program_json(p: &Program, m: &Machine) -> serde_json::Map<String, Value> 
     let mut j = serde_json::Map::new();
     j.insert("name".into(), json!(p.name));
     j.insert("kind".into(), json!(p.kind.as_str()));
-    j.insert("machine".into(), m.to_json());
+    j.insert(
+        "machine".into(),
+        serde_json::to_value(m.info()).unwrap_or_default(),
+    );
     j.insert("ops".into(), ops_json(p, m));
     j.insert("edges".into(), edges_json(p));
     j

@@ -1,0 +1,2 @@
+//! The host: everything that touches the file system (class folders,
+//! submission files, state files). The layers below never do.
