@@ -128,7 +128,11 @@ fn machine_files() {
 
 #[test]
 fn usage_errors() {
-    fails(&["drill", "nope", "--seed", "1"], "unknown drill 'nope'");
+    fails(&["drill", "nope", "--seed", "1"], "invalid value 'nope'");
+    fails(
+        &["drill", "nope"],
+        "[possible values: list, list-schedule, mii, modulo, forbidden, hazard, rthroughput]",
+    );
     fails(
         &["gen", "block", "--ops", "0", "--seed", "1"],
         "--ops must be between 1",

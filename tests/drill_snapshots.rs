@@ -127,3 +127,55 @@ fn check_explains_and_diffs() {
     assert_eq!(o.code, 1);
     insta::assert_snapshot!("mii_02_check_wrong", o.stdout);
 }
+
+#[test]
+fn malformed_answers_get_located_format_errors() {
+    for (drill, answer, expect) in [
+        (
+            "forbidden",
+            "F(A,A) = {1, 2\n",
+            "✗ <stdin>:1:10: F(A,A): '{1, 2' does not end with '}'",
+        ),
+        (
+            "forbidden",
+            "# no braces\nF(A,A) = 0,1\n",
+            "✗ <stdin>:2:10: F(A,A): '0,1' does not start with '{'",
+        ),
+        (
+            "hazard",
+            "accept {0; 2}\n",
+            "✗ <stdin>:1:8: '0;' in '{0; 2}': separate elements with commas",
+        ),
+        (
+            "rthroughput",
+            "\u{feff}  2,5\r\n",
+            "✗ <stdin>:1:3: '2,5' is not a number (write 5/2 or 2.5)",
+        ),
+        (
+            "mii",
+            "res_mii: four\n",
+            "✗ <stdin>:1:10: res_mii: 'four' is not a whole number",
+        ),
+        (
+            "list-schedule",
+            "a\n",
+            "✗ <stdin>:1:1: expected 'LABEL CYCLE' or 'ii N', found 'a'",
+        ),
+    ] {
+        let o = common::course(&["drill", drill, "--seed", "1", "--check", "-"], answer);
+        assert_eq!(o.code, 1, "{drill}: {}", o.stdout);
+        assert!(o.stdout.contains(expect), "{drill}: {}", o.stdout);
+        let o = common::course(
+            &[
+                "drill", drill, "--seed", "1", "--check", "-", "--format", "json",
+            ],
+            answer,
+        );
+        let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        let want = expect.trim_start_matches("✗ ");
+        let located = j["mistakes"].as_array().unwrap().iter().any(|m| {
+            m["kind"] == "format" && m["message"].as_str().is_some_and(|s| s.starts_with(want))
+        });
+        assert!(located, "{drill}: {}", o.stdout);
+    }
+}

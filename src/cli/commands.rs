@@ -2,18 +2,18 @@
 
 use serde_json::json;
 
-use course::content::drill;
+use course::api::{self, drill::DrillOutput};
 use course::content::gen::{self, GenParams};
 use course::engine::hazard;
 use course::engine::mii;
 use course::engine::sched;
 use course::model::machine::Machine;
 use course::model::program::{self, Kind, Program};
-use course::view::report;
+use course::view::{self, report};
 
 use super::{
-    print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, Format, GenArgs, GenKind,
-    InputArgs, MachineArgs,
+    print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice, Format,
+    GenArgs, GenKind, InputArgs, MachineArgs,
 };
 
 /// A seed from the OS clock and process id when none is given; printed so
@@ -37,27 +37,17 @@ fn load_params(ctx: &Ctx, path: Option<&str>) -> Result<Option<GenParams>, CliEr
 }
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
-    if a.drill == "list" {
-        if a.format == Format::Json {
-            print_json(&json!(drill::DRILLS
-                .iter()
-                .map(|d| json!({"name": d.name, "summary": d.summary}))
-                .collect::<Vec<_>>()));
-        } else {
-            print(&drill::list_text());
+    let drill = match a.drill {
+        DrillChoice::List => {
+            let list = api::drill::list();
+            match a.format {
+                Format::Json => print_json(&list),
+                _ => print(&view::drill::list_text(&list)),
+            }
+            return Ok(0);
         }
-        return Ok(0);
-    }
-    let info = drill::DRILLS
-        .iter()
-        .find(|d| d.name == a.drill)
-        .ok_or_else(|| {
-            CliError(format!(
-                "unknown drill '{}' (see `course drill list`)",
-                a.drill
-            ))
-        })?;
-    let params = load_params(ctx, info.params)?;
+        DrillChoice::One(d) => d,
+    };
     let seed = match a.seed {
         Some(s) => s,
         None => {
@@ -66,27 +56,47 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             s
         }
     };
-    if let Some(path) = &a.check {
-        let answer = read_file(path)?;
-        let c = drill::check_answer(&a.drill, &ctx.machine, params.as_ref(), seed, &answer)?;
-        match a.format {
-            Format::Json => print_json(&c.json),
-            _ => print(&super::paint(ctx, &c.text)),
+    let answer = match &a.check {
+        Some(path) => Some((
+            if path == "-" {
+                "<stdin>"
+            } else {
+                path.as_str()
+            },
+            read_file(path)?,
+        )),
+        None => None,
+    };
+    let out = api::drill::run(&api::drill::DrillRequest {
+        drill,
+        seed,
+        machine: &ctx.machine,
+        source: &ctx.source,
+        solution: a.solution,
+        check: answer
+            .as_ref()
+            .map(|(file, text)| api::drill::Answer { file, text }),
+    })?;
+    match out {
+        DrillOutput::Report(r) => {
+            match a.format {
+                Format::Json => print_json(&r),
+                _ => print(&super::paint(ctx, &view::drill::report_text(&r))),
+            }
+            Ok(if r.correct() { 0 } else { 1 })
         }
-        return Ok(if c.correct { 0 } else { 1 });
-    }
-    let r = drill::run(&a.drill, &ctx.machine, params.as_ref(), seed, a.solution)?;
-    match a.format {
-        Format::Json => print_json(&r.json),
-        Format::Dot => {
-            return Err(CliError(
-                "--format dot is for dependence graphs: use `course analyze FILE --format dot`"
-                    .into(),
-            ))
+        DrillOutput::Problem(p) => {
+            match a.format {
+                Format::Json => print_json(&p),
+                Format::Dot => return Err(CliError(
+                    "--format dot is for dependence graphs: use `course analyze FILE --format dot`"
+                        .into(),
+                )),
+                Format::Text => print(&view::drill::problem_text(&p)),
+            }
+            Ok(0)
         }
-        Format::Text => print(&r.text),
     }
-    Ok(0)
 }
 
 fn load_input(ctx: &Ctx, path: &str) -> Result<Program, CliError> {

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use course::content::data::Source;
+use course::content::drill::Drill;
 use course::model::machine::Machine;
 
 mod bench;
@@ -143,10 +144,45 @@ pub struct GenArgs {
     pub seed: Option<u64>,
 }
 
+/// `course drill NAME`: `list`, or one drill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrillChoice {
+    List,
+    One(Drill),
+}
+
+impl DrillChoice {
+    const ALL: [DrillChoice; 7] = [
+        DrillChoice::List,
+        DrillChoice::One(Drill::ALL[0]),
+        DrillChoice::One(Drill::ALL[1]),
+        DrillChoice::One(Drill::ALL[2]),
+        DrillChoice::One(Drill::ALL[3]),
+        DrillChoice::One(Drill::ALL[4]),
+        DrillChoice::One(Drill::ALL[5]),
+    ];
+}
+
+impl ValueEnum for DrillChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        &DrillChoice::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(match self {
+            DrillChoice::List => {
+                clap::builder::PossibleValue::new("list").help("the drills and what each practises")
+            }
+            DrillChoice::One(d) => clap::builder::PossibleValue::new(d.name()).help(d.summary()),
+        })
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct DrillArgs {
     /// `list`, or a drill name.
-    pub drill: String,
+    #[arg(value_enum)]
+    pub drill: DrillChoice,
     /// Seed of the problem (default: drawn at random and printed).
     #[arg(long)]
     pub seed: Option<u64>,

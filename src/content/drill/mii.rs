@@ -1,0 +1,250 @@
+//! The mii drill: ResMII, RecMII and MII of a random loop (Lesson 23.6),
+//! usage counted from the reservation tables and the critical recurrence.
+//! The answer is three `key: value` lines (`res_mii 4`, `ResMII: 4`,
+//! `mii = 4`), read with [`answer::key_values`].
+
+use serde::Serialize;
+
+use super::{
+    all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProgramProblem, Verdict,
+};
+use crate::content::gen::GenParams;
+use crate::engine::mii::{self, Bounds};
+use crate::formats::answer;
+use crate::formats::diagnostic::Diagnostic;
+use crate::model::machine::Machine;
+use crate::model::program::{Kind, Program};
+use crate::util::rng::GENERATOR_VERSION;
+
+/// The problem: a random loop with at least one recurrence.
+pub type Problem = ProgramProblem<Solution>;
+
+/// The bounds of the loop, as `course analyze` names them.
+#[derive(Clone, Debug, Serialize)]
+pub struct Solution {
+    /// The Theorem 23.1.12 bound, a fraction.
+    pub bound: String,
+    pub critical_recurrence: Option<RecurrenceInfo>,
+    pub mii: u64,
+    pub rec_mii: u64,
+    pub res_mii: u64,
+    /// RThroughput, a fraction such as "5/2".
+    pub rthroughput: String,
+    /// `U_r` per resource, issue first.
+    pub usage: Vec<UsageInfo>,
+    /// The bounds themselves (for the text view).
+    #[serde(skip)]
+    pub bounds: Bounds,
+}
+
+/// The critical recurrence: its operations, total latency and distance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RecurrenceInfo {
+    pub distance: u64,
+    pub latency: u64,
+    /// The labels around the cycle.
+    pub ops: Vec<String>,
+}
+
+/// How much of one resource an iteration uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UsageInfo {
+    pub capacity: u32,
+    pub resource: String,
+    pub usage: u64,
+}
+
+impl Solution {
+    fn new(p: &Program, m: &Machine, b: Bounds) -> Solution {
+        Solution {
+            bound: b.bound.fraction_string(),
+            critical_recurrence: b.recurrence.as_ref().map(|r| RecurrenceInfo {
+                distance: r.distance,
+                latency: r.latency,
+                ops: r.ops(p).iter().map(|&o| p.label(o).to_string()).collect(),
+            }),
+            mii: b.mii,
+            rec_mii: b.rec_mii,
+            res_mii: b.res_mii,
+            rthroughput: b.rthroughput.fraction_string(),
+            usage: m
+                .resource_ids()
+                .map(|r| UsageInfo {
+                    capacity: m.resource(r).capacity,
+                    resource: m.resource(r).name.clone(),
+                    usage: b.usage[r.index()],
+                })
+                .collect(),
+            bounds: b,
+        }
+    }
+
+    /// The solution as an answer file.
+    pub fn answer(&self) -> String {
+        format!(
+            "res_mii {}\nrec_mii: {}\nMII = {}\n",
+            self.res_mii, self.rec_mii, self.mii
+        )
+    }
+}
+
+/// A value the student got right.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Right {
+    /// `res_mii`, `rec_mii` or `mii`.
+    pub key: &'static str,
+    pub value: u64,
+}
+
+/// The outcome of checking the three values.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub correct: bool,
+    pub drill: Drill,
+    pub generator_version: u32,
+    /// Format problems, then each value in the order res_mii, rec_mii, mii
+    /// (serialised as the list of mistakes).
+    #[serde(rename = "mistakes", serialize_with = "mistakes_only")]
+    pub verdicts: Vec<Verdict<Right>>,
+    pub seed: u64,
+    /// The machine's name (for the text view).
+    #[serde(skip)]
+    pub machine_name: String,
+}
+
+fn body(m: &Machine, params: &GenParams, seed: u64) -> Program {
+    generated(m, params, seed, Kind::Loop)
+}
+
+/// The loop for `seed`, with its bounds when `solution`.
+pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Problem {
+    let p = body(m, params, seed);
+    let solution = solution.then(|| Solution::new(&p, m, mii::analyze(&p, m)));
+    ProgramProblem::new(Drill::Mii, m, p, seed, solution)
+}
+
+/// `c → d → e → c: ℓ = 7, d = 2, ⌈7/2⌉ = 4`, as the mii view prints it.
+fn recurrence_text(p: &Program, b: &Bounds) -> String {
+    match &b.recurrence {
+        Some(r) => format!(
+            "{}: ℓ = {}, d = {}, ⌈{}/{}⌉ = {}",
+            r.path_string(p),
+            r.latency,
+            r.distance,
+            r.latency,
+            r.distance,
+            r.ratio().ceil()
+        ),
+        None => "none (no dependence cycle)".into(),
+    }
+}
+
+/// Checks `res_mii`, `rec_mii` and `mii` lines; a wrong value gets the
+/// reason (the bottleneck resource, the critical recurrence, the maximum).
+pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
+    let p = body(m, params, seed);
+    let b = mii::analyze(&p, m);
+    let (given, errors) = answer::key_values(text, file);
+    let mut verdicts: Vec<Verdict<Right>> = errors
+        .into_iter()
+        .map(|d| Verdict::Wrong(Mistake::new(MistakeKind::Format, d.to_string())))
+        .collect();
+    let reason = |key: &str| -> String {
+        match key {
+            "res_mii" => format!(
+                "ResMII = max over resources of ⌈U/cap⌉; {} has U = {} on capacity {}, so {}",
+                m.resource(b.res_bottleneck).name,
+                b.usage[b.res_bottleneck.index()],
+                m.resource(b.res_bottleneck).capacity,
+                b.res_mii
+            ),
+            "rec_mii" => format!("the critical recurrence is {}", recurrence_text(&p, &b)),
+            _ => format!(
+                "MII = max(ResMII, RecMII) = max({}, {}) = {}",
+                b.res_mii, b.rec_mii, b.mii
+            ),
+        }
+    };
+    for (key, want) in [
+        ("res_mii", b.res_mii),
+        ("rec_mii", b.rec_mii),
+        ("mii", b.mii),
+    ] {
+        // A key given twice counts as its last line.
+        let verdict = match given.iter().rev().find(|kv| kv.is(key)) {
+            None => Verdict::Wrong(Mistake::new(
+                MistakeKind::Missing,
+                format!("{key}: missing (expected a line '{key} N')"),
+            )),
+            Some(kv) => match answer::whole(kv.value) {
+                Ok(value) if value == want => Verdict::Right(Right { key, value }),
+                Ok(got) => Verdict::Wrong(Mistake::new(
+                    MistakeKind::Wrong,
+                    format!("{key}: you said {got}; {}", reason(key)),
+                )),
+                Err(e) => Verdict::Wrong(Mistake::new(
+                    MistakeKind::Format,
+                    Diagnostic::new(file, kv.line, kv.column, format!("{key}: {e}")).to_string(),
+                )),
+            },
+        };
+        verdicts.push(verdict);
+    }
+    Report {
+        correct: all_right(&verdicts),
+        drill: Drill::Mii,
+        generator_version: GENERATOR_VERSION,
+        verdicts,
+        seed,
+        machine_name: m.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(r: &Report) -> Vec<String> {
+        r.verdicts
+            .iter()
+            .filter_map(|v| v.mistake().map(|x| x.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn solutions_check_as_correct_in_every_spelling() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        for seed in 0..40 {
+            let s = problem(&m, &params, seed, true).solution.unwrap();
+            assert!(check(&m, &params, seed, &s.answer(), "a.txt").correct);
+            let other = format!(
+                "\u{feff}ResMII: {} # by hand\r\nrec-mii = {}\r\n\r\nmii {}\r\n",
+                s.res_mii, s.rec_mii, s.mii
+            );
+            assert!(check(&m, &params, seed, &other, "a.txt").correct, "{other}");
+        }
+    }
+
+    #[test]
+    fn wrong_answers_explain() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let r = check(&m, &params, 2, "res_mii 1\nrec_mii x\n", "a.txt");
+        assert!(!r.correct);
+        let msgs = messages(&r);
+        assert!(msgs[0].starts_with("res_mii: you said 1; ResMII = max"));
+        assert_eq!(msgs[1], "a.txt:2:9: rec_mii: 'x' is not a whole number");
+        assert_eq!(msgs[2], "mii: missing (expected a line 'mii N')");
+    }
+
+    #[test]
+    fn format_problems_are_located() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let r = check(&m, &params, 2, "res_mii 4\n\n  broken\nmii: -1\n", "a.txt");
+        let msgs = messages(&r);
+        assert_eq!(msgs[0], "a.txt:3:3: expected 'KEY: VALUE', found 'broken'");
+        assert!(msgs.contains(&"a.txt:4:6: mii: '-1' is negative".to_string()));
+    }
+}

@@ -1,0 +1,195 @@
+//! The modulo drill: a modulo schedule of a random loop (Lesson 23.6), an
+//! II and an issue cycle per operation such that every dependence holds
+//! and the modulo reservation table never overflows. The answer is a
+//! submission file with an `ii N` line; a valid schedule above the
+//! reference II is a mistake of quality.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, ProgramProblem};
+use crate::content::gen::GenParams;
+use crate::engine::check;
+use crate::engine::mii;
+use crate::engine::schedule;
+use crate::formats::submission;
+use crate::model::ids::Cycle;
+use crate::model::machine::Machine;
+use crate::model::program::{Kind, Program};
+use crate::util::rng::Rng;
+
+/// The problem: a random loop.
+pub type Problem = ProgramProblem<Solution>;
+
+/// The bounds and the reference modulo schedule.
+#[derive(Clone, Debug, Serialize)]
+pub struct Solution {
+    pub ii: u64,
+    pub mii: u64,
+    pub rec_mii: u64,
+    pub res_mii: u64,
+    /// The issue cycle per label (one iteration).
+    pub schedule: BTreeMap<String, Cycle>,
+    /// The same cycles by operation (for the text view).
+    #[serde(skip)]
+    pub cycles: Vec<Cycle>,
+}
+
+impl Solution {
+    /// The solution as an answer file.
+    pub fn answer(&self) -> String {
+        let mut s = format!("ii {}\n", self.ii);
+        for (label, c) in &self.schedule {
+            s.push_str(&format!("{label} {c}\n"));
+        }
+        s
+    }
+}
+
+/// A schedule that passed the hard checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Valid {
+    /// The II the student used.
+    pub ii: u64,
+    /// The loop's MII.
+    pub mii: u64,
+    /// True when the reference reaches a smaller II.
+    pub above_reference: bool,
+    /// The student's cycles.
+    pub cycles: Vec<Cycle>,
+}
+
+/// The outcome of checking a modulo schedule.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub correct: bool,
+    pub drill: Drill,
+    pub mistakes: Vec<Mistake>,
+    pub seed: u64,
+    /// Set when the schedule passed the hard checks (for the text view).
+    #[serde(skip)]
+    pub valid: Option<Valid>,
+    /// The loop (for the text view).
+    #[serde(skip)]
+    pub program: Program,
+    /// The machine (for the text view).
+    #[serde(skip)]
+    pub model: Machine,
+}
+
+/// Its own stream: the modulo body differs from the mii drill's.
+fn body(m: &Machine, params: &GenParams, seed: u64) -> Program {
+    let sub_seed = Rng::derived(seed, "modulo/body").next_u64();
+    generated(m, params, sub_seed, Kind::Loop)
+}
+
+/// The loop for `seed`, with the bounds and the reference schedule when
+/// `solution`.
+pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Problem {
+    let p = body(m, params, seed);
+    let solution = solution.then(|| {
+        let b = mii::analyze(&p, m);
+        let s = schedule::reference(&p, m);
+        Solution {
+            ii: s.ii.unwrap_or(0),
+            mii: b.mii,
+            rec_mii: b.rec_mii,
+            res_mii: b.res_mii,
+            schedule: by_label(&p, &s.cycles),
+            cycles: s.cycles,
+        }
+    });
+    ProgramProblem::new(Drill::Modulo, m, p, seed, solution)
+}
+
+/// Checks a modulo schedule: the hard checks, then its II against the
+/// reference.
+pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
+    let p = body(m, params, seed);
+    let b = mii::analyze(&p, m);
+    let reference_ii = schedule::reference(&p, m).ii.unwrap_or(0);
+    let sub = submission::parse(text, file);
+    let result = check::check(&p, m, &sub);
+    let mut mistakes = violations(&sub, &result);
+    let valid = match (&result.cycles, result.valid()) {
+        (Some(t), true) => {
+            let ii = result.ii.unwrap_or(0);
+            if ii > reference_ii {
+                mistakes.push(Mistake::new(
+                    MistakeKind::Quality,
+                    format!(
+                        "valid, but II = {ii} is above the reference II = {reference_ii} (MII = {})",
+                        b.mii
+                    ),
+                ));
+            }
+            Some(Valid {
+                ii,
+                mii: b.mii,
+                above_reference: ii > reference_ii,
+                cycles: t.clone(),
+            })
+        }
+        _ => None,
+    };
+    Report {
+        correct: mistakes.is_empty(),
+        drill: Drill::Modulo,
+        mistakes,
+        seed,
+        valid,
+        program: p,
+        model: m.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solutions_check_as_correct() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        for seed in 0..40 {
+            let s = problem(&m, &params, seed, true).solution.unwrap();
+            let r = check(&m, &params, seed, &s.answer(), "a.txt");
+            assert!(r.correct, "seed {seed}: {:?}", r.mistakes);
+            assert_eq!(r.valid.map(|v| v.ii), Some(s.ii));
+        }
+    }
+
+    #[test]
+    fn wrong_answers_explain() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let s = problem(&m, &params, 3, true).solution.unwrap();
+        // Spread far apart: valid, but at a larger II than needed.
+        let slow: String = std::iter::once(format!("ii {}\n", s.ii + 3))
+            .chain(s.schedule.iter().map(|(l, c)| format!("{l} {c}\n")))
+            .collect();
+        let r = check(&m, &params, 3, &slow, "a.txt");
+        assert!(!r.correct);
+        assert_eq!(r.mistakes[0].kind, MistakeKind::Quality);
+        let r = check(
+            &m,
+            &params,
+            3,
+            &s.answer().replacen("ii", "# ii", 1),
+            "a.txt",
+        );
+        assert_eq!(r.mistakes[0].kind, MistakeKind::Ii);
+        assert!(r.valid.is_none());
+    }
+
+    #[test]
+    fn format_problems_are_located() {
+        let m = Machine::toy();
+        let r = check(&m, &GenParams::loop_default(), 3, "ii two\n", "a.txt");
+        assert_eq!(
+            r.mistakes[0].message,
+            "a.txt:1:1: expected a whole number for the II, found 'two'"
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! The drills as text: the listing, each problem (with its solution) and
+//! each check report, rendered from the typed values of
+//! [`crate::content::drill`]. JSON is those values serialised; nothing here
+//! builds it.
+
+use std::collections::BTreeMap;
+
+use crate::content::drill::{Drill, DrillEntry, Mistake, Problem, ProgramProblem, Report, Verdict};
+use crate::model::machine::Machine;
+use crate::model::program::Program;
+use crate::util::rng::GENERATOR_VERSION;
+use crate::util::text::columns;
+
+mod forbidden;
+mod hazard;
+mod list_schedule;
+mod mii;
+mod modulo;
+mod rthroughput;
+
+/// `course drill list`.
+pub fn list_text(drills: &[DrillEntry]) -> String {
+    let rows: Vec<Vec<String>> = drills
+        .iter()
+        .map(|d| vec![format!("  {}", d.name), d.summary.to_string()])
+        .collect();
+    format!(
+        "Drills (course drill NAME [--seed N] [--solution] [--check FILE|-] [--format text|json]):\n{}",
+        columns(&rows)
+    )
+}
+
+/// A problem, and its solution when it has one.
+pub fn problem_text(p: &Problem) -> String {
+    match p {
+        Problem::ListSchedule(p) => list_schedule::problem(p),
+        Problem::Mii(p) => mii::problem(p),
+        Problem::Modulo(p) => modulo::problem(p),
+        Problem::Forbidden(p) => forbidden::problem(p),
+        Problem::Hazard(p) => hazard::problem(p),
+        Problem::Rthroughput(p) => rthroughput::problem(p),
+    }
+}
+
+/// A check report: ✓ for what is right, ✗ and the reason for each mistake.
+pub fn report_text(r: &Report) -> String {
+    match r {
+        Report::ListSchedule(r) => list_schedule::report(r),
+        Report::Mii(r) => mii::report(r),
+        Report::Modulo(r) => modulo::report(r),
+        Report::Forbidden(r) => forbidden::report(r),
+        Report::Hazard(r) => hazard::report(r),
+        Report::Rthroughput(r) => rthroughput::report(r),
+    }
+}
+
+/// `Drill NAME · seed N · generator vN · machine M` and a blank line.
+fn header(name: &str, seed: u64, machine: &str) -> String {
+    format!("Drill {name} · seed {seed} · generator v{GENERATOR_VERSION} · machine {machine}\n\n")
+}
+
+/// A problem on a generated input: the header, the task, the input, the
+/// machine, and how to answer.
+fn statement(
+    drill: Drill,
+    seed: u64,
+    m: &Machine,
+    p: &Program,
+    task: &str,
+    answer: &str,
+) -> String {
+    let name = drill.name();
+    let mut text = header(name, seed, &m.name);
+    text.push_str(task);
+    text.push_str(&p.to_text());
+    text.push('\n');
+    text.push_str(&machine_summary(m));
+    text.push_str(&format!(
+        "\n{answer}, then:\n  course drill {name} --seed {seed} --check FILE\n"
+    ));
+    text
+}
+
+/// [`statement`] for a list-schedule, mii or modulo problem.
+fn program_problem<S>(p: &ProgramProblem<S>, task: &str, answer: &str) -> String {
+    statement(p.drill, p.seed, &p.model, &p.program, task, answer)
+}
+
+/// `✗ message`.
+fn wrong(m: &Mistake) -> String {
+    format!("✗ {}", m.message)
+}
+
+/// One line per verdict: `right` renders what was right, a mistake is
+/// `✗ message`.
+fn verdict_lines<R>(verdicts: &[Verdict<R>], right: impl Fn(&R) -> String) -> String {
+    let lines: Vec<String> = verdicts
+        .iter()
+        .map(|v| match v {
+            Verdict::Right(r) => right(r),
+            Verdict::Wrong(m) => wrong(m),
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// Each line indented by two spaces.
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+/// A compact description of the machine for problem statements: each
+/// class's latency, the units it holds at which offsets, its opcodes.
+pub fn machine_summary(m: &Machine) -> String {
+    let res: Vec<String> = m
+        .resources
+        .iter()
+        .map(|r| format!("{} {}", r.name, r.capacity))
+        .collect();
+    let mut rows = Vec::new();
+    for c in &m.classes {
+        let units: BTreeMap<&str, Vec<u32>> = c
+            .reservation
+            .iter()
+            .filter(|(r, _)| r.index() != 0)
+            .fold(BTreeMap::new(), |mut acc, &(r, k)| {
+                acc.entry(m.resource(r).name.as_str()).or_default().push(k);
+                acc
+            });
+        let occ: Vec<String> = units
+            .iter()
+            .map(|(u, ks)| {
+                format!(
+                    "{u} at +{}",
+                    ks.iter().map(u32::to_string).collect::<Vec<_>>().join(",+")
+                )
+            })
+            .collect();
+        rows.push(vec![
+            format!("  {}", c.name),
+            format!("lat {}", c.latency),
+            if occ.is_empty() {
+                "-".into()
+            } else {
+                occ.join("; ")
+            },
+            c.opcodes.join(" "),
+        ]);
+    }
+    format!(
+        "Machine {} (capacities: {}):\n{}",
+        m.name,
+        res.join(" · "),
+        columns(&rows)
+    )
+}
