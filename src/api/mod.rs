@@ -1,3 +1,5 @@
 //! One entry point per command of the `course` binary, each returning a
 //! typed result that derives `Serialize`: `--format json` serialises it, and
 //! [`crate::view`] renders it as text.
+
+pub mod flash;

@@ -1,5 +1,6 @@
 //! Views: text, JSON and DOT renderings of results.
 
+pub mod flash;
 pub mod machine;
 pub mod mca;
 pub mod report;
