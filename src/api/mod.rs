@@ -3,3 +3,4 @@
 //! [`crate::view`] renders it as text.
 
 pub mod flash;
+pub mod quiz;

@@ -3,4 +3,5 @@
 pub mod flash;
 pub mod machine;
 pub mod mca;
+pub mod quiz;
 pub mod report;
