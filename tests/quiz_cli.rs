@@ -105,7 +105,7 @@ fn malformed_answers_are_said_and_asked_again_once() {
     );
     assert_eq!(o.code, 1);
     assert!(
-        o.stdout.contains("Cannot read that: `abc` is not a number"),
+        o.stdout.contains("Cannot read that: 'abc' is not a number"),
         "{}",
         o.stdout
     );

@@ -78,17 +78,11 @@ fn mca_rthroughput_matches_direct_counting() {
         let Variant::Loop { text } = &inst.variant else {
             panic!("seed {seed}: not a loop")
         };
-        let Expected::Number {
-            exact: Some(r),
-            value,
-            ..
-        } = inst.expected
-        else {
+        let Expected::Number { value: r, .. } = inst.expected else {
             panic!()
         };
         let want = toy_rthroughput(text);
         assert_eq!(r, want, "seed {seed}:\n{text}");
-        assert!((value - want.to_f64()).abs() < 1e-12);
         // The student sees exactly the operations that were counted.
         for l in text
             .lines()
@@ -132,7 +126,7 @@ fn forbidden_latencies_match_lemma_23_1_6() {
         let want = lemma_forbidden(k_first, k_second);
         assert_eq!(got, &want, "seed {seed}: K1 {k_first:?} K2 {k_second:?}");
         assert!(!want.is_empty());
-        let text = format!("{want:?}").replace(['{', '}'], "");
+        let text = format!("{want:?}");
         assert!(
             inst.grade(&text).unwrap().correct(),
             "seed {seed}: `{text}`"
@@ -158,7 +152,7 @@ fn operand_latency_matches_prop_23_1_9() {
         let want = i64::from(latency) - i64::from(advance);
         let want = want.max(0) as u64;
         zero += u32::from(want == 0);
-        let Expected::Number { exact: Some(r), .. } = inst.expected else {
+        let Expected::Number { value: r, .. } = inst.expected else {
             panic!()
         };
         assert_eq!(r, Ratio::int(want), "seed {seed}");

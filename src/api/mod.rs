@@ -3,3 +3,5 @@
 //! [`crate::view`] renders it as text.
 
 pub mod drill;
+pub mod flash;
+pub mod quiz;

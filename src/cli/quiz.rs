@@ -1,11 +1,14 @@
 //! `course quiz`: the chapter quiz at a terminal, from piped input, or
 //! graded from an answer file; `--check-bank` validates a question bank.
+//! Arguments in, one [`course::api::quiz`] call, [`course::view::quiz`] or
+//! JSON out.
 
 use std::io::{self, BufRead};
 
 use clap::ValueEnum;
 
-use course::content::quiz::{self, Bank, Instance, Outcome, Status};
+use course::api::quiz::{self as api, Reply, Selection};
+use course::view::quiz as view;
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
 
@@ -74,38 +77,6 @@ pub struct QuizArgs {
 /// The most bytes one typed answer may have.
 const MAX_LINE: usize = 64 << 10;
 
-/// The bank path of a chapter inside the course data.
-pub fn bank_path(chapter: u32) -> String {
-    format!("quizzes/ch{chapter}.yaml")
-}
-
-fn origin(ctx: &Ctx, path: &str) -> String {
-    match &ctx.source {
-        course::content::data::Source::Dir(d) => d.join(path).display().to_string(),
-        course::content::data::Source::Embedded => path.to_string(),
-    }
-}
-
-fn load_bank(ctx: &Ctx, chapter: u32) -> Result<Bank, CliError> {
-    let path = bank_path(chapter);
-    let text = ctx.source.read(&path).map_err(|e| match ctx.source {
-        course::content::data::Source::Embedded => {
-            CliError(format!("no quiz for chapter {chapter} (available: 23)"))
-        }
-        _ => CliError(e),
-    })?;
-    Bank::parse(&text, &origin(ctx, &path))
-        .map_err(|e| CliError(format!("invalid question bank:\n{e}")))
-}
-
-/// A seed for a quiz nobody asked to repeat: the clock, kept short to type.
-pub fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000
-}
-
 /// Reads one line of at most [`MAX_LINE`] bytes (the rest of a longer line
 /// is discarded); `None` at end of input.
 pub fn read_line(input: &mut impl BufRead) -> Option<String> {
@@ -136,169 +107,80 @@ pub fn read_line(input: &mut impl BufRead) -> Option<String> {
 }
 
 pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
+    let json = args.format == QuizFormat::Json;
     if let Some(file) = &args.check_bank {
-        return check_bank(ctx, args, file);
+        let check = if file.is_empty() {
+            api::check_chapter_bank(&ctx.source, args.chapter.unwrap_or(23))?
+        } else {
+            api::check_bank(&read_file(file)?, file)
+        };
+        print(&view::bank_check(&check));
+        return Ok(u8::from(!check.is_valid()));
     }
     let chapter = args
         .chapter
         .ok_or_else(|| CliError("which chapter? e.g. `course quiz 23` (see --help)".into()))?;
-    let bank = load_bank(ctx, chapter)?;
-    let selected = bank.select(&args.tag).map_err(CliError)?;
-    if selected.is_empty() {
-        return Err(CliError("no questions selected".into()));
-    }
+    let sel = Selection {
+        source: &ctx.source,
+        chapter,
+        tags: &args.tag,
+    };
     if args.list {
-        if args.format == QuizFormat::Json {
-            let seed = args.seed.unwrap_or(0);
-            let insts: Vec<Instance> = selected.iter().map(|q| q.instantiate(seed)).collect();
-            let mut v = quiz::instances_json(&insts, seed, false);
-            for (q, j) in selected
-                .iter()
-                .zip(v["questions"].as_array_mut().into_iter().flatten())
-            {
-                j["generator"] = q.generator.clone().into();
-            }
-            print_json(&v);
+        let l = api::list(sel, args.seed)?;
+        if json {
+            print_json(&l);
         } else {
-            print(&quiz::render_list(&selected));
+            print(&view::list(&l));
         }
         return Ok(0);
     }
     if let Some(path) = &args.answers {
-        let text = read_file(path)?;
-        let known: Vec<&str> = bank.questions.iter().map(|q| q.id.as_str()).collect();
-        let file = quiz::parse_answer_file(&text, &known).map_err(|errs| {
-            CliError(
-                errs.iter()
-                    .map(|e| format!("{path}:{}: {}", e.line, e.message))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-        })?;
-        let seed = match (args.seed, file.seed) {
-            (Some(a), Some(b)) if a != b => {
-                return Err(CliError(format!(
-                    "--seed {a} disagrees with the answer file's `seed: {b}`"
-                )))
-            }
-            (a, b) => a.or(b).unwrap_or(0),
-        };
-        let insts: Vec<Instance> = selected.iter().map(|q| q.instantiate(seed)).collect();
-        let outcomes = quiz::grade_answers(&insts, &file);
-        if args.format == QuizFormat::Json {
-            print_json(&quiz::results_json(&insts, &outcomes, seed));
+        let r = api::grade(sel, &read_file(path)?, path, args.seed)?;
+        if json {
+            print_json(&r);
         } else {
-            print(&quiz::render_results(&insts, &outcomes, seed));
+            print(&view::results(&r));
         }
-        return Ok(exit_code(&outcomes));
+        return Ok(u8::from(!r.summary.all_right));
     }
-    let seed = args.seed.unwrap_or_else(fresh_seed);
-    let insts: Vec<Instance> = selected.iter().map(|q| q.instantiate(seed)).collect();
     if args.reveal {
-        if args.format == QuizFormat::Json {
-            print_json(&quiz::instances_json(&insts, seed, true));
+        let r = api::reveal(sel, args.seed)?;
+        if json {
+            print_json(&r);
         } else {
-            print(&quiz::render_reveal(&insts, seed));
+            print(&view::reveal(&r));
         }
         return Ok(0);
     }
-    if args.format == QuizFormat::Json {
+    let mut session = api::session(sel, args.seed)?;
+    if json {
         return Err(CliError(
             "--format json needs --list, --reveal or --answers".into(),
         ));
     }
-    interactive(&bank, &insts, seed, chapter)
-}
-
-fn exit_code(outcomes: &[Outcome]) -> u8 {
-    u8::from(!outcomes.iter().all(|o| o.status == Status::Right))
-}
-
-fn interactive(bank: &Bank, insts: &[Instance], seed: u64, chapter: u32) -> CmdResult {
-    let title = bank
-        .title
-        .as_deref()
-        .map_or(String::new(), |t| format!(" ({t})"));
-    print(&format!(
-        "Quiz {chapter}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n\n",
-        insts.len()
-    ));
+    print(&view::intro(&session.intro()));
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    let mut outcomes = Vec::new();
-    let mut ended = false;
-    for (i, inst) in insts.iter().enumerate() {
-        if ended {
-            outcomes.push(quiz::outcome(inst, None));
-            continue;
-        }
-        print(&quiz::render_question(inst, i + 1, insts.len()));
-        let mut tries = 0;
-        let o = loop {
-            print(&format!("Your answer ({}): ", inst.answer_hint()));
+    'questions: while let Some(q) = session.question() {
+        print(&view::question(&q));
+        loop {
+            print(&view::answer_prompt(&q));
             let Some(line) = read_line(&mut input) else {
                 print("\n");
-                ended = true;
-                break quiz::outcome(inst, None);
+                print(&view::input_ended(&session.end_of_input()));
+                break 'questions;
             };
-            let o = quiz::outcome(inst, Some(&line));
-            tries += 1;
-            if o.status == Status::FormatError && tries < 2 {
-                print(&format!(
-                    "Cannot read that: {}. Try once more.\n",
-                    o.message
-                ));
-                continue;
+            match session.reply(&line) {
+                Some(Reply::Retry(r)) => print(&view::retry(&r)),
+                Some(Reply::Feedback(f)) => {
+                    print(&view::feedback(&f));
+                    break;
+                }
+                None => break 'questions,
             }
-            break o;
-        };
-        if ended {
-            print(&format!(
-                "Input ended: {} question(s) left unanswered.\n\n",
-                insts.len() - i
-            ));
-            outcomes.push(o);
-            continue;
-        }
-        print(&quiz::render_feedback(inst, &o));
-        print("\n");
-        outcomes.push(o);
-    }
-    print(&format!("{}\n", quiz::summary_line(&outcomes)));
-    let missed: Vec<&str> = outcomes
-        .iter()
-        .filter(|o| o.status != Status::Right)
-        .map(|o| o.id.as_str())
-        .collect();
-    if !missed.is_empty() {
-        print(&format!("To review: {}\n", missed.join(", ")));
-    }
-    Ok(exit_code(&outcomes))
-}
-
-fn check_bank(ctx: &Ctx, args: &QuizArgs, file: &str) -> CmdResult {
-    let (text, origin) = if file.is_empty() {
-        let path = bank_path(args.chapter.unwrap_or(23));
-        (
-            ctx.source.read(&path).map_err(CliError)?,
-            origin(ctx, &path),
-        )
-    } else {
-        (read_file(file)?, file.to_string())
-    };
-    match Bank::parse(&text, &origin) {
-        Ok(b) => {
-            let generated = b.questions.iter().filter(|q| q.generator.is_some()).count();
-            print(&format!(
-                "{origin}: ok, {} questions ({generated} generated), tags: {}\n",
-                b.questions.len(),
-                b.tags().join(", ")
-            ));
-            Ok(0)
-        }
-        Err(e) => {
-            print(&format!("{e}\n{origin}: {} mistake(s)\n", e.0.len()));
-            Ok(1)
         }
     }
+    let summary = session.summary();
+    print(&view::summary(&summary));
+    Ok(u8::from(!summary.all_right))
 }

@@ -1,26 +1,20 @@
-//! Flashcards with Leitner-box spaced repetition (Lesson 23.1 §9), and the
-//! review state that survives days, crashes and hand edits.
+//! Flashcards with Leitner-box spaced repetition (Lesson 23.1 §9): the deck,
+//! the scheduling rules, the review state, and the typed values `course
+//! flash` shows. Where the state is kept (a file, written atomically) is the
+//! host's business: [`crate::host::flash_state`].
 //!
 //! Scheduling (Leitner, five boxes): a card's box `b` sets its interval
 //! `2^(b-1)` days (1, 2, 4, 8, 16). `again` sends it to box 1, due the same
 //! day; `hard` keeps its box with half the interval (at least a day); `good`
 //! moves it up one box, `easy` two (at most box 5), due after the new box's
-//! interval. A card never reviewed is new and due at once.
-//!
-//! The state file is JSON, written atomically (a temporary file in the same
-//! folder, fsync, rename), so a killed process leaves the old or the new
-//! state, never half of one. A file that cannot be read as a state is moved
-//! aside to `<file>.corrupt-<timestamp>` (nothing is deleted) and the review
-//! starts fresh; single bad card entries are dropped with a warning after the
-//! original is backed up the same way. Entries for cards that no longer exist
-//! are kept untouched, so a card that comes back keeps its progress.
+//! interval. A card never reviewed is new and due at once. Entries for cards
+//! that no longer exist are kept untouched, so a card that comes back keeps
+//! its progress.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Write;
-use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::content::quiz::{all_tags, check_item_id, select_by_tags};
 use crate::formats::diagnostic::{Diagnostic, Diagnostics, Location};
@@ -100,8 +94,15 @@ impl fmt::Display for Date {
     }
 }
 
+/// `"YYYY-MM-DD"`.
+impl Serialize for Date {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// One card.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Card {
     pub id: String,
     pub tags: Vec<String>,
@@ -211,7 +212,8 @@ impl Deck {
 }
 
 /// How a review went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Rating {
     Again,
     Hard,
@@ -336,220 +338,137 @@ impl State {
     }
 }
 
-/// What loading a state file found.
-#[derive(Debug, Default)]
-pub struct Loaded {
-    pub state: State,
-    /// Things the user must be told (recovery, dropped entries).
-    pub warnings: Vec<String>,
-    /// Where an unreadable or partly bad file was moved or copied.
-    pub backup: Option<PathBuf>,
+/// One card of `--list`: its box and due date (none for a new card).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ListedCard {
+    /// Due today or earlier (new cards are).
+    pub due_now: bool,
+    pub id: String,
+    /// The saved state; `None` for a new card.
+    pub state: Option<CardState>,
+    pub tags: Vec<String>,
 }
 
-/// Why the state could not be loaded or saved.
-#[derive(Debug, thiserror::Error)]
-#[error("{path}: {message}")]
-pub struct StateError {
-    pub path: String,
-    pub message: String,
+/// `--list`: the selected cards and how many are due.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CardList {
+    pub cards: Vec<ListedCard>,
+    pub due: usize,
+    pub today: Date,
 }
 
-fn state_err(path: &Path, e: impl fmt::Display) -> StateError {
-    StateError {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    }
-}
-
-/// The aside name for a bad state file: `<file>.corrupt-<stamp>`, made unique.
-fn aside_path(path: &Path, stamp: &str) -> PathBuf {
-    let base = format!("{}.corrupt-{stamp}", path.display());
-    let mut p = PathBuf::from(&base);
-    let mut n = 1;
-    while p.exists() {
-        n += 1;
-        p = PathBuf::from(format!("{base}-{n}"));
-    }
-    p
-}
-
-/// The most bytes a state file may have (a deck of thousands of cards fits).
-pub const MAX_STATE_BYTES: u64 = 16 << 20;
-
-/// Loads the state of `deck` from `path`. A missing file is a fresh start;
-/// an unreadable one is moved aside (`stamp` names the copy) and reported in
-/// the warnings. Only I/O failures that prevent recovery are errors.
-pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Loaded {
-                state: State::new(deck),
-                ..Loaded::default()
+impl CardList {
+    /// The listing of `cards` under `state` on `today`.
+    pub fn new(cards: &[&Card], state: &State, today: Date) -> CardList {
+        let cards: Vec<ListedCard> = cards
+            .iter()
+            .map(|c| ListedCard {
+                due_now: state.is_due(&c.id, today),
+                id: c.id.clone(),
+                state: state.cards.get(&c.id).cloned(),
+                tags: c.tags.clone(),
             })
+            .collect();
+        CardList {
+            due: cards.iter().filter(|c| c.due_now).count(),
+            cards,
+            today,
         }
-        Err(e) => return Err(state_err(path, e)),
-    };
-    let problem = if bytes.len() as u64 > MAX_STATE_BYTES {
-        Some(format!("larger than {} MiB", MAX_STATE_BYTES >> 20))
-    } else {
-        match serde_json::from_slice::<serde_json::Value>(&bytes) {
-            Err(e) => Some(match e.classify() {
-                serde_json::error::Category::Eof => {
-                    format!("it ends early at line {}, truncated?", e.line())
-                }
-                _ => format!("not valid JSON at line {}, column {}", e.line(), e.column()),
-            }),
-            Ok(v) => match salvage(&v, deck) {
-                Err(m) => Some(m),
-                Ok((state, dropped)) => {
-                    if dropped.is_empty() {
-                        return Ok(Loaded {
-                            state,
-                            ..Loaded::default()
-                        });
-                    }
-                    // Keep the original so the dropped entries are not lost.
-                    let aside = aside_path(path, stamp);
-                    std::fs::copy(path, &aside).map_err(|e| state_err(&aside, e))?;
-                    let mut warnings: Vec<String> = dropped
-                        .iter()
-                        .map(|m| format!("{}: ignoring a bad entry: {m}", path.display()))
-                        .collect();
-                    warnings.push(format!(
-                        "{}: kept the other {} card(s); the original file is saved as {}",
-                        path.display(),
-                        state.cards.len(),
-                        aside.display()
-                    ));
-                    return Ok(Loaded {
-                        state,
-                        warnings,
-                        backup: Some(aside),
-                    });
-                }
+    }
+}
+
+/// Nothing to review today.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NothingDue {
+    /// When the next selected card is due, if any has a date.
+    pub next: Option<Date>,
+    pub today: Date,
+}
+
+/// The opening line of a review.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReviewStart {
+    /// How many cards this review goes through.
+    pub cards: usize,
+    pub chapter: u32,
+    /// How many of them are due today.
+    pub due: usize,
+    /// Where the state is saved, as shown to the user.
+    pub state: String,
+    pub today: Date,
+}
+
+/// A card's front, as shown before the answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CardFront {
+    pub front: String,
+    pub id: String,
+    /// 1-based position in the review.
+    pub number: usize,
+    /// How many cards the review has.
+    pub of: usize,
+    /// The saved state before this review; `None` for a new card.
+    pub state: Option<CardState>,
+    pub tags: Vec<String>,
+}
+
+/// A card's back, shown on request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CardBack {
+    pub back: String,
+}
+
+/// A reply that is not a rating.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NotARating {
+    /// The reply, trimmed.
+    pub reply: String,
+}
+
+/// The end of a review.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReviewEnd {
+    /// Selected cards still due today.
+    pub left: usize,
+    pub reviewed: usize,
+    pub today: Date,
+}
+
+/// `--check-bank` on a deck: its figures, or its mistakes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckCheck {
+    Valid {
+        cards: usize,
+        origin: String,
+        tags: Vec<String>,
+    },
+    Mistakes {
+        diagnostics: Diagnostics,
+        origin: String,
+    },
+}
+
+impl DeckCheck {
+    /// Checks the deck `text` read from `origin`.
+    pub fn of(text: &str, origin: &str) -> DeckCheck {
+        match Deck::parse(text, origin) {
+            Ok(d) => DeckCheck::Valid {
+                cards: d.cards.len(),
+                origin: origin.to_string(),
+                tags: d.tags(),
+            },
+            Err(diagnostics) => DeckCheck::Mistakes {
+                diagnostics,
+                origin: origin.to_string(),
             },
         }
-    };
-    let problem = problem.unwrap_or_default();
-    let aside = aside_path(path, stamp);
-    std::fs::rename(path, &aside)
-        .map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
-    // A file cut short (a full disk, a hand edit) usually still holds whole
-    // card entries: keep those.
-    if let Some((state, _)) = repair_truncated(&bytes).and_then(|v| salvage(&v, deck).ok()) {
-        if !state.cards.is_empty() {
-            return Ok(Loaded {
-                warnings: vec![format!(
-                    "{}: the review state is damaged ({problem}); recovered {} card(s) from it, the rest start \
-                     fresh; the original is moved to {}",
-                    path.display(),
-                    state.cards.len(),
-                    aside.display()
-                )],
-                state,
-                backup: Some(aside),
-            });
-        }
     }
-    Ok(Loaded {
-        state: State::new(deck),
-        warnings: vec![format!(
-            "{}: the review state is damaged ({problem}); moved it to {} and starting with a fresh state \
-             (restore it by fixing that file and moving it back)",
-            path.display(),
-            aside.display()
-        )],
-        backup: Some(aside),
-    })
-}
 
-/// The usable part of a parsed state: the state and one message per entry
-/// that had to be dropped. `Err` if the file as a whole is not a state.
-fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), String> {
-    let obj = v.as_object().ok_or("not a JSON object")?;
-    match obj.get("version").and_then(serde_json::Value::as_u64) {
-        Some(x) if x == u64::from(STATE_VERSION) => {}
-        Some(x) => return Err(format!("state version {x}, expected {STATE_VERSION}")),
-        None => return Err("no `version`".into()),
+    /// True when the deck has no mistakes.
+    pub fn is_valid(&self) -> bool {
+        matches!(self, DeckCheck::Valid { .. })
     }
-    let cards = obj
-        .get("cards")
-        .and_then(serde_json::Value::as_object)
-        .ok_or("no `cards` object")?;
-    let mut state = State::new(
-        obj.get("deck")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or(deck),
-    );
-    let mut dropped = Vec::new();
-    for (id, entry) in cards {
-        match serde_json::from_value::<CardState>(entry.clone()) {
-            Ok(cs) if cs.due_date().is_some() && (1..=BOXES).contains(&cs.leitner_box) => {
-                state.cards.insert(id.clone(), cs);
-            }
-            Ok(cs) => dropped.push(format!(
-                "card `{id}`: box {} / due `{}` out of range",
-                cs.leitner_box, cs.due
-            )),
-            Err(e) => dropped.push(format!("card `{id}`: {e}")),
-        }
-    }
-    Ok((state, dropped))
-}
-
-/// The complete card entries of a state file cut short: everything up to
-/// the last closed entry, with the outer braces closed again. Relies on the
-/// layout [`save_state`] writes (pretty JSON, entries at four spaces).
-fn repair_truncated(bytes: &[u8]) -> Option<serde_json::Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let cut = text.rfind("\n    }")?;
-    let candidate = format!("{}\n    }}\n  }}\n}}\n", &text[..cut]);
-    serde_json::from_str(&candidate).ok()
-}
-
-/// Writes the state atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over the old one.
-pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
-    let name = path
-        .file_name()
-        .map_or("state".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let text = serde_json::to_string_pretty(state).map_err(|e| state_err(path, e))? + "\n";
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        // Persist the rename itself; not every platform can open a folder.
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        state_err(path, e)
-    })
-}
-
-/// The default state file: `$XDG_DATA_HOME/course/flash-<chapter>.json`,
-/// else `$HOME/.local/share/course/…`. `env` looks a variable up (so tests
-/// need not touch the process environment). A relative XDG_DATA_HOME is
-/// ignored, as the XDG spec says.
-pub fn default_state_path(env: impl Fn(&str) -> Option<String>, chapter: u32) -> Option<PathBuf> {
-    let file = format!("flash-{chapter}.json");
-    if let Some(x) = env("XDG_DATA_HOME").filter(|x| Path::new(x).is_absolute()) {
-        return Some(Path::new(&x).join("course").join(file));
-    }
-    let home = env("HOME").filter(|h| !h.is_empty())?;
-    Some(Path::new(&home).join(".local/share/course").join(file))
 }
 
 #[cfg(test)]
@@ -604,25 +523,5 @@ mod tests {
         for t in crate::content::quiz::TECHNIQUE_TAGS {
             assert!(d.cards.iter().any(|c| c.tags.iter().any(|x| x == t)), "{t}");
         }
-    }
-
-    #[test]
-    fn default_path_prefers_absolute_xdg() {
-        let env = |xdg: Option<&'static str>| {
-            move |k: &str| match k {
-                "XDG_DATA_HOME" => xdg.map(String::from),
-                "HOME" => Some("/home/u".to_string()),
-                _ => None,
-            }
-        };
-        assert_eq!(
-            default_state_path(env(Some("/x")), 23),
-            Some(PathBuf::from("/x/course/flash-23.json"))
-        );
-        assert_eq!(
-            default_state_path(env(Some("rel")), 23),
-            Some(PathBuf::from("/home/u/.local/share/course/flash-23.json"))
-        );
-        assert_eq!(default_state_path(|_| None, 23), None);
     }
 }

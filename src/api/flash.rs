@@ -1,0 +1,328 @@
+//! `course flash`: [`open`] loads a chapter's deck and the saved review
+//! state (recovering a damaged one); the [`Flashcards`] it returns lists the
+//! cards or starts a [`Review`], a session the front end drives line by
+//! line (front → Enter → back → rating), which saves the state after every
+//! rated card. [`check_deck`] validates a deck.
+
+use std::path::PathBuf;
+
+use crate::content::data::Source;
+use crate::content::flash::{
+    schedule, Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck, NotARating,
+    NothingDue, Rating, ReviewEnd, ReviewStart, State,
+};
+use crate::formats::diagnostic::Diagnostics;
+use crate::host::clock;
+use crate::host::flash_state::{self, StateError};
+
+/// Why the flashcards could not be opened or the state saved.
+#[derive(Debug, thiserror::Error)]
+pub enum FlashError {
+    #[error("no flashcards for chapter {0} (available: 23)")]
+    NoChapter(u32),
+    /// A course file that could not be read.
+    #[error("{0}")]
+    Read(String),
+    #[error("invalid deck:\n{0}")]
+    InvalidDeck(Diagnostics),
+    #[error("{0}")]
+    UnknownTag(String),
+    #[error("no data folder (HOME and XDG_DATA_HOME are unset); use --state FILE")]
+    NoDataFolder,
+    #[error(transparent)]
+    State(#[from] StateError),
+}
+
+/// What to open.
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    pub source: &'a Source,
+    pub chapter: u32,
+    /// Only cards with any of these tags (none: all).
+    pub tags: &'a [String],
+    /// The state file (default: in the user's data folder).
+    pub state: Option<&'a std::path::Path>,
+    /// The day to review on (default: today, UTC).
+    pub today: Option<Date>,
+}
+
+/// The deck path of a chapter inside the course data.
+pub fn deck_path(chapter: u32) -> String {
+    format!("quizzes/ch{chapter}-flash.yaml")
+}
+
+fn origin(source: &Source, path: &str) -> String {
+    match source {
+        Source::Dir(d) => d.join(path).display().to_string(),
+        Source::Embedded => path.to_string(),
+    }
+}
+
+/// `--check-bank FILE`: validates the deck `text` read from `origin`.
+pub fn check_deck(text: &str, origin: &str) -> DeckCheck {
+    DeckCheck::of(text, origin)
+}
+
+/// `--check-bank`: validates a chapter's deck in the course data.
+pub fn check_chapter_deck(source: &Source, chapter: u32) -> Result<DeckCheck, FlashError> {
+    let path = deck_path(chapter);
+    let text = source.read(&path).map_err(FlashError::Read)?;
+    Ok(DeckCheck::of(&text, &origin(source, &path)))
+}
+
+/// Loads the deck, selects the cards and loads the state. A state that had
+/// to be recovered is saved at once, so what was saved survives even if
+/// nothing is reviewed; [`Flashcards::warnings`] says what happened.
+pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
+    let chapter = opts.chapter;
+    let path = deck_path(chapter);
+    let text = opts.source.read(&path).map_err(|e| match opts.source {
+        Source::Embedded => FlashError::NoChapter(chapter),
+        Source::Dir(_) => FlashError::Read(e),
+    })?;
+    let deck = Deck::parse(&text, &origin(opts.source, &path)).map_err(FlashError::InvalidDeck)?;
+    let now = clock::now_secs();
+    let today = opts.today.unwrap_or_else(|| Date::from_unix(now));
+    let cards: Vec<Card> = deck
+        .select(opts.tags)
+        .map_err(FlashError::UnknownTag)?
+        .into_iter()
+        .cloned()
+        .collect();
+    let state_path = match opts.state {
+        Some(p) => p.to_path_buf(),
+        None => flash_state::default_state_path(|k| std::env::var(k).ok(), chapter)
+            .ok_or(FlashError::NoDataFolder)?,
+    };
+    let loaded = flash_state::load_state(
+        &state_path,
+        &format!("ch{chapter}"),
+        &flash_state::stamp(now),
+    )?;
+    if loaded.backup.is_some() {
+        flash_state::save_state(&state_path, &loaded.state)?;
+    }
+    Ok(Flashcards {
+        chapter,
+        today,
+        cards,
+        state: loaded.state,
+        state_path,
+        warnings: loaded.warnings,
+    })
+}
+
+/// A chapter's selected cards and their review state.
+#[derive(Clone, Debug)]
+pub struct Flashcards {
+    chapter: u32,
+    today: Date,
+    /// The selected cards, in deck order.
+    cards: Vec<Card>,
+    state: State,
+    state_path: PathBuf,
+    warnings: Vec<String>,
+}
+
+impl Flashcards {
+    /// What loading the state had to tell (recovery, dropped entries).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// `--list`: the cards with their box and due date.
+    pub fn list(&self) -> CardList {
+        let cards: Vec<&Card> = self.cards.iter().collect();
+        CardList::new(&cards, &self.state, self.today)
+    }
+
+    /// A review of the due cards (most overdue first, then new ones); with
+    /// `all`, the others follow. `Err` when there is nothing to review.
+    pub fn review(self, all: bool) -> Result<Review, NothingDue> {
+        let selected: Vec<&Card> = self.cards.iter().collect();
+        let order: Vec<Card> = self
+            .state
+            .order(&selected, self.today, all)
+            .into_iter()
+            .cloned()
+            .collect();
+        if order.is_empty() {
+            let next = self
+                .cards
+                .iter()
+                .filter_map(|c| self.state.cards.get(&c.id).and_then(CardState::due_date))
+                .min();
+            return Err(NothingDue {
+                next,
+                today: self.today,
+            });
+        }
+        Ok(Review {
+            order,
+            at: 0,
+            reviewed: 0,
+            stopped: false,
+            flash: self,
+        })
+    }
+}
+
+/// What a reply to the rating question led to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rated {
+    /// The card's new box and due date (already saved).
+    Scheduled(CardState),
+    /// Not a rating: asked again.
+    NotARating(NotARating),
+    /// `q`: the review ends here.
+    Stopped,
+}
+
+/// A review session.
+#[derive(Clone, Debug)]
+pub struct Review {
+    flash: Flashcards,
+    order: Vec<Card>,
+    /// The current card.
+    at: usize,
+    reviewed: usize,
+    stopped: bool,
+}
+
+/// The reply that ends a review.
+fn is_stop(reply: &str) -> bool {
+    reply.trim() == "q"
+}
+
+impl Review {
+    /// The opening line's figures.
+    pub fn start(&self) -> ReviewStart {
+        let f = &self.flash;
+        ReviewStart {
+            cards: self.order.len(),
+            chapter: f.chapter,
+            due: self
+                .order
+                .iter()
+                .filter(|c| f.state.is_due(&c.id, f.today))
+                .count(),
+            state: f.state_path.display().to_string(),
+            today: f.today,
+        }
+    }
+
+    /// The current card's front; `None` when the review is over.
+    pub fn front(&self) -> Option<CardFront> {
+        if self.stopped {
+            return None;
+        }
+        let card = self.order.get(self.at)?;
+        Some(CardFront {
+            front: card.front.clone(),
+            id: card.id.clone(),
+            number: self.at + 1,
+            of: self.order.len(),
+            state: self.flash.state.cards.get(&card.id).cloned(),
+            tags: card.tags.clone(),
+        })
+    }
+
+    /// The current card's back, after the reply to its front; `q` stops the
+    /// review instead.
+    pub fn reveal(&mut self, reply: &str) -> Option<CardBack> {
+        if is_stop(reply) {
+            self.stop();
+            return None;
+        }
+        let card = self.order.get(self.at).filter(|_| !self.stopped)?;
+        Some(CardBack {
+            back: card.back.clone(),
+        })
+    }
+
+    /// Rates the current card (`again`/`hard`/`good`/`easy` or 0–3), saves
+    /// the state and moves on; `q` stops the review.
+    pub fn rate(&mut self, reply: &str) -> Result<Rated, StateError> {
+        if is_stop(reply) {
+            self.stop();
+            return Ok(Rated::Stopped);
+        }
+        let Some(card) = self.order.get(self.at).filter(|_| !self.stopped) else {
+            return Ok(Rated::Stopped);
+        };
+        let Some(rating) = Rating::parse(reply) else {
+            return Ok(Rated::NotARating(NotARating {
+                reply: reply.trim().to_string(),
+            }));
+        };
+        let f = &mut self.flash;
+        let next = schedule(f.state.cards.get(&card.id), rating, f.today);
+        f.state.cards.insert(card.id.clone(), next.clone());
+        flash_state::save_state(&f.state_path, &f.state)?;
+        self.at += 1;
+        self.reviewed += 1;
+        Ok(Rated::Scheduled(next))
+    }
+
+    /// Ends the review (input ended, or `q`).
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// The closing line's figures.
+    pub fn end(&self) -> ReviewEnd {
+        let f = &self.flash;
+        ReviewEnd {
+            left: f
+                .cards
+                .iter()
+                .filter(|c| f.state.is_due(&c.id, f.today))
+                .count(),
+            reviewed: self.reviewed,
+            today: f.today,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_review_rates_saves_and_stops() {
+        let dir = std::env::temp_dir().join(format!("course-api-flash-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let state = dir.join("s.json");
+        let tags = ["llvm-mca".to_string()];
+        let opts = Options {
+            source: &Source::Embedded,
+            chapter: 23,
+            tags: &tags,
+            state: Some(&state),
+            today: Date::parse("2026-01-01"),
+        };
+        let cards = open(opts).unwrap();
+        assert!(cards.warnings().is_empty());
+        let n = cards.list().due;
+        let mut r = cards.review(false).unwrap();
+        assert_eq!(r.start().cards, n);
+        assert!(r
+            .front()
+            .is_some_and(|f| f.number == 1 && f.state.is_none()));
+        assert!(r.reveal("").is_some());
+        assert!(matches!(r.rate("maybe"), Ok(Rated::NotARating(_))));
+        let Ok(Rated::Scheduled(s)) = r.rate("good") else {
+            panic!()
+        };
+        assert_eq!((s.leitner_box, s.due.as_str()), (1, "2026-01-02"));
+        assert!(state.exists());
+        assert_eq!(r.front().map(|f| f.number), Some(2));
+        assert!(r.reveal("q").is_none());
+        assert!(r.front().is_none());
+        assert_eq!(r.end().reviewed, 1);
+        assert_eq!(r.end().left, n - 1);
+        let again = open(opts).unwrap();
+        assert_eq!(again.list().due, n - 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,681 @@
+//! The question bank: YAML in, validated [`Question`]s out. Every mistake is
+//! a [`Diagnostic`] at its `file:line:column`, and all of them are reported
+//! at once. Kinds and generators are looked up here, once, and are enums
+//! from then on.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::quiz::generators::Generator;
+use crate::formats::answer;
+use crate::formats::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::formats::yaml::{yaml_error, LineIndex};
+use crate::util::ratio::Ratio;
+
+/// The tags the lesson's three techniques use.
+pub const TECHNIQUE_TAGS: [&str; 3] = ["reservation-tables", "machine-model", "llvm-mca"];
+
+/// An id the answer-file format reserves for the seed line.
+pub const RESERVED_ID: &str = "seed";
+
+/// The tolerance of a number question that names none: 1/1000.
+pub fn default_tolerance() -> Ratio {
+    Ratio::new(1, 1000)
+}
+
+/// What kind of answer a question takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A number, compared within the question's tolerance.
+    Number,
+    /// A set of non-negative integers, with net-correct partial credit.
+    Set,
+    /// One of the choices.
+    Single,
+    /// Some of the choices, with net-correct partial credit.
+    Multiple,
+    /// A name or value to find in LLVM, one of several accepted forms.
+    Find,
+}
+
+impl Kind {
+    /// Every kind, in the order the bank format lists them.
+    pub const ALL: [Kind; 5] = [
+        Kind::Number,
+        Kind::Set,
+        Kind::Single,
+        Kind::Multiple,
+        Kind::Find,
+    ];
+
+    /// The name a bank writes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Number => "number",
+            Kind::Set => "set",
+            Kind::Single => "single",
+            Kind::Multiple => "multiple",
+            Kind::Find => "find",
+        }
+    }
+
+    /// The kind a bank names, if any.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// How to write an answer of this kind (shown at the prompt and in
+    /// format errors).
+    pub fn answer_hint(self) -> &'static str {
+        match self {
+            Kind::Number => "a number, 2.5 or 5/2",
+            Kind::Set => "a set such as {0, 2}, {} when empty",
+            Kind::Single => "one letter or the choice's text",
+            Kind::Multiple => "letters such as a, c, or texts separated by ;",
+            Kind::Find => "a name or value",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> String {
+    all.iter().map(|&x| name(x)).collect::<Vec<_>>().join(", ")
+}
+
+/// A scalar from YAML that may be a number or a string (`answer: 5/2`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+enum Scalar {
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl Scalar {
+    fn text(&self) -> String {
+        match self {
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Float(f) => f.to_string(),
+            Scalar::Text(s) => s.clone(),
+        }
+    }
+}
+
+/// `answer:` as written: one scalar or a list.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+enum RawAnswer {
+    One(Scalar),
+    Many(Vec<Scalar>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBank {
+    #[serde(default)]
+    chapter: Option<u32>,
+    #[serde(default)]
+    title: Option<String>,
+    questions: Vec<RawQuestion>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawQuestion {
+    id: Option<String>,
+    kind: Option<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    prompt: Option<String>,
+    generator: Option<String>,
+    answer: Option<RawAnswer>,
+    #[serde(default)]
+    choices: Vec<String>,
+    #[serde(default)]
+    accept: Vec<String>,
+    tolerance: Option<f64>,
+    explanation: Option<String>,
+}
+
+/// What a question expects, after validation. Numbers are exact: the
+/// tolerance is applied to the exact value of a reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expected {
+    Number {
+        value: Ratio,
+        tolerance: Ratio,
+    },
+    Set(BTreeSet<u64>),
+    Single {
+        choices: Vec<String>,
+        answer: usize,
+    },
+    Multiple {
+        choices: Vec<String>,
+        answers: BTreeSet<usize>,
+    },
+    Find {
+        accept: Vec<String>,
+    },
+}
+
+impl Expected {
+    /// The choices shown under the prompt (`a) …`), if any.
+    pub fn choices(&self) -> &[String] {
+        match self {
+            Expected::Single { choices, .. } | Expected::Multiple { choices, .. } => choices,
+            _ => &[],
+        }
+    }
+
+    /// The canonical answer, in a form grading accepts (`5/2`, `{0, 2}`,
+    /// `b`, `a, c`, the first accepted form).
+    pub fn text(&self) -> String {
+        match self {
+            Expected::Number { value, .. } => value.fraction_string(),
+            Expected::Set(s) => answer::set_text(s),
+            Expected::Single { answer, .. } => answer::letter(*answer).to_string(),
+            Expected::Multiple { answers, .. } => answers
+                .iter()
+                .map(|&i| answer::letter(i).to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            Expected::Find { accept } => accept.first().cloned().unwrap_or_default(),
+        }
+    }
+}
+
+/// A validated question.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    pub id: String,
+    pub kind: Kind,
+    pub tags: Vec<String>,
+    /// The text shown (for a generated question, its introduction).
+    pub prompt: String,
+    pub generator: Option<Generator>,
+    /// Fixed questions only; generated ones compute theirs.
+    pub expected: Option<Expected>,
+    pub tolerance: Ratio,
+    pub explanation: String,
+}
+
+/// A validated bank.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bank {
+    pub chapter: Option<u32>,
+    pub title: Option<String>,
+    pub questions: Vec<Question>,
+}
+
+/// Where a mistake in a question's answer is: a key, and an element of its
+/// list when the mistake is in one.
+type Misplaced = (&'static str, Option<usize>, String);
+
+/// A tolerance from YAML as an exact fraction (`0.01` is 1/100).
+fn exact_tolerance(t: f64) -> Option<Ratio> {
+    if !(t.is_finite() && t >= 0.0) {
+        return None;
+    }
+    answer::number(&t.to_string()).ok()
+}
+
+impl Bank {
+    /// Parses and validates a bank; every mistake is reported with its
+    /// location.
+    pub fn parse(text: &str, origin: &str) -> Result<Bank, Diagnostics> {
+        let raw: RawBank =
+            serde_yaml::from_str(text).map_err(|e| Diagnostics(vec![yaml_error(&e, origin)]))?;
+        let idx = LineIndex::new(text, origin, "questions");
+        let mut diags = Vec::new();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut questions = Vec::new();
+        if raw.questions.is_empty() {
+            diags.push(Diagnostic::at(
+                idx.field(usize::MAX, "questions"),
+                "the bank has no questions",
+            ));
+        }
+        for (i, q) in raw.questions.into_iter().enumerate() {
+            let Some(id) =
+                check_item_id(&idx, i, q.id.as_deref(), "question", &mut seen, &mut diags)
+            else {
+                continue;
+            };
+            let mut err = |at: Location, message: String| diags.push(Diagnostic::at(at, message));
+            if id == RESERVED_ID {
+                err(
+                    idx.field(i, "id"),
+                    format!("id `{id}` is reserved for the answer file's seed line"),
+                );
+            }
+            let kind_names = names(&Kind::ALL, Kind::name);
+            let kind = match q.kind.as_deref() {
+                None => {
+                    err(
+                        idx.item(i),
+                        format!("{id}: missing kind (one of {kind_names})"),
+                    );
+                    continue;
+                }
+                Some(k) => match Kind::from_name(k) {
+                    Some(kind) => kind,
+                    None => {
+                        err(
+                            idx.field(i, "kind"),
+                            format!("{id}: unknown kind `{k}` (one of {kind_names})"),
+                        );
+                        continue;
+                    }
+                },
+            };
+            let prompt = q.prompt.clone().unwrap_or_default();
+            if prompt.trim().is_empty() && q.generator.is_none() {
+                err(idx.field(i, "prompt"), format!("{id}: empty prompt"));
+            }
+            let explanation = q.explanation.clone().unwrap_or_default();
+            if explanation.trim().is_empty() {
+                err(
+                    idx.field(i, "explanation"),
+                    format!("{id}: missing explanation"),
+                );
+            }
+            if q.tags.is_empty() {
+                err(
+                    idx.item(i),
+                    format!("{id}: no tags (use some of {})", TECHNIQUE_TAGS.join(", ")),
+                );
+            }
+            for (j, t) in q.tags.iter().enumerate() {
+                if t.trim().is_empty() || t.contains(char::is_whitespace) {
+                    err(
+                        idx.list_elem(i, "tags", j),
+                        format!("{id}: tag `{t}` must be one word"),
+                    );
+                }
+            }
+            let tolerance = match q.tolerance {
+                None => default_tolerance(),
+                Some(t) => exact_tolerance(t).unwrap_or_else(|| {
+                    err(
+                        idx.field(i, "tolerance"),
+                        format!("{id}: tolerance must be a non-negative number"),
+                    );
+                    default_tolerance()
+                }),
+            };
+            if q.tolerance.is_some() && kind != Kind::Number {
+                err(
+                    idx.field(i, "tolerance"),
+                    format!("{id}: tolerance only applies to number questions"),
+                );
+            }
+            if !q.choices.is_empty() && !matches!(kind, Kind::Single | Kind::Multiple) {
+                err(
+                    idx.field(i, "choices"),
+                    format!("{id}: choices only apply to single/multiple questions"),
+                );
+            }
+            if !q.accept.is_empty() && kind != Kind::Find {
+                err(
+                    idx.field(i, "accept"),
+                    format!("{id}: accept only applies to find questions"),
+                );
+            }
+            let mut expected = None;
+            let mut generator = None;
+            if let Some(g) = &q.generator {
+                match Generator::from_name(g) {
+                    None => err(
+                        idx.field(i, "generator"),
+                        format!(
+                            "{id}: unknown generator `{g}` (one of {})",
+                            names(&Generator::ALL, Generator::name)
+                        ),
+                    ),
+                    Some(gen) if gen.kind() != kind => err(
+                        idx.field(i, "kind"),
+                        format!(
+                            "{id}: generator `{g}` makes {} questions, not {kind}",
+                            gen.kind()
+                        ),
+                    ),
+                    Some(gen) => generator = Some(gen),
+                }
+                if q.answer.is_some() {
+                    err(
+                        idx.field(i, "answer"),
+                        format!("{id}: a generated question computes its answer; remove `answer`"),
+                    );
+                }
+            } else {
+                match expected_answer(kind, &q, tolerance) {
+                    Ok(e) => expected = Some(e),
+                    Err((key, elem, msg)) => {
+                        let at = match elem {
+                            Some(j) => idx.list_elem(i, key, j),
+                            None => idx.field(i, key),
+                        };
+                        err(at, format!("{id}: {msg}"));
+                    }
+                }
+            }
+            questions.push(Question {
+                id,
+                kind,
+                tags: q.tags,
+                prompt,
+                generator,
+                expected,
+                tolerance,
+                explanation,
+            });
+        }
+        if diags.is_empty() {
+            Ok(Bank {
+                chapter: raw.chapter,
+                title: raw.title,
+                questions,
+            })
+        } else {
+            Err(Diagnostics(diags))
+        }
+    }
+
+    /// The question with this id.
+    pub fn question(&self, id: &str) -> Option<&Question> {
+        self.questions.iter().find(|q| q.id == id)
+    }
+
+    /// Every tag used, sorted.
+    pub fn tags(&self) -> Vec<String> {
+        all_tags(&self.questions, |q| &q.tags)
+    }
+
+    /// The questions carrying any of `tags` (all if `tags` is empty), in
+    /// bank order. An unknown tag is an error that lists the known ones.
+    pub fn select(&self, tags: &[String]) -> Result<Vec<&Question>, String> {
+        select_by_tags(&self.questions, |q| &q.tags, tags)
+    }
+}
+
+/// The expected answer of a fixed question, read with the same reader as
+/// the students' answers.
+fn expected_answer(kind: Kind, q: &RawQuestion, tolerance: Ratio) -> Result<Expected, Misplaced> {
+    let missing = || ("answer", None, "missing answer".to_string());
+    match kind {
+        Kind::Number => {
+            let a = match &q.answer {
+                Some(RawAnswer::One(s)) => s.text(),
+                Some(RawAnswer::Many(_)) => {
+                    return Err(("answer", None, "a number answer is one value".into()))
+                }
+                None => return Err(missing()),
+            };
+            let value = answer::number(&a).map_err(|_| {
+                let why = if a.trim_start().starts_with('-') {
+                    "is negative (quiz numbers are non-negative)"
+                } else {
+                    "is not a number"
+                };
+                ("answer", None, format!("answer `{a}` {why}"))
+            })?;
+            Ok(Expected::Number { value, tolerance })
+        }
+        Kind::Set => {
+            let elements = match &q.answer {
+                Some(RawAnswer::Many(v)) => v.iter().enumerate().collect::<Vec<_>>(),
+                Some(RawAnswer::One(s @ Scalar::Int(_))) => vec![(0, s)],
+                Some(RawAnswer::One(s)) => {
+                    let set = answer::set(&s.text()).map_err(|m| ("answer", None, m))?;
+                    return Ok(Expected::Set(set));
+                }
+                None => return Err(missing()),
+            };
+            let many = matches!(q.answer, Some(RawAnswer::Many(_)));
+            let mut set = BTreeSet::new();
+            for (j, s) in elements {
+                match s {
+                    Scalar::Int(n) if *n >= 0 => {
+                        set.insert(*n as u64);
+                    }
+                    _ => {
+                        return Err((
+                            "answer",
+                            many.then_some(j),
+                            format!("set element `{}` is not a non-negative integer", s.text()),
+                        ))
+                    }
+                }
+            }
+            Ok(Expected::Set(set))
+        }
+        Kind::Single | Kind::Multiple => {
+            if q.choices.len() < 2 {
+                return Err(("choices", None, "needs at least two choices".into()));
+            }
+            if q.choices.len() > 26 {
+                return Err(("choices", None, "at most 26 choices".into()));
+            }
+            let mut norm = BTreeSet::new();
+            for (j, c) in q.choices.iter().enumerate() {
+                if c.trim().is_empty() {
+                    return Err(("choices", Some(j), "empty choice".into()));
+                }
+                if !norm.insert(answer::normalize(c)) {
+                    return Err(("choices", Some(j), format!("choice `{c}` appears twice")));
+                }
+            }
+            let items: Vec<String> = match &q.answer {
+                Some(RawAnswer::One(s)) => vec![s.text()],
+                Some(RawAnswer::Many(v)) => v.iter().map(Scalar::text).collect(),
+                None => return Err(missing()),
+            };
+            let mut answers = BTreeSet::new();
+            for a in &items {
+                let k = answer::choice(a, &q.choices).map_err(|_| {
+                    (
+                        "answer",
+                        None,
+                        format!("answer `{a}` is not among the choices"),
+                    )
+                })?;
+                answers.insert(k);
+            }
+            if kind == Kind::Single {
+                let mut it = answers.into_iter();
+                match (it.next(), it.next()) {
+                    (Some(answer), None) => Ok(Expected::Single {
+                        choices: q.choices.clone(),
+                        answer,
+                    }),
+                    _ => Err((
+                        "answer",
+                        None,
+                        "a single-choice question has exactly one answer".into(),
+                    )),
+                }
+            } else {
+                if answers.is_empty() {
+                    return Err(missing());
+                }
+                Ok(Expected::Multiple {
+                    choices: q.choices.clone(),
+                    answers,
+                })
+            }
+        }
+        Kind::Find => {
+            let mut accept: Vec<String> = match &q.answer {
+                Some(RawAnswer::One(s)) => vec![s.text()],
+                Some(RawAnswer::Many(v)) => v.iter().map(Scalar::text).collect(),
+                None => Vec::new(),
+            };
+            accept.extend(q.accept.iter().cloned());
+            if let Some(j) = q
+                .accept
+                .iter()
+                .position(|a| answer::normalize(a).is_empty())
+            {
+                return Err(("accept", Some(j), "empty accepted form".into()));
+            }
+            if accept.is_empty() || q.answer.is_none() {
+                return Err(missing());
+            }
+            let mut seen = BTreeSet::new();
+            accept.retain(|a| seen.insert(answer::normalize(a)));
+            Ok(Expected::Find { accept })
+        }
+    }
+}
+
+/// The distinct tags of a bank's items, sorted.
+pub(crate) fn all_tags<T>(items: &[T], tags_of: impl Fn(&T) -> &[String]) -> Vec<String> {
+    let set: BTreeSet<&String> = items.iter().flat_map(&tags_of).collect();
+    set.into_iter().cloned().collect()
+}
+
+/// The items carrying any of `tags` (all if `tags` is empty), in bank
+/// order; an unknown tag is an error that lists the known ones.
+pub(crate) fn select_by_tags<'a, T>(
+    items: &'a [T],
+    tags_of: impl Fn(&T) -> &[String],
+    tags: &[String],
+) -> Result<Vec<&'a T>, String> {
+    let known = all_tags(items, &tags_of);
+    for t in tags {
+        if !known.contains(t) {
+            return Err(format!("unknown tag `{t}` (known: {})", known.join(", ")));
+        }
+    }
+    Ok(items
+        .iter()
+        .filter(|x| tags.is_empty() || tags_of(x).iter().any(|t| tags.contains(t)))
+        .collect())
+}
+
+/// The id of item `i` of a bank or deck: present, made of letters, digits,
+/// `-` and `_`, and not used before. Reports each problem; `None` when the
+/// item has no id at all.
+pub(crate) fn check_item_id(
+    idx: &LineIndex,
+    i: usize,
+    raw: Option<&str>,
+    what: &str,
+    seen: &mut BTreeMap<String, usize>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let id = match raw.map(str::trim) {
+        None | Some("") => {
+            diags.push(Diagnostic::at(
+                idx.item(i),
+                format!("{what} {} has no id", i + 1),
+            ));
+            return None;
+        }
+        Some(id) => id.to_string(),
+    };
+    if !id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        diags.push(Diagnostic::at(
+            idx.field(i, "id"),
+            format!("id `{id}`: use letters, digits, `-` and `_` only"),
+        ));
+    }
+    if let Some(&first) = seen.get(&id) {
+        diags.push(Diagnostic::at(
+            idx.field(i, "id"),
+            format!(
+                "duplicate id `{id}` (first used at {})",
+                idx.field(first, "id")
+            ),
+        ));
+    } else {
+        seen.insert(id.clone(), i);
+    }
+    Some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bank() -> Bank {
+        Bank::parse(crate::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml")
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn embedded_bank_is_valid_and_has_the_lesson_questions() {
+        let b = bank();
+        assert!(b.questions.len() >= 20);
+        for (id, kind) in [
+            ("mca-rthroughput", Kind::Number),
+            ("forbidden-latencies", Kind::Set),
+            ("operand-latency", Kind::Number),
+            ("find-skl-divider", Kind::Find),
+            ("tables-vs-automaton", Kind::Single),
+        ] {
+            assert_eq!(b.question(id).map(|q| q.kind), Some(kind), "{id}");
+        }
+        for t in TECHNIQUE_TAGS {
+            assert!(
+                b.questions
+                    .iter()
+                    .filter(|q| q.tags.iter().any(|x| x == t))
+                    .count()
+                    >= 4,
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn kinds_and_generators_are_looked_up_once() {
+        for k in Kind::ALL {
+            assert_eq!(Kind::from_name(k.name()), Some(k));
+        }
+        assert_eq!(Kind::from_name("essay"), None);
+        for g in Generator::ALL {
+            assert_eq!(Generator::from_name(g.name()), Some(g));
+        }
+        let b = bank();
+        let q = b.question("mca-rthroughput").unwrap();
+        assert_eq!(q.generator, Some(Generator::LoopRThroughput));
+        assert_eq!(q.tolerance, Ratio::new(1, 100));
+    }
+
+    #[test]
+    fn bank_answers_are_read_exactly() {
+        let one = |kind: &str, answer: &str| {
+            let text = format!(
+                "questions:\n  - id: q\n    kind: {kind}\n    tags: [t]\n    prompt: p\n    answer: {answer}\n    explanation: e\n"
+            );
+            Bank::parse(&text, "b.yaml").map(|b| b.questions[0].expected.clone())
+        };
+        assert_eq!(
+            one("number", "2.5"),
+            Ok(Some(Expected::Number {
+                value: Ratio::new(5, 2),
+                tolerance: default_tolerance()
+            }))
+        );
+        assert_eq!(
+            one("set", "\"{2, 0}\""),
+            Ok(Some(Expected::Set([0, 2].into())))
+        );
+        assert_eq!(one("set", "3"), Ok(Some(Expected::Set([3].into()))));
+        let e = one("number", "-1").unwrap_err();
+        assert!(e.0[0].message.contains("is negative"), "{e}");
+    }
+}

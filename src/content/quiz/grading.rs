@@ -1,0 +1,551 @@
+//! Instances, grading, the answer file, outcomes and totals.
+//!
+//! A [`Question`] becomes an [`Instance`] for one seed (a generated prompt,
+//! shuffled choices). A reply is read with [`crate::formats::answer`], the
+//! reader every command shares, and graded against the instance; an
+//! [`Outcome`] records what happened, and a [`Summary`] adds them up exactly.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::content::quiz::bank::{Expected, Kind, Question, RESERVED_ID};
+use crate::content::quiz::generators::{Generated, Variant};
+use crate::formats::answer;
+use crate::formats::diagnostic::{Diagnostic, Diagnostics};
+use crate::util::ratio::Ratio;
+use crate::util::rng::Rng;
+
+/// A question with its prompt and answer fixed for one seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instance {
+    pub id: String,
+    pub kind: Kind,
+    pub tags: Vec<String>,
+    pub prompt: String,
+    pub expected: Expected,
+    pub explanation: String,
+    pub variant: Variant,
+}
+
+/// The result of grading one answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grade {
+    /// Points out of 1 (sets and multiple choice: net-correct fraction).
+    pub score: Ratio,
+    /// A short note (`2 of 3 right, 1 extra`).
+    pub note: String,
+}
+
+impl Grade {
+    pub fn correct(&self) -> bool {
+        self.score == Ratio::int(1)
+    }
+
+    fn all_or_nothing(ok: bool) -> Grade {
+        Grade {
+            score: Ratio::int(u64::from(ok)),
+            note: String::new(),
+        }
+    }
+}
+
+/// An answer that cannot be read as the question's kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Question {
+    /// The prompt and answer for `seed` (a fixed question ignores it but
+    /// for the order of its choices). Draws from `Rng::derived(seed, id)`,
+    /// so adding a question never changes another's variant.
+    pub fn instantiate(&self, seed: u64) -> Instance {
+        let mut rng = Rng::derived(seed, &self.id);
+        let Generated {
+            prompt,
+            expected,
+            variant,
+        } = match self.generator {
+            Some(g) => g.generate(&self.prompt, &mut rng, self.tolerance),
+            None => Generated {
+                prompt: self.prompt.trim_end().to_string(),
+                expected: shuffled(
+                    self.expected
+                        .clone()
+                        .unwrap_or(Expected::Find { accept: Vec::new() }),
+                    &mut rng,
+                ),
+                variant: Variant::Fixed,
+            },
+        };
+        Instance {
+            id: self.id.clone(),
+            kind: self.kind,
+            tags: self.tags.clone(),
+            prompt,
+            expected,
+            explanation: self.explanation.trim_end().to_string(),
+            variant,
+        }
+    }
+}
+
+/// Choices in a per-seed order, so the right letter is not always `a`
+/// (the bank lists them in any order it likes).
+fn shuffled(e: Expected, rng: &mut Rng) -> Expected {
+    let perm = |n: usize, rng: &mut Rng| {
+        let mut p: Vec<usize> = (0..n).collect();
+        rng.shuffle(&mut p);
+        p
+    };
+    match e {
+        Expected::Single { choices, answer } => {
+            let p = perm(choices.len(), rng);
+            Expected::Single {
+                choices: p.iter().map(|&i| choices[i].clone()).collect(),
+                answer: p.iter().position(|&i| i == answer).unwrap_or(0),
+            }
+        }
+        Expected::Multiple { choices, answers } => {
+            let p = perm(choices.len(), rng);
+            Expected::Multiple {
+                choices: p.iter().map(|&i| choices[i].clone()).collect(),
+                answers: (0..p.len()).filter(|&k| answers.contains(&p[k])).collect(),
+            }
+        }
+        other => other,
+    }
+}
+
+/// `|a - b| <= tolerance`, exactly (in floating point only if the exact
+/// products do not fit in 128 bits).
+fn within(a: Ratio, b: Ratio, tolerance: Ratio) -> bool {
+    let (an, ad) = (u128::from(a.num()), u128::from(a.den()));
+    let (bn, bd) = (u128::from(b.num()), u128::from(b.den()));
+    let (tn, td) = (u128::from(tolerance.num()), u128::from(tolerance.den()));
+    let diff = (an * bd).abs_diff(bn * ad);
+    match (diff.checked_mul(td), (ad * bd).checked_mul(tn)) {
+        (Some(l), Some(r)) => l <= r,
+        _ => (a.to_f64() - b.to_f64()).abs() <= tolerance.to_f64(),
+    }
+}
+
+impl Instance {
+    /// The choices shown under the prompt (`a) …`), if any.
+    pub fn choices(&self) -> &[String] {
+        self.expected.choices()
+    }
+
+    /// The canonical answer, in a form [`Instance::grade`] accepts.
+    pub fn answer_text(&self) -> String {
+        self.expected.text()
+    }
+
+    /// Grades one reply (already without its comment). A reply that cannot
+    /// be read as this kind is a [`FormatError`], not a wrong answer.
+    pub fn grade(&self, reply: &str) -> Result<Grade, FormatError> {
+        let reply = reply.trim();
+        if reply.is_empty() {
+            return Err(FormatError(format!(
+                "empty answer; expected {}",
+                self.kind.answer_hint()
+            )));
+        }
+        match &self.expected {
+            Expected::Number { value, tolerance } => {
+                let got = answer::number(reply).map_err(FormatError)?;
+                Ok(Grade::all_or_nothing(within(got, *value, *tolerance)))
+            }
+            Expected::Set(want) => {
+                let got = answer::set(reply).map_err(FormatError)?;
+                Ok(net_correct(want, &got, |x| x.to_string()))
+            }
+            Expected::Single { choices, answer } => {
+                let k = answer::choice(reply, choices).map_err(FormatError)?;
+                Ok(Grade::all_or_nothing(k == *answer))
+            }
+            Expected::Multiple { choices, answers } => {
+                let got = answer::choices(reply, choices).map_err(FormatError)?;
+                Ok(net_correct(answers, &got, |&i| {
+                    answer::letter(i).to_string()
+                }))
+            }
+            Expected::Find { accept } => {
+                let n = answer::normalize(reply);
+                Ok(Grade::all_or_nothing(
+                    accept.iter().any(|a| answer::normalize(a) == n),
+                ))
+            }
+        }
+    }
+}
+
+/// Net-correct partial credit: (right − extra) / |expected|, at least 0.
+fn net_correct<T: Ord>(
+    want: &BTreeSet<T>,
+    got: &BTreeSet<T>,
+    show: impl Fn(&T) -> String,
+) -> Grade {
+    let right = got.intersection(want).count() as u64;
+    let extra: Vec<String> = got.difference(want).map(&show).collect();
+    let missed = want.len() as u64 - right;
+    let total = (want.len() as u64).max(1);
+    let score = if want.is_empty() {
+        Ratio::int(u64::from(got.is_empty()))
+    } else {
+        Ratio::new(right.saturating_sub(extra.len() as u64), total)
+    };
+    let note = if score == Ratio::int(1) {
+        String::new()
+    } else {
+        let mut parts = vec![format!("{right} of {} right", want.len())];
+        if missed > 0 {
+            parts.push(format!("{missed} missing"));
+        }
+        if !extra.is_empty() {
+            parts.push(format!("{} extra: {}", extra.len(), extra.join(", ")));
+        }
+        parts.join(", ")
+    };
+    Grade { score, note }
+}
+
+/// A reply as the answer reader sees a line: a BOM, a `#` comment and the
+/// surrounding blanks dropped (empty when nothing is left).
+pub fn reply_text(line: &str) -> &str {
+    answer::lines(line).next().map_or("", |l| l.text)
+}
+
+/// An answer file: `id: answer` a line (read by
+/// [`answer::key_value`]), `#` comments and blank lines ignored, an optional
+/// `seed: N` line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnswerFile {
+    pub seed: Option<u64>,
+    /// id → (line, answer); ids exactly as the bank writes them.
+    pub answers: BTreeMap<String, (u32, String)>,
+}
+
+impl AnswerFile {
+    /// Parses an answer file named `origin`; ids must be among `known`
+    /// exactly as written there. Every bad line is a diagnostic.
+    pub fn parse(text: &str, origin: &str, known: &[&str]) -> Result<AnswerFile, Diagnostics> {
+        let mut out = AnswerFile::default();
+        let mut errs = Vec::new();
+        for l in answer::lines(text) {
+            let kv = match answer::key_value(l) {
+                Ok(kv) => kv,
+                Err(m) => {
+                    errs.push(Diagnostic::new(origin, l.line, l.column, m));
+                    continue;
+                }
+            };
+            let at_key = |message: String| Diagnostic::new(origin, l.line, l.column, message);
+            if kv.key == RESERVED_ID {
+                match answer::whole(kv.value) {
+                    Ok(s) if out.seed.is_none() => out.seed = Some(s),
+                    Ok(_) => errs.push(at_key("a second seed line".into())),
+                    Err(_) => errs.push(Diagnostic::new(
+                        origin,
+                        kv.line,
+                        kv.column,
+                        format!("seed `{}` is not a non-negative integer", kv.value),
+                    )),
+                }
+                continue;
+            }
+            if !known.contains(&kv.key) {
+                errs.push(at_key(format!("unknown question id `{}`", kv.key)));
+                continue;
+            }
+            if let Some((first, _)) = out.answers.get(kv.key) {
+                errs.push(at_key(format!(
+                    "second answer for `{}` (first on line {first})",
+                    kv.key
+                )));
+                continue;
+            }
+            out.answers
+                .insert(kv.key.to_string(), (kv.line, kv.value.to_string()));
+        }
+        if errs.is_empty() {
+            Ok(out)
+        } else {
+            Err(Diagnostics(errs))
+        }
+    }
+}
+
+/// How one question ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Right,
+    Partial,
+    Wrong,
+    /// The answer could not be read as the question's kind.
+    FormatError,
+    Unanswered,
+}
+
+impl Status {
+    /// Every status, in the order a summary counts them.
+    pub const ALL: [Status; 5] = [
+        Status::Right,
+        Status::Partial,
+        Status::Wrong,
+        Status::FormatError,
+        Status::Unanswered,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Right => "right",
+            Status::Partial => "partial",
+            Status::Wrong => "wrong",
+            Status::FormatError => "format-error",
+            Status::Unanswered => "unanswered",
+        }
+    }
+}
+
+/// A fraction as JSON writes it: `"5/2"`, `"3"`.
+pub(crate) fn fraction<S: Serializer>(r: &Ratio, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&r.fraction_string())
+}
+
+/// An expected answer as JSON writes it: its canonical text.
+pub(crate) fn answer_text<S: Serializer>(e: &Expected, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&e.text())
+}
+
+/// The result for one question.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The reply, if there was one.
+    pub answer: Option<String>,
+    /// What was expected (serialised as its canonical text).
+    #[serde(serialize_with = "answer_text")]
+    pub expected: Expected,
+    pub id: String,
+    /// The grade's note, or the format error.
+    pub message: String,
+    /// `score` as a float, for scripts.
+    pub points: f64,
+    #[serde(serialize_with = "fraction")]
+    pub score: Ratio,
+    pub status: Status,
+}
+
+/// Grades `reply` (or its absence) for `inst`.
+pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
+    let (status, score, message) = match reply.map(|r| inst.grade(r)) {
+        None => (Status::Unanswered, Ratio::int(0), String::new()),
+        Some(Ok(g)) => {
+            let status = if g.correct() {
+                Status::Right
+            } else if g.score > Ratio::int(0) {
+                Status::Partial
+            } else {
+                Status::Wrong
+            };
+            (status, g.score, g.note)
+        }
+        Some(Err(FormatError(m))) => (Status::FormatError, Ratio::int(0), m),
+    };
+    Outcome {
+        answer: reply.map(str::to_string),
+        expected: inst.expected.clone(),
+        id: inst.id.clone(),
+        message,
+        points: score.to_f64(),
+        score,
+        status,
+    }
+}
+
+/// Grades an answer file against the selected instances (missing answers
+/// are unanswered).
+pub fn grade_answers(insts: &[Instance], file: &AnswerFile) -> Vec<Outcome> {
+    insts
+        .iter()
+        .map(|i| outcome(i, file.answers.get(&i.id).map(|(_, a)| a.as_str())))
+        .collect()
+}
+
+/// The sum of the scores, exactly.
+pub fn total(outcomes: &[Outcome]) -> Ratio {
+    outcomes.iter().fold(Ratio::int(0), |acc, o| {
+        Ratio::new(
+            acc.num() * o.score.den() + o.score.num() * acc.den(),
+            acc.den() * o.score.den(),
+        )
+    })
+}
+
+/// Every question's outcome and the total.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub all_right: bool,
+    /// The most points there were (one a question).
+    pub max: usize,
+    pub points: f64,
+    pub questions: Vec<Outcome>,
+    #[serde(serialize_with = "fraction")]
+    pub score: Ratio,
+}
+
+impl Summary {
+    /// Adds up the outcomes.
+    pub fn of(questions: Vec<Outcome>) -> Summary {
+        let score = total(&questions);
+        Summary {
+            all_right: questions.iter().all(|o| o.status == Status::Right),
+            max: questions.len(),
+            points: score.to_f64(),
+            questions,
+            score,
+        }
+    }
+
+    /// How many questions ended with `status`.
+    pub fn count(&self, status: Status) -> usize {
+        self.questions.iter().filter(|o| o.status == status).count()
+    }
+}
+
+/// An answer file, graded (`course quiz --answers`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Results {
+    #[serde(flatten)]
+    pub summary: Summary,
+    pub seed: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::quiz::Bank;
+
+    fn bank() -> Bank {
+        Bank::parse(crate::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml")
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn fixed(kind: &str, answer: &str, tolerance: &str) -> Instance {
+        let text = format!(
+            "questions:\n  - id: q\n    kind: {kind}\n    tags: [t]\n    prompt: p\n    answer: {answer}\n{tolerance}    explanation: e\n"
+        );
+        Bank::parse(&text, "b.yaml")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .questions[0]
+            .instantiate(0)
+    }
+
+    #[test]
+    fn replies_are_read_by_the_answer_reader() {
+        let q = fixed("number", "5/2", "    tolerance: 0\n");
+        for ok in ["5/2", " 5/2 ", "2.5", "10/4", "2.50"] {
+            assert!(q.grade(ok).unwrap().correct(), "{ok}");
+        }
+        assert!(!q.grade("2.4").unwrap().correct());
+        for bad in ["abc", "1/0", "inf", "-2.5", "2,5"] {
+            assert!(q.grade(bad).is_err(), "{bad}");
+        }
+        // The tolerance applies to the exact value of the reply.
+        let q = fixed("number", "4", "    tolerance: 0.2\n");
+        assert!(q.grade("4.2").unwrap().correct());
+        assert!(q.grade("19/5").unwrap().correct());
+        assert!(!q.grade("4.2000001").unwrap().correct());
+        let q = fixed("set", "[0, 2]", "");
+        for ok in ["{0, 2}", "{2 0}", "{ 0 ,2 }"] {
+            assert!(q.grade(ok).unwrap().correct(), "{ok}");
+        }
+        // No braces, or `;` between elements: not a set any more.
+        for bad in ["0 2", "{0; 2}", "[2,0]", "{0, x}", ""] {
+            assert!(q.grade(bad).is_err(), "{bad}");
+        }
+        assert_eq!(q.grade("{}").unwrap().score, Ratio::int(0));
+    }
+
+    #[test]
+    fn find_skl_divider_accepts_the_forms() {
+        let b = bank();
+        let q = b.question("find-skl-divider").unwrap().instantiate(0);
+        for a in ["8", "ReleaseAtCycles = 8", " releaseatcycles=8 "] {
+            assert!(q.grade(a).unwrap().correct(), "{a}");
+        }
+        assert!(!q.grade("14").unwrap().correct());
+    }
+
+    #[test]
+    fn sets_get_net_correct_credit() {
+        let b = bank();
+        let q = b.question("forbidden-latencies").unwrap().instantiate(3);
+        let Expected::Set(want) = &q.expected else {
+            panic!()
+        };
+        assert!(q.grade(&answer::set_text(want)).unwrap().correct());
+        let none = q.grade("{99}").unwrap();
+        assert_eq!(none.score, Ratio::int(0));
+    }
+
+    #[test]
+    fn choices_by_letter_or_text() {
+        let b = bank();
+        let q = b.question("tables-vs-automaton").unwrap().instantiate(0);
+        let Expected::Single { choices, answer } = &q.expected else {
+            panic!()
+        };
+        assert!(q
+            .grade(&answer::letter(*answer).to_ascii_uppercase().to_string())
+            .unwrap()
+            .correct());
+        assert!(q.grade(&choices[*answer].to_uppercase()).unwrap().correct());
+        assert!(q.grade("z").is_err());
+        // A choice whose text ends in `)` is read as that text.
+        let q = b.question("fits-precondition").unwrap().instantiate(0);
+        let Expected::Single { choices, answer } = &q.expected else {
+            panic!()
+        };
+        assert!(choices[*answer].ends_with(')'));
+        assert!(q.grade(&choices[*answer]).unwrap().correct());
+    }
+
+    #[test]
+    fn variants_are_independent_per_question() {
+        let b = bank();
+        let q = b.question("mca-rthroughput").unwrap();
+        assert_eq!(q.instantiate(5), q.instantiate(5));
+        let distinct: BTreeSet<String> = (0..20).map(|s| q.instantiate(s).prompt).collect();
+        assert!(distinct.len() > 10);
+    }
+
+    #[test]
+    fn answer_file_format() {
+        let f = AnswerFile::parse(
+            "\u{feff}# mine\r\nseed: 4\na: 3 # sure\n\nb : {0,1}\n",
+            "f",
+            &["a", "b"],
+        )
+        .unwrap();
+        assert_eq!(f.seed, Some(4));
+        assert_eq!(f.answers["a"], (3, "3".to_string()));
+        assert_eq!(f.answers["b"], (5, "{0,1}".to_string()));
+        let e = AnswerFile::parse("a:\nc: 1\na: 1\na: 2\nA: 3\n", "f", &["a"]).unwrap_err();
+        assert_eq!(
+            e.iter().map(|e| e.line).collect::<Vec<_>>(),
+            vec![1, 2, 4, 5]
+        );
+        assert_eq!(
+            e.to_string().lines().nth(2),
+            Some("f:4:1: second answer for `a` (first on line 3)")
+        );
+    }
+}

@@ -1,0 +1,44 @@
+//! The chapter quiz (Lesson 23.1 §9): a YAML question bank, engine-computed
+//! questions, grading, and the typed values `course quiz` shows.
+//!
+//! A bank is a list of questions of five [`Kind`]s: `number` (exact, within
+//! a tolerance; `5/2` and `2.5` are the same answer), `set` (of non-negative
+//! integers in braces, any order; net-correct partial credit), `single` and
+//! `multiple` (choices by letter or by text) and `find` (a list of accepted
+//! forms, for "find it in LLVM" questions). A question that names a
+//! [`Generator`] gets its prompt and answer from the engine for the quiz
+//! seed, drawing from `Rng::derived(seed, id)`, so adding a question never
+//! changes another's variant. Every reply, typed or from an answer file, is
+//! read by [`crate::formats::answer`].
+//!
+//! The parts:
+//!
+//! | module | what it does |
+//! |---|---|
+//! | [`bank`] | YAML → validated [`Question`]s, every mistake at `file:line:column` |
+//! | [`generators`] | the engine-computed questions |
+//! | [`grading`] | instances, grading, the answer file, outcomes and totals |
+//! | [`results`] | the listing, instructor view, session and bank-check values |
+//!
+//! ```
+//! let bank = course::content::quiz::Bank::parse(course::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").unwrap();
+//! let q = bank.question("operand-latency").unwrap();
+//! let inst = q.instantiate(7);
+//! assert!(inst.grade(&inst.answer_text()).unwrap().correct());
+//! ```
+
+pub mod bank;
+pub mod generators;
+pub mod grading;
+pub mod results;
+
+pub(crate) use bank::{all_tags, check_item_id, select_by_tags};
+pub use bank::{default_tolerance, Bank, Expected, Kind, Question, RESERVED_ID, TECHNIQUE_TAGS};
+pub use generators::{tables_machine, Generated, Generator, Variant};
+pub use grading::{
+    grade_answers, outcome, reply_text, total, AnswerFile, FormatError, Grade, Instance, Outcome,
+    Results, Status, Summary,
+};
+pub use results::{
+    Asked, BankCheck, Feedback, InputEnded, Intro, Listed, QuestionList, Retry, Reveal, Revealed,
+};

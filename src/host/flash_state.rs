@@ -1,0 +1,297 @@
+//! The flashcard review state on disk. The state file is JSON, written
+//! atomically (a temporary file in the same folder, fsync, rename), so a
+//! killed process leaves the old or the new state, never half of one. A file
+//! that cannot be read as a state is moved aside to
+//! `<file>.corrupt-<timestamp>` (nothing is deleted) and the review starts
+//! fresh, keeping whatever whole card entries a cut-short file still holds;
+//! single bad card entries are dropped with a warning after the original is
+//! copied aside the same way.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::content::flash::{CardState, Date, State, BOXES, STATE_VERSION};
+
+/// What loading a state file found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub state: State,
+    /// Things the user must be told (recovery, dropped entries).
+    pub warnings: Vec<String>,
+    /// Where an unreadable or partly bad file was moved or copied.
+    pub backup: Option<PathBuf>,
+}
+
+/// Why the state could not be loaded or saved.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct StateError {
+    pub path: String,
+    pub message: String,
+}
+
+fn state_err(path: &Path, e: impl fmt::Display) -> StateError {
+    StateError {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// The aside name for a bad state file: `<file>.corrupt-<stamp>`, made unique.
+fn aside_path(path: &Path, stamp: &str) -> PathBuf {
+    let base = format!("{}.corrupt-{stamp}", path.display());
+    let mut p = PathBuf::from(&base);
+    let mut n = 1;
+    while p.exists() {
+        n += 1;
+        p = PathBuf::from(format!("{base}-{n}"));
+    }
+    p
+}
+
+/// The most bytes a state file may have (a deck of thousands of cards fits).
+pub const MAX_STATE_BYTES: u64 = 16 << 20;
+
+/// Loads the state of `deck` from `path`. A missing file is a fresh start;
+/// an unreadable one is moved aside (`stamp` names the copy) and reported in
+/// the warnings. Only I/O failures that prevent recovery are errors.
+pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Loaded {
+                state: State::new(deck),
+                ..Loaded::default()
+            })
+        }
+        Err(e) => return Err(state_err(path, e)),
+    };
+    let problem = if bytes.len() as u64 > MAX_STATE_BYTES {
+        Some(format!("larger than {} MiB", MAX_STATE_BYTES >> 20))
+    } else {
+        match serde_json::from_slice::<serde_json::Value>(&bytes) {
+            Err(e) => Some(match e.classify() {
+                serde_json::error::Category::Eof => {
+                    format!("it ends early at line {}, truncated?", e.line())
+                }
+                _ => format!("not valid JSON at line {}, column {}", e.line(), e.column()),
+            }),
+            Ok(v) => match salvage(&v, deck) {
+                Err(m) => Some(m),
+                Ok((state, dropped)) => {
+                    if dropped.is_empty() {
+                        return Ok(Loaded {
+                            state,
+                            ..Loaded::default()
+                        });
+                    }
+                    // Keep the original so the dropped entries are not lost.
+                    let aside = aside_path(path, stamp);
+                    std::fs::copy(path, &aside).map_err(|e| state_err(&aside, e))?;
+                    let mut warnings: Vec<String> = dropped
+                        .iter()
+                        .map(|m| format!("{}: ignoring a bad entry: {m}", path.display()))
+                        .collect();
+                    warnings.push(format!(
+                        "{}: kept the other {} card(s); the original file is saved as {}",
+                        path.display(),
+                        state.cards.len(),
+                        aside.display()
+                    ));
+                    return Ok(Loaded {
+                        state,
+                        warnings,
+                        backup: Some(aside),
+                    });
+                }
+            },
+        }
+    };
+    let problem = problem.unwrap_or_default();
+    let aside = aside_path(path, stamp);
+    std::fs::rename(path, &aside)
+        .map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
+    // A file cut short (a full disk, a hand edit) usually still holds whole
+    // card entries: keep those.
+    if let Some((state, _)) = repair_truncated(&bytes).and_then(|v| salvage(&v, deck).ok()) {
+        if !state.cards.is_empty() {
+            return Ok(Loaded {
+                warnings: vec![format!(
+                    "{}: the review state is damaged ({problem}); recovered {} card(s) from it, the rest start \
+                     fresh; the original is moved to {}",
+                    path.display(),
+                    state.cards.len(),
+                    aside.display()
+                )],
+                state,
+                backup: Some(aside),
+            });
+        }
+    }
+    Ok(Loaded {
+        state: State::new(deck),
+        warnings: vec![format!(
+            "{}: the review state is damaged ({problem}); moved it to {} and starting with a fresh state \
+             (restore it by fixing that file and moving it back)",
+            path.display(),
+            aside.display()
+        )],
+        backup: Some(aside),
+    })
+}
+
+/// The usable part of a parsed state: the state and one message per entry
+/// that had to be dropped. `Err` if the file as a whole is not a state.
+fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), String> {
+    let obj = v.as_object().ok_or("not a JSON object")?;
+    match obj.get("version").and_then(serde_json::Value::as_u64) {
+        Some(x) if x == u64::from(STATE_VERSION) => {}
+        Some(x) => return Err(format!("state version {x}, expected {STATE_VERSION}")),
+        None => return Err("no `version`".into()),
+    }
+    let cards = obj
+        .get("cards")
+        .and_then(serde_json::Value::as_object)
+        .ok_or("no `cards` object")?;
+    let mut state = State::new(
+        obj.get("deck")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or(deck),
+    );
+    let mut dropped = Vec::new();
+    for (id, entry) in cards {
+        match serde_json::from_value::<CardState>(entry.clone()) {
+            Ok(cs) if cs.due_date().is_some() && (1..=BOXES).contains(&cs.leitner_box) => {
+                state.cards.insert(id.clone(), cs);
+            }
+            Ok(cs) => dropped.push(format!(
+                "card `{id}`: box {} / due `{}` out of range",
+                cs.leitner_box, cs.due
+            )),
+            Err(e) => dropped.push(format!("card `{id}`: {e}")),
+        }
+    }
+    Ok((state, dropped))
+}
+
+/// The complete card entries of a state file cut short: everything up to
+/// the last closed entry, with the outer braces closed again. Relies on the
+/// layout [`save_state`] writes (pretty JSON, entries at four spaces).
+fn repair_truncated(bytes: &[u8]) -> Option<serde_json::Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let cut = text.rfind("\n    }")?;
+    let candidate = format!("{}\n    }}\n  }}\n}}\n", &text[..cut]);
+    serde_json::from_str(&candidate).ok()
+}
+
+/// Writes the state atomically: a temporary file in the same folder,
+/// flushed to disk, then renamed over the old one.
+pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
+    let name = path
+        .file_name()
+        .map_or("state".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let text = serde_json::to_string_pretty(state).map_err(|e| state_err(path, e))? + "\n";
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)?;
+        // Persist the rename itself; not every platform can open a folder.
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        state_err(path, e)
+    })
+}
+
+/// The default state file: `$XDG_DATA_HOME/course/flash-<chapter>.json`,
+/// else `$HOME/.local/share/course/…`. `env` looks a variable up (so tests
+/// need not touch the process environment). A relative XDG_DATA_HOME is
+/// ignored, as the XDG spec says.
+pub fn default_state_path(env: impl Fn(&str) -> Option<String>, chapter: u32) -> Option<PathBuf> {
+    let file = format!("flash-{chapter}.json");
+    if let Some(x) = env("XDG_DATA_HOME").filter(|x| Path::new(x).is_absolute()) {
+        return Some(Path::new(&x).join("course").join(file));
+    }
+    let home = env("HOME").filter(|h| !h.is_empty())?;
+    Some(Path::new(&home).join(".local/share/course").join(file))
+}
+
+/// `20260102T134501Z`: the suffix of a moved-aside state file, for a Unix
+/// time in seconds.
+pub fn stamp(secs: i64) -> String {
+    let d = Date::from_unix(secs);
+    let (y, m, day) = d.ymd();
+    let s = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}{m:02}{day:02}T{:02}{:02}{:02}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_path_prefers_absolute_xdg() {
+        let env = |xdg: Option<&'static str>| {
+            move |k: &str| match k {
+                "XDG_DATA_HOME" => xdg.map(String::from),
+                "HOME" => Some("/home/u".to_string()),
+                _ => None,
+            }
+        };
+        assert_eq!(
+            default_state_path(env(Some("/x")), 23),
+            Some(PathBuf::from("/x/course/flash-23.json"))
+        );
+        assert_eq!(
+            default_state_path(env(Some("rel")), 23),
+            Some(PathBuf::from("/home/u/.local/share/course/flash-23.json"))
+        );
+        assert_eq!(default_state_path(|_| None, 23), None);
+    }
+
+    #[test]
+    fn stamps_are_utc_and_sortable() {
+        assert_eq!(stamp(0), "19700101T000000Z");
+        assert_eq!(stamp(86_400 + 3_661), "19700102T010101Z");
+    }
+
+    #[test]
+    fn save_then_load_round_trips_and_garbage_is_moved_aside() {
+        let dir = std::env::temp_dir().join(format!("course-flash-state-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let p = dir.join("s.json");
+        let mut st = State::new("ch23");
+        let today = Date::parse("2026-01-01").unwrap_or(Date(0));
+        st.cards.insert(
+            "a".into(),
+            crate::content::flash::schedule(None, crate::content::flash::Rating::Good, today),
+        );
+        save_state(&p, &st).unwrap();
+        let back = load_state(&p, "ch23", "T").unwrap();
+        assert_eq!((back.state, back.backup), (st, None));
+        std::fs::write(&p, "not json").unwrap();
+        let bad = load_state(&p, "ch23", "T").unwrap();
+        assert!(bad.state.cards.is_empty());
+        assert_eq!(bad.backup, Some(dir.join("s.json.corrupt-T")));
+        assert!(!p.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
