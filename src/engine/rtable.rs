@@ -425,11 +425,6 @@ impl WindowTable {
         }
     }
 
-    /// The window's first cycle.
-    pub fn base(&self) -> Cycle {
-        self.base
-    }
-
     /// Moves the window so that it starts at `cycle` (never backwards),
     /// clearing the rows it leaves behind.
     #[inline]
