@@ -227,9 +227,9 @@ pub fn latency_violations(
     out
 }
 
-/// Check 4: place the operations in issue order with Alg 23.1.4 (modulo II
-/// for loops); every operation that does not fit is a violation naming the
-/// resource, the cycle and the operations already there.
+/// Check 4: place the operations in issue order with Algorithm 23.1.4
+/// (modulo II for loops); every operation that does not fit is a violation
+/// naming the resource, the cycle and the operations already there.
 pub fn resource_violations(
     p: &Program,
     m: &Machine,

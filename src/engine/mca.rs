@@ -1,19 +1,20 @@
-//! An llvm-mca-style cycle simulation of a machine model (Alg 23.1.11).
+//! An llvm-mca-style cycle simulation of a machine model (Algorithm 23.1.11).
 //!
 //! The body of a [`Program`] runs `N` times back to back. Each cycle the
 //! simulator retires executed instances in order from the reorder buffer,
 //! issues dispatched instances whose operands are ready and whose whole
 //! reservation table fits, and dispatches up to `W` micro-ops into a buffer
-//! of `micro_op_buffer_size` micro-ops (Def 23.1.8). A buffer size of 0 is an
-//! in-order core: an instance never issues before an older one.
+//! of `micro_op_buffer_size` micro-ops (Definition 23.1.8). A buffer size
+//! of 0 is an in-order core: an instance never issues before an older one.
 //!
-//! Operand readiness comes from the program's edges, whose latencies already
-//! are `max(0, L_w − a)` (Prop 23.1.9); an edge with distance `d` makes
-//! instance `j` wait for instance `j − d` of its producer (Def 23.1.10).
+//! Operand readiness comes from the program's edges, whose latencies
+//! already are `max(0, L_w − a)` (Proposition 23.1.9); an edge with distance
+//! `d` makes instance `j` wait for instance `j − d` of its producer
+//! (Definition 23.1.10).
 //!
 //! Memory does not grow with `N`: the simulation keeps a ring of issue
 //! cycles large enough to cover the reorder buffer plus the longest
-//! distance, a sliding window of resource bookings, and the
+//! distance, a sliding [`WindowTable`] of resource bookings, and the
 //! timeline of the first few iterations only.
 //!
 //! Timing conventions (those of llvm-mca's timeline): an instance
@@ -35,6 +36,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::engine::mii;
+use crate::engine::rtable::WindowTable;
 use crate::model::ids::{ClassId, Cycle, ResourceId};
 use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::Program;
@@ -155,66 +157,6 @@ struct Slot {
     waiters: Vec<(u64, Cycle)>,
 }
 
-/// Resource bookings over a sliding window of cycles (Alg 23.1.4 with
-/// cycles before the current one forgotten): a power-of-two ring of rows so
-/// that indexing is a mask, not a division.
-struct Booking {
-    base: Cycle,
-    mask: usize,
-    nres: usize,
-    counts: Vec<u32>,
-    caps: Vec<u32>,
-}
-
-impl Booking {
-    fn new(m: &Machine) -> Booking {
-        let rows = (m.max_offset() as usize + 1).next_power_of_two();
-        let nres = m.resources.len();
-        Booking {
-            base: 0,
-            mask: rows - 1,
-            nres,
-            counts: vec![0; rows * nres],
-            caps: m.resources.iter().map(|r| r.capacity).collect(),
-        }
-    }
-
-    /// Forgets every cycle before `cycle`.
-    fn advance_to(&mut self, cycle: Cycle) {
-        let steps = (cycle - self.base).max(0) as usize;
-        if steps > self.mask {
-            self.counts.iter_mut().for_each(|c| *c = 0);
-        } else {
-            for s in 0..steps {
-                let row = (self.base as usize + s) & self.mask;
-                self.counts[row * self.nres..(row + 1) * self.nres]
-                    .iter_mut()
-                    .for_each(|c| *c = 0);
-            }
-        }
-        self.base = self.base.max(cycle);
-    }
-
-    #[inline]
-    fn at(&self, r: ResourceId, c: Cycle, k: u32) -> usize {
-        ((c as usize + k as usize) & self.mask) * self.nres + r.index()
-    }
-
-    /// Fits (Alg 23.1.4) at the window's first cycle.
-    fn fits(&self, folded: &[(ResourceId, u32, u32)], c: Cycle) -> bool {
-        folded
-            .iter()
-            .all(|&(r, k, n)| self.counts[self.at(r, c, k)] + n <= self.caps[r.index()])
-    }
-
-    fn place(&mut self, folded: &[(ResourceId, u32, u32)], c: Cycle) {
-        for &(r, k, n) in folded {
-            let i = self.at(r, c, k);
-            self.counts[i] += n;
-        }
-    }
-}
-
 /// Algorithm 23.1.11 on `p` (its body, `opts.iterations` times) and `m`.
 pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
     let b = p.len() as u64;
@@ -252,8 +194,6 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
             }
         })
         .collect();
-    let folded: Vec<&[(ResourceId, u32, u32)]> =
-        m.classes.iter().map(|c| c.folded.as_slice()).collect();
     let width = m.issue_width;
     let max_uops = body.iter().map(|o| o.uops).max().unwrap_or(1);
     let in_order = m.micro_op_buffer_size == 0;
@@ -292,7 +232,7 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
     let rec = opts.timeline_iterations.min(n);
     let mut timeline: Vec<Stamp> = Vec::with_capacity((rec * b) as usize);
 
-    let mut table = Booking::new(m);
+    let mut table = WindowTable::new(m);
     // Ready instances per class, oldest first.
     let mut ready_q: Vec<BinaryHeap<Reverse<u64>>> = vec![BinaryHeap::new(); m.classes.len()];
     // Instances whose operands are known, waiting for their ready cycle.
@@ -338,11 +278,11 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
             while next_in_order < tail {
                 let g = next_in_order;
                 let s = &mut slots[g as usize & mask];
-                let class = body[s.op as usize].class.index();
-                if s.pending > 0 || s.ready > cycle || !table.fits(folded[class], cycle) {
+                let class = body[s.op as usize].class;
+                if s.pending > 0 || s.ready > cycle || !table.fits(m, class, cycle) {
                     break;
                 }
-                table.place(folded[class], cycle);
+                table.place(m, class, cycle);
                 s.issue = cycle;
                 issued.push(g);
                 next_in_order += 1;
@@ -369,8 +309,9 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
                     }
                 }
                 let Some((g, k)) = best else { break };
-                if table.fits(folded[k], cycle) {
-                    table.place(folded[k], cycle);
+                let class = ClassId(k as u16);
+                if table.fits(m, class, cycle) {
+                    table.place(m, class, cycle);
                     ready_q[k].pop();
                     slots[g as usize & mask].issue = cycle;
                     issued.push(g);

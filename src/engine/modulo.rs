@@ -4,11 +4,12 @@
 //! For II = MII, MII + 1, …: operations are taken in order of decreasing
 //! height `h(x) = max(lat(x), max_{x→y} ℓ − d·II + h(y))`, each placed at
 //! the first cycle in `[Estart, Estart + II − 1]` where the modulo
-//! reservation table (Alg 23.1.4 with cycles taken mod II) has room. When
-//! none has, the operation is forced in and the operations it collides with
-//! — on a resource, or through a dependence it now breaks — are evicted and
-//! rescheduled later. A budget of steps per II bounds the work; when it runs
-//! out, II grows.
+//! reservation table ([`GlobalTable::modulo`]: Algorithm 23.1.4 with cycles
+//! taken mod II) has room. When none has, the operation is forced in and the
+//! operations it collides with — on a resource ([`GlobalTable::conflicts`]),
+//! or through a dependence it now breaks — are evicted and rescheduled
+//! later. A budget of steps per II bounds the work; when it runs out, II
+//! grows.
 //!
 //! Every result satisfies `t_j + d·II ≥ t_i + ℓ` for every edge and is
 //! feasible modulo II: [`crate::engine::check::check_cycles`] accepts it (tested).
@@ -24,9 +25,10 @@
 //! ```
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 use crate::engine::mii;
+use crate::engine::rtable::GlobalTable;
 use crate::engine::sched;
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::Machine;
@@ -45,104 +47,6 @@ pub struct ModuloSchedule {
     pub mii: u64,
     /// IIs tried before this one succeeded.
     pub attempts: u64,
-}
-
-/// The modulo reservation table with owners, so operations can be evicted.
-/// Sparse: II comes from the machine's latencies and can be large, and only
-/// the cells in use are stored.
-struct Mrt {
-    ii: i64,
-    cells: HashMap<(i64, usize), (u32, Vec<u32>)>,
-}
-
-impl Mrt {
-    fn new(ii: u64) -> Mrt {
-        Mrt {
-            ii: ii as i64,
-            cells: HashMap::new(),
-        }
-    }
-
-    fn count(&self, cell: (i64, usize)) -> u32 {
-        self.cells.get(&cell).map_or(0, |c| c.0)
-    }
-
-    fn cell(&self, r: usize, c: Cycle) -> (i64, usize) {
-        (c.rem_euclid(self.ii), r)
-    }
-
-    /// Alg 23.1.4's Fits modulo II, counting every pair of the class (two
-    /// offsets of one operation may share a row).
-    fn fits(&self, m: &Machine, p: &Program, x: usize, t: Cycle) -> bool {
-        let class = m.class(p.ops[x].class);
-        let mut extra: Vec<((i64, usize), u32)> = Vec::with_capacity(class.folded.len());
-        for &(r, k, n) in &class.folded {
-            let cell = self.cell(r.index(), t + i64::from(k));
-            let mine = match extra.iter_mut().find(|(c, _)| *c == cell) {
-                Some((_, v)) => {
-                    *v += n;
-                    *v
-                }
-                None => {
-                    extra.push((cell, n));
-                    n
-                }
-            };
-            if self.count(cell) + mine > m.resource(r).capacity {
-                return false;
-            }
-        }
-        true
-    }
-
-    fn place(&mut self, m: &Machine, p: &Program, x: usize, t: Cycle) {
-        for &(r, k, n) in &m.class(p.ops[x].class).folded {
-            let cell = self.cell(r.index(), t + i64::from(k));
-            let c = self.cells.entry(cell).or_default();
-            c.0 += n;
-            c.1.push(x as u32);
-        }
-    }
-
-    fn remove(&mut self, m: &Machine, p: &Program, x: usize, t: Cycle) {
-        for &(r, k, n) in &m.class(p.ops[x].class).folded {
-            let cell = self.cell(r.index(), t + i64::from(k));
-            if let Some(c) = self.cells.get_mut(&cell) {
-                c.0 -= n;
-                if let Some(pos) = c.1.iter().position(|&o| o == x as u32) {
-                    c.1.swap_remove(pos);
-                }
-            }
-        }
-    }
-
-    /// Operations that must leave for `x` to fit at `t`.
-    fn conflicts(&self, m: &Machine, p: &Program, x: usize, t: Cycle) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
-        let mut need: Vec<((i64, usize), u32, u32)> = Vec::new(); // cell, needed, cap
-        for &(r, k, n) in &m.class(p.ops[x].class).folded {
-            let cell = self.cell(r.index(), t + i64::from(k));
-            match need.iter_mut().find(|(c, _, _)| *c == cell) {
-                Some(e) => e.1 += n,
-                None => need.push((cell, n, m.resource(r).capacity)),
-            }
-        }
-        for (cell, n, cap) in need {
-            let Some((mut used, owners)) = self.cells.get(&cell).map(|c| (c.0, &c.1)) else {
-                continue;
-            };
-            for &o in owners {
-                if used + n <= cap {
-                    break;
-                }
-                if !out.contains(&(o as usize)) {
-                    out.push(o as usize);
-                }
-                used = used.saturating_sub(1);
-            }
-        }
-        out
-    }
 }
 
 /// Heights for a given II over all edges, weights `ℓ − d·II` (longest paths;
@@ -180,7 +84,8 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
     let h = heights(p, m, ii);
     let mut t: Vec<Option<Cycle>> = vec![None; n];
     let mut last_tried: Vec<Option<Cycle>> = vec![None; n];
-    let mut mrt = Mrt::new(ii);
+    let mut mrt = GlobalTable::modulo(ii);
+    let class = |x: usize| p.ops[x].class;
     let mut queue: BinaryHeap<(i64, Reverse<u32>)> =
         (0..n).map(|x| (h[x], Reverse(x as u32))).collect();
     let iil = ii as i64;
@@ -208,7 +113,7 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
         // blocks at most ρ² of those start cycles, so a free one, if any,
         // is among the first `placed·ρ² + 1`: a huge II costs no more.
         let span = iil.min(placed as i64 * rho2 + 1);
-        let slot = (estart..estart + span).find(|&c| mrt.fits(m, p, x, c));
+        let slot = (estart..estart + span).find(|&c| mrt.fits(m, class(x), c));
         let when = match slot {
             Some(c) => c,
             None => match last_tried[x] {
@@ -218,16 +123,17 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
         };
         last_tried[x] = Some(when);
         if slot.is_none() {
-            for o in mrt.conflicts(m, p, x, when) {
+            for o in mrt.conflicts(m, class(x), when) {
+                let o = o.index();
                 if let Some(to) = t[o] {
-                    mrt.remove(m, p, o, to);
+                    mrt.remove(m, class(o), to, OpId::from_index(o));
                     t[o] = None;
                     placed -= 1;
                     queue.push((h[o], Reverse(o as u32)));
                 }
             }
         }
-        mrt.place(m, p, x, when);
+        mrt.place(m, class(x), when, Some(OpId::from_index(x)));
         t[x] = Some(when);
         placed += 1;
         // Successors whose dependence on x is now broken leave.
@@ -238,7 +144,7 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
             }
             if let Some(ty) = t[y] {
                 if ty + i64::from(e.distance) * iil < when + i64::from(e.latency) {
-                    mrt.remove(m, p, y, ty);
+                    mrt.remove(m, class(y), ty, OpId::from_index(y));
                     t[y] = None;
                     placed -= 1;
                     queue.push((h[y], Reverse(y as u32)));
@@ -253,7 +159,7 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
             }
             if let Some(tq) = t[q] {
                 if when + i64::from(e.distance) * iil < tq + i64::from(e.latency) {
-                    mrt.remove(m, p, q, tq);
+                    mrt.remove(m, class(q), tq, OpId::from_index(q));
                     t[q] = None;
                     placed -= 1;
                     queue.push((h[q], Reverse(q as u32)));

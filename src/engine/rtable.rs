@@ -1,31 +1,188 @@
-//! Reservation tables: the global table of Algorithm 23.1.4, its modulo
-//! variant, and a sliding window for top-down schedulers.
+//! Reservation tables: every form of Algorithm 23.1.4 the engine books
+//! resources with.
 //!
-//! All three answer `Fits(o, c)` and perform `Place(o, c)` over a class's
-//! folded reservation table, so a pair that a class lists twice counts twice
-//! (the note under Alg 23.1.4).
+//! # The definition
+//!
+//! A table keeps, for every resource `r` and cycle `c`, the number of units
+//! in use, `used[r][c]`. An operation of class `o` issued at `t` holds one
+//! unit of `r` in cycle `t + k` for every pair `(r, k)` of its reservation
+//! table `RT(o)`. `Fits(o, t)` asks whether adding it keeps every count
+//! within its resource's capacity; `Place(o, t)` adds it.
+//!
+//! Both walk the class's *folded* table ([`Class::folded`]): triples
+//! `(r, k, n)` where `n` is how often `RT(o)` lists `(r, k)`. A pair listed
+//! twice therefore counts twice, as the note under Algorithm 23.1.4 asks.
+//! A modulo table maps cycle `c` to row `c mod II`, so two different offsets
+//! of one class may land in the same row; such a class then needs the sum
+//! of their counts in that row. That counting rule is written once in this
+//! module, over a private storage trait, and every form below uses it.
+//!
+//! # The forms
+//!
+//! * [`GlobalTable`]: a sparse table (only cells in use are stored, so a
+//!   submitted cycle of 10¹² costs nothing), over absolute cycles or modulo
+//!   an initiation interval. It records which operations hold each cell, can
+//!   take an operation back out ([`GlobalTable::remove`]), explains a refusal
+//!   ([`GlobalTable::fits_why`]) and lists what an eviction must remove
+//!   ([`GlobalTable::conflicts`]). The grader, the reservation-table view and
+//!   the modulo scheduler use it.
+//! * [`WindowTable`]: a ring of rows that slides forward and forgets the
+//!   past, for clients that never look back: the list scheduler and the
+//!   simulator. Its memory is `O(|R| · D)` whatever the schedule length, and
+//!   a row is found with a mask because the ring has a power-of-two size.
+//!
+//! Unlike the lesson's `Place`, ours do not require a prior `Fits`: a grader
+//! places a whole submission and then lists every overflow, and the modulo
+//! scheduler forces an operation in before evicting what it collides with.
+//!
+//! # Example
+//!
+//! On the toy machine a div holds the multiplier in its cycles 0–3:
 //!
 //! ```
-//! use course::{model::machine::Machine, engine::rtable::GlobalTable};
+//! use course::{engine::rtable::{GlobalTable, WindowTable}, model::ids::OpId, model::machine::Machine};
 //! let m = Machine::toy();
 //! let div = m.class_by_opcode("div").unwrap();
 //! let mul = m.class_by_opcode("mul").unwrap();
+//!
+//! // The global table, over absolute cycles.
 //! let mut t = GlobalTable::new();
-//! t.place(&m, div, 4, None);
+//! t.place(&m, div, 4, Some(OpId(0)));
 //! assert!(!t.fits(&m, mul, 5)); // the div holds the multiplier in 4–7
 //! assert!(t.fits(&m, mul, 8));
+//! let why = t.fits_why(&m, mul, 7).unwrap();
+//! assert_eq!((m.resource(why.resource).name.as_str(), why.cycle), ("mul", 7));
+//! assert_eq!(why.owners, vec![OpId(0)]);
+//!
+//! // Modulo II = 2, cycles 4–7 are rows 0, 1, 0, 1: each row needs two
+//! // units of a one-unit multiplier, so a div never fits at this II.
+//! assert!(!GlobalTable::modulo(2).fits(&m, div, 0));
+//! // Modulo II = 4 it fits; a mul then collides with it, and evicting the
+//! // div makes room again.
+//! let mut t = GlobalTable::modulo(4);
+//! t.place(&m, div, 4, Some(OpId(0)));
+//! assert_eq!(t.conflicts(&m, mul, 9), vec![OpId(0)]);
+//! t.remove(&m, div, 4, OpId(0));
+//! assert!(t.fits(&m, mul, 9));
+//!
+//! // The sliding window gives the global table's answers at its first cycle.
+//! let mut w = WindowTable::new(&m);
+//! w.advance_to(4);
+//! w.place(&m, div, 4);
+//! w.advance_to(7);
+//! assert!(!w.fits(&m, mul, 7));
+//! w.advance_to(8);
+//! assert!(w.fits(&m, mul, 8));
 //! ```
+//!
+//! [`Class::folded`]: crate::model::machine::Class::folded
 
 use std::collections::HashMap;
 
 use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
 use crate::model::machine::Machine;
 
-/// One cell of the table: how many units are used, and by which operations.
+/// One triple `(r, k, n)` of a folded reservation table.
+type Pair = (ResourceId, u32, u32);
+
+/// Where a table keeps its counts: the one thing the forms differ in.
+trait Store {
+    /// A cell: one resource in one row.
+    type Key: Copy + PartialEq;
+    /// `Some(II)` when rows are cycles modulo II, so that two pairs of one
+    /// class may land in the same cell.
+    fn period(&self) -> Option<u64>;
+    /// The cell of pair `(r, k)` for an operation issued at `c`.
+    fn key(&self, r: ResourceId, c: Cycle, k: u32) -> Self::Key;
+    /// Units in use in a cell.
+    fn used(&self, key: Self::Key) -> u32;
+    /// Adds `n` units to a cell, held by `op` when given.
+    fn add(&mut self, key: Self::Key, n: u32, op: Option<OpId>);
+}
+
+/// A cell that would overflow.
+struct Overflow<K> {
+    resource: ResourceId,
+    key: K,
+    needed: u32,
+    capacity: u32,
+}
+
+/// The units `pairs` put into the cell of pair `(r, k)` of the same class
+/// modulo `ii`: offsets of one resource congruent modulo II share a row
+/// wherever the class issues.
+#[inline(always)]
+fn demand(pairs: &[Pair], r: ResourceId, k: u32, ii: u64) -> u32 {
+    pairs
+        .iter()
+        .filter(|&&(r2, k2, _)| {
+            let d = u64::from(k.abs_diff(k2));
+            r2 == r && (d == 0 || (d >= ii && d % ii == 0))
+        })
+        .map(|&(_, _, n)| n)
+        .sum()
+}
+
+/// The counting rule of Algorithm 23.1.4: walking the folded table in order,
+/// the first cell where the units in use plus the units this class puts
+/// there (through this pair and the earlier ones landing in the same cell)
+/// exceed the capacity.
+#[inline(always)]
+fn overflow<S: Store>(
+    s: &S,
+    folded: &[Pair],
+    c: Cycle,
+    capacity: impl Fn(ResourceId) -> u32,
+) -> Option<Overflow<S::Key>> {
+    let period = s.period();
+    for (i, &(r, k, n)) in folded.iter().enumerate() {
+        let key = s.key(r, c, k);
+        let mine = match period {
+            Some(ii) => demand(&folded[..=i], r, k, ii),
+            None => n,
+        };
+        let needed = s.used(key) + mine;
+        let cap = capacity(r);
+        if needed > cap {
+            return Some(Overflow {
+                resource: r,
+                key,
+                needed,
+                capacity: cap,
+            });
+        }
+    }
+    None
+}
+
+/// `Place` over a folded table.
+#[inline(always)]
+fn book<S: Store>(s: &mut S, folded: &[Pair], c: Cycle, op: Option<OpId>) {
+    for &(r, k, n) in folded {
+        let key = s.key(r, c, k);
+        s.add(key, n, op);
+    }
+}
+
+/// One cell of a [`GlobalTable`]: how many units are used, and by which
+/// operations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
     pub used: u32,
-    pub owners: Vec<OpId>,
+    /// One entry per pair placed here with an owner: modulo II an operation
+    /// with two pairs in this cell is listed twice.
+    owners: Vec<OpId>,
+}
+
+impl Cell {
+    /// The operations holding this cell, each once, in placement order.
+    pub fn holders(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.owners
+            .iter()
+            .enumerate()
+            .filter(|&(i, o)| !self.owners[..i].contains(o))
+            .map(|(_, &o)| o)
+    }
 }
 
 /// An overflow found by [`GlobalTable::fits_why`]: `resource` at `cycle`
@@ -33,6 +190,7 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     pub resource: ResourceId,
+    /// The cycle, or the row of a modulo table.
     pub cycle: Cycle,
     pub needed: u32,
     pub capacity: u32,
@@ -41,16 +199,43 @@ pub struct Conflict {
 }
 
 /// Algorithm 23.1.4 with a sparse store (a hash map keyed by resource and
-/// cycle), optionally taken modulo an initiation interval.
+/// cycle), optionally taken modulo an initiation interval, with owners.
 ///
-/// **Invariant:** `cells[(r, c)].used` is the number of pairs `(i, k)` with
-/// `(r, k) ∈ RT(x_i)` and `t_i + k ≡ c` over the operations placed so far.
-/// Unlike the lesson's `Place`, ours does not require a prior `Fits`, so a
-/// grader can place a whole submission and then list every overflow.
+/// **Invariant:** `cell(r, c).used` is the number of pairs `(i, k)` with
+/// `(r, k) ∈ RT(x_i)` and `t_i + k ≡ c` over the operations placed and not
+/// removed (`≡` is equality without an II, congruence modulo II with one).
 #[derive(Clone, Debug, Default)]
 pub struct GlobalTable {
     cells: HashMap<(ResourceId, Cycle), Cell>,
     ii: Option<u64>,
+}
+
+impl Store for GlobalTable {
+    type Key = (ResourceId, Cycle);
+
+    #[inline(always)]
+    fn period(&self) -> Option<u64> {
+        self.ii
+    }
+
+    #[inline(always)]
+    fn key(&self, r: ResourceId, c: Cycle, k: u32) -> (ResourceId, Cycle) {
+        (r, self.row(c.saturating_add(i64::from(k))))
+    }
+
+    #[inline(always)]
+    fn used(&self, key: (ResourceId, Cycle)) -> u32 {
+        self.cells.get(&key).map_or(0, |c| c.used)
+    }
+
+    #[inline(always)]
+    fn add(&mut self, key: (ResourceId, Cycle), n: u32, op: Option<OpId>) {
+        let cell = self.cells.entry(key).or_default();
+        cell.used += n;
+        if let Some(op) = op {
+            cell.owners.push(op);
+        }
+    }
 }
 
 impl GlobalTable {
@@ -82,54 +267,74 @@ impl GlobalTable {
 
     /// `Fits(o, c)`.
     pub fn fits(&self, m: &Machine, class: ClassId, c: Cycle) -> bool {
-        self.fits_why(m, class, c).is_none()
+        overflow(self, &m.class(class).folded, c, |r| m.resource(r).capacity).is_none()
     }
 
     /// `Fits(o, c)` with the reason when it says no: the first resource (in
-    /// table order) that would overflow.
+    /// table order) that would overflow, and who holds it.
     pub fn fits_why(&self, m: &Machine, class: ClassId, c: Cycle) -> Option<Conflict> {
-        // With a modulo table two offsets of one class can land in the same row.
-        let mut extra: Vec<((ResourceId, Cycle), u32)> = Vec::new();
-        for &(r, k, n) in &m.class(class).folded {
-            let key = (r, self.row(c.saturating_add(i64::from(k))));
-            let mine = match extra.iter_mut().find(|(kk, _)| *kk == key) {
-                Some((_, cnt)) => {
-                    *cnt += n;
-                    *cnt
-                }
-                None => {
-                    extra.push((key, n));
-                    n
-                }
-            };
-            let cell = self.cells.get(&key);
-            let used = cell.map_or(0, |c| c.used);
-            let cap = m.resource(r).capacity;
-            if used + mine > cap {
-                return Some(Conflict {
-                    resource: r,
-                    cycle: key.1,
-                    needed: used + mine,
-                    capacity: cap,
-                    owners: cell.map(|c| c.owners.clone()).unwrap_or_default(),
-                });
-            }
-        }
-        None
+        let o = overflow(self, &m.class(class).folded, c, |r| m.resource(r).capacity)?;
+        Some(Conflict {
+            resource: o.resource,
+            cycle: o.key.1,
+            needed: o.needed,
+            capacity: o.capacity,
+            owners: self
+                .cells
+                .get(&o.key)
+                .map(|cell| cell.holders().collect())
+                .unwrap_or_default(),
+        })
     }
 
     /// `Place(o, c)`; `op` is recorded as an owner when given.
     pub fn place(&mut self, m: &Machine, class: ClassId, c: Cycle, op: Option<OpId>) {
+        book(self, &m.class(class).folded, c, op);
+    }
+
+    /// Undoes `place(m, class, c, Some(op))`.
+    pub fn remove(&mut self, m: &Machine, class: ClassId, c: Cycle, op: OpId) {
         for &(r, k, n) in &m.class(class).folded {
-            let key = (r, self.row(c.saturating_add(i64::from(k))));
-            let cell = self.cells.entry(key).or_default();
-            cell.used += n;
-            if let Some(op) = op {
-                if !cell.owners.contains(&op) {
-                    cell.owners.push(op);
+            let key = self.key(r, c, k);
+            if let Some(cell) = self.cells.get_mut(&key) {
+                debug_assert!(cell.used >= n, "removing what was not placed");
+                cell.used = cell.used.saturating_sub(n);
+                if let Some(pos) = cell.owners.iter().position(|&o| o == op) {
+                    cell.owners.swap_remove(pos);
                 }
             }
         }
+    }
+
+    /// The operations an eviction must remove for `class` to fit at `c`:
+    /// cell by cell (in table order), owners in the order the cell lists
+    /// them, one unit each, until the class's demand fits.
+    pub fn conflicts(&self, m: &Machine, class: ClassId, c: Cycle) -> Vec<OpId> {
+        let folded = &m.class(class).folded;
+        let mut out: Vec<OpId> = Vec::new();
+        for (i, &(r, k, n)) in folded.iter().enumerate() {
+            let need = match self.ii {
+                Some(ii) if demand(&folded[..i], r, k, ii) > 0 => continue, // counted before
+                Some(ii) => demand(folded, r, k, ii),
+                None => n,
+            };
+            let key = self.key(r, c, k);
+            let Some(cell) = self.cells.get(&key) else {
+                continue;
+            };
+            let cap = m.resource(r).capacity;
+            let mut used = cell.used;
+            for &o in &cell.owners {
+                if used + need <= cap {
+                    break;
+                }
+                if !out.contains(&o) {
+                    out.push(o);
+                }
+                used = used.saturating_sub(1);
+            }
+        }
+        out
     }
 
     pub fn used(&self, r: ResourceId, c: Cycle) -> u32 {
@@ -159,21 +364,49 @@ impl GlobalTable {
     }
 }
 
-/// A table over a sliding window of cycles, for schedulers that never look
-/// back: cycles before the window's base are forgotten, so memory is
+/// Algorithm 23.1.4 over a sliding window of cycles, for clients that never
+/// look back: cycles before the window's base are forgotten, so memory is
 /// `O(|R| · D)` whatever the schedule length.
+///
+/// The rows form a ring of at least `D + 1 + lookahead` rows, rounded up to
+/// a power of two so that finding a row is a mask. Queries and placements
+/// are valid from the base to `base + lookahead` (the ring never wraps
+/// onto a live row there).
 #[derive(Clone, Debug)]
 pub struct WindowTable {
     base: Cycle,
-    size: usize,
+    mask: usize,
     nres: usize,
     counts: Vec<u32>,
     caps: Vec<u32>,
 }
 
+impl Store for WindowTable {
+    type Key = usize;
+
+    #[inline(always)]
+    fn period(&self) -> Option<u64> {
+        None
+    }
+
+    #[inline(always)]
+    fn key(&self, r: ResourceId, c: Cycle, k: u32) -> usize {
+        ((c as usize).wrapping_add(k as usize) & self.mask) * self.nres + r.index()
+    }
+
+    #[inline(always)]
+    fn used(&self, key: usize) -> u32 {
+        self.counts[key]
+    }
+
+    #[inline(always)]
+    fn add(&mut self, key: usize, n: u32, _op: Option<OpId>) {
+        self.counts[key] += n;
+    }
+}
+
 impl WindowTable {
-    /// A window of `D + 1` cycles for machine `m`: enough for queries at
-    /// the window's first cycle.
+    /// A window for machine `m` that answers queries at its first cycle.
     pub fn new(m: &Machine) -> WindowTable {
         WindowTable::with_lookahead(m, 0)
     }
@@ -181,28 +414,30 @@ impl WindowTable {
     /// A window that also answers queries up to `lookahead` cycles past its
     /// first cycle.
     pub fn with_lookahead(m: &Machine, lookahead: usize) -> WindowTable {
-        let size = m.max_offset() as usize + 1 + lookahead;
+        let rows = (m.max_offset() as usize + 1 + lookahead).next_power_of_two();
         let nres = m.resources.len();
         WindowTable {
             base: 0,
-            size,
+            mask: rows - 1,
             nres,
-            counts: vec![0; size * nres],
+            counts: vec![0; rows * nres],
             caps: m.resources.iter().map(|r| r.capacity).collect(),
         }
     }
 
-    /// Moves the window so that it starts at `cycle` (never backwards).
+    /// Moves the window so that it starts at `cycle` (never backwards),
+    /// clearing the rows it leaves behind.
+    #[inline]
     pub fn advance_to(&mut self, cycle: Cycle) {
         if cycle <= self.base {
             return;
         }
         let steps = (cycle - self.base) as u64;
-        if steps >= self.size as u64 {
+        if steps > self.mask as u64 {
             self.counts.iter_mut().for_each(|c| *c = 0);
         } else {
-            for s in 0..steps as i64 {
-                let row = ((self.base + s) as usize) % self.size;
+            for s in 0..steps as usize {
+                let row = (self.base as usize).wrapping_add(s) & self.mask;
                 self.counts[row * self.nres..(row + 1) * self.nres]
                     .iter_mut()
                     .for_each(|c| *c = 0);
@@ -211,25 +446,18 @@ impl WindowTable {
         self.base = cycle;
     }
 
-    #[inline]
-    fn slot(&self, r: ResourceId, c: Cycle) -> usize {
-        ((c as usize) % self.size) * self.nres + r.index()
-    }
-
     /// `Fits(o, c)` for `base ≤ c ≤ base + lookahead`.
+    #[inline]
     pub fn fits(&self, m: &Machine, class: ClassId, c: Cycle) -> bool {
         debug_assert!(c >= self.base);
-        m.class(class).folded.iter().all(|&(r, k, n)| {
-            self.counts[self.slot(r, c + i64::from(k))] + n <= self.caps[r.index()]
-        })
+        overflow(self, &m.class(class).folded, c, |r| self.caps[r.index()]).is_none()
     }
 
-    /// `Place(o, c)` for `base ≤ c`.
+    /// `Place(o, c)` for `base ≤ c ≤ base + lookahead`.
+    #[inline]
     pub fn place(&mut self, m: &Machine, class: ClassId, c: Cycle) {
-        for &(r, k, n) in &m.class(class).folded {
-            let s = self.slot(r, c + i64::from(k));
-            self.counts[s] += n;
-        }
+        debug_assert!(c >= self.base);
+        book(self, &m.class(class).folded, c, None);
     }
 }
 
@@ -245,10 +473,26 @@ mod tests {
         let t = GlobalTable::modulo(2);
         let why = t.fits_why(&m, div, 0).unwrap();
         assert_eq!(m.resource(why.resource).name, "mul");
+        assert_eq!((why.cycle, why.needed, why.capacity), (0, 2, 1));
         assert!(GlobalTable::modulo(4).fits(&m, div, 3));
         let mut t = GlobalTable::modulo(4);
         t.place(&m, div, 3, Some(OpId(0)));
         assert!(!t.fits(&m, m.class_by_opcode("mul").unwrap(), 100));
+    }
+
+    #[test]
+    fn an_operation_sharing_a_row_with_itself_is_listed_once() {
+        let m = Machine::toy();
+        let div = m.class_by_opcode("div").unwrap();
+        let mul = m.class_by_opcode("mul").unwrap();
+        let mut t = GlobalTable::modulo(2);
+        t.place(&m, div, 0, Some(OpId(7)));
+        assert_eq!(t.used(m.resource_by_name("mul").unwrap(), 1), 2);
+        assert_eq!(t.fits_why(&m, mul, 1).unwrap().owners, vec![OpId(7)]);
+        assert_eq!(t.conflicts(&m, mul, 1), vec![OpId(7)]);
+        t.remove(&m, div, 0, OpId(7));
+        assert!(t.fits(&m, mul, 1));
+        assert_eq!(t.occupied_rows(), Vec::<Cycle>::new());
     }
 
     #[test]

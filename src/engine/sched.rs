@@ -4,8 +4,9 @@
 //! Priority is the height `h(x) = max(lat(x), max_{x→y} ℓ(x,y) + h(y))`
 //! over distance-0 edges, ties broken by source order. At each cycle the
 //! ready operations are tried in priority order and placed when `Fits`
-//! (Alg 23.1.4) says yes; an operation whose last predecessor is placed in
-//! the current cycle over a latency-0 edge is tried in that same cycle.
+//! (Algorithm 23.1.4) says yes; an operation whose last predecessor is
+//! placed in the current cycle over a latency-0 edge is tried in that same
+//! cycle.
 //!
 //! The implementation keeps one ready queue per class and a pending heap
 //! keyed by the cycle an operation becomes ready, and books resources in a

@@ -15,7 +15,7 @@ use crate::util::text::columns;
 /// Runs of more empty cycles than this are folded into one line.
 const EMPTY_RUN: i64 = 3;
 
-/// The reservation table of a placement (Alg 23.1.4 after every Place),
+/// The reservation table of a placement (Algorithm 23.1.4 after every Place),
 /// laid out as in the worked example: `cycle · issue (2) · alu (2) · … ·
 /// placed`, `.` for a free resource, the labels of the operations holding a
 /// unit otherwise (a div shows in every cycle it holds the multiplier). For a
@@ -60,7 +60,7 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
             } else {
                 match cell {
                     Some(cell) if cell.used > 0 => {
-                        let names: Vec<&str> = cell.owners.iter().map(|&o| p.label(o)).collect();
+                        let names: Vec<&str> = cell.holders().map(|o| p.label(o)).collect();
                         names.join(",")
                     }
                     _ => ".".into(),
