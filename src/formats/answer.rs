@@ -279,7 +279,7 @@ pub fn choice(s: &str, choices: &[String]) -> Result<usize, String> {
 pub fn choices(s: &str, choices: &[String]) -> Result<BTreeSet<usize>, String> {
     let t = s.trim();
     if t.is_empty() {
-        return Err(format!("an empty answer; write letters such as 'a, c'"));
+        return Err("an empty answer; write letters such as 'a, c'".to_string());
     }
     let by_text: Option<BTreeSet<usize>> = t
         .split(';')
