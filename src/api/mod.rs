@@ -1,3 +1,11 @@
 //! One entry point per command of the `course` binary, each returning a
 //! typed result that derives `Serialize`: `--format json` serialises it, and
 //! [`crate::view`] renders it as text.
+
+pub mod analyze;
+pub mod bench;
+pub mod gen;
+pub mod grade;
+pub mod machine;
+pub mod mca;
+pub mod schedule;

@@ -1,2 +1,4 @@
 //! The host: everything that touches the file system (class folders,
 //! submission files, state files). The layers below never do.
+
+pub mod class;
