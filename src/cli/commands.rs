@@ -137,7 +137,7 @@ pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
     let out = api::machine::run(m);
     match a.format {
         Format::Json => print_json(&out),
-        _ => print(&view::machine::output_text(&out)),
+        _ => print(&view::machine::text(&out)),
     }
     Ok(0)
 }

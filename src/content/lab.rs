@@ -1,8 +1,8 @@
 //! Grading lab submissions (product.md §8), as pure functions of text: a
 //! lab and its inputs with their reference schedules, and the grade of one
 //! submission as plain data. Reading submission files and walking student
-//! and class folders is [`crate::host`]'s business; feedback text, CSV and
-//! Gradescope output are views ([`crate::view`]).
+//! and class folders belong to the host layer (`host::class`); feedback
+//! text, CSV and Gradescope output are views (`view::grade`).
 //!
 //! For each input the hard checks of [`crate::engine::check`] (parse,
 //! completeness, every dependence, Algorithm 23.1.4 feasibility — modulo II

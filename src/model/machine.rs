@@ -1,4 +1,4 @@
-//! Machine models as data (Def 23.1.1, Def 23.1.2).
+//! Machine models as data (Definition 23.1.1, Definition 23.1.2).
 //!
 //! A machine file states the issue width, the resources with their
 //! capacities, and for each operation class its latency, opcodes and either a
@@ -41,7 +41,7 @@ pub struct Resource {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Class {
     pub name: String,
-    /// Cycles from issue until the result is visible (`lat`, Def 23.1.1).
+    /// Cycles from issue until the result is visible (`lat`, Definition 23.1.1).
     pub latency: u32,
     pub opcodes: Vec<String>,
     /// RT(o) as `(resource, offset)` pairs, the issue pairs included, in the
@@ -52,7 +52,7 @@ pub struct Class {
     pub folded: Vec<(ResourceId, u32, u32)>,
     /// Micro-ops (LLVM's NumMicroOps); each uses one issue slot.
     pub uops: u32,
-    /// ReadAdvance of this class's register reads (Prop 23.1.9).
+    /// ReadAdvance of this class's register reads (Proposition 23.1.9).
     pub read_advance: u32,
 }
 
@@ -66,7 +66,7 @@ impl Class {
     }
 
     /// `|{k | (r,k) ∈ RT(o)}|` counted with multiplicity: this class's share
-    /// of `U_r` (Def 23.1.2).
+    /// of `U_r` (Definition 23.1.2).
     pub fn usage(&self, r: ResourceId) -> u64 {
         self.offsets(r).count() as u64
     }
@@ -77,7 +77,7 @@ impl Class {
     }
 }
 
-/// A validated machine model (Def 23.1.1).
+/// A validated machine model (Definition 23.1.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
     pub name: String,

@@ -47,13 +47,13 @@ pub struct ForbiddenPair {
     pub to: String,
 }
 
-/// The whole view of [`MachineOutput`].
-pub fn output_text(out: &MachineOutput) -> String {
-    text(out.model)
+/// The text view of [`MachineOutput`].
+pub fn text(out: &MachineOutput) -> String {
+    model_text(out.model)
 }
 
-/// The whole text view of a model.
-pub fn text(m: &Machine) -> String {
+/// The text view of a model.
+pub fn model_text(m: &Machine) -> String {
     let mut s = format!("{m}");
     s.push_str(
         "\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n",
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn toy_view_lists_the_multiplier_automaton() {
-        let t = text(&Machine::toy());
+        let t = model_text(&Machine::toy());
         assert!(t.contains("Resource mul (capacity 1):"));
         assert!(t.contains("hazard automaton: 5 reachable states"), "{t}");
         assert!(
