@@ -1,5 +1,5 @@
 //! Bad inputs of every kind: one clear message naming the file, line and
-//! column (or the field, for machines), exit code 2, never a panic.
+//! column (and the field, for machines), exit code 2, never a panic.
 
 mod common;
 
@@ -94,20 +94,23 @@ fn machine_files() {
     let cases = [
         (
             "occupancy.yaml",
-            "classes[0].occupancy: occupancy 4 exceeds latency 3",
+            "occupancy.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3",
         ),
-        ("capacity-zero.yaml", "resources[0].capacity"),
+        (
+            "capacity-zero.yaml",
+            "capacity-zero.yaml:3:18: resources[0].capacity: capacity of 'alu' must be between 1",
+        ),
         (
             "unknown-resource.yaml",
-            "classes[0].reservation[0]: unknown resource 'fpu'",
+            "unknown-resource.yaml:5:60: classes[0].reservation[0]: unknown resource 'fpu'",
         ),
         (
             "negative-offset.yaml",
-            "classes[0].reservation[0]: offset must be between 0 and 4096, got -1",
+            "negative-offset.yaml:5:60: classes[0].reservation[0]: offset must be between 0 and 4096, got -1",
         ),
         (
             "duplicate-names.yaml",
-            "resources[1].name: duplicate resource name 'alu'",
+            "duplicate-names.yaml:4:7: resources[1].name: duplicate resource name 'alu'",
         ),
         ("syntax.yaml", "syntax.yaml:1:14: issue_width: invalid type"),
     ];

@@ -52,7 +52,11 @@ fn references_pass_and_mutations_are_judged_right() {
             let li = LabInput::new("g", p.clone(), &m);
             let reference = li.reference_text();
             let r = grade_input(&li, &m, 10.0, Ok(&reference));
-            assert!(r.valid && r.score == 10.0, "seed {seed}: {}", r.feedback);
+            assert!(
+                r.valid && r.score == 10.0,
+                "seed {seed}: {:?}",
+                r.violations
+            );
             assert!(check_cycles(&p, &m, &li.reference, li.ii).is_empty());
 
             let mut rng = Rng::derived(seed, kind.as_str());

@@ -2,6 +2,13 @@
 //! typed result that derives `Serialize`: `--format json` serialises it, and
 //! [`crate::view`] renders it as text.
 
+pub mod analyze;
+pub mod bench;
 pub mod drill;
 pub mod flash;
+pub mod gen;
+pub mod grade;
+pub mod machine;
+pub mod mca;
 pub mod quiz;
+pub mod schedule;

@@ -12,8 +12,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use crate::content::gen::{self, GenParams};
 use crate::engine::check;
 use crate::engine::hazard::{self, Automaton};
@@ -23,41 +21,7 @@ use crate::model::ids::ResourceId;
 use crate::model::machine::Machine;
 use crate::model::program::{self, Kind, Program};
 
-/// One measured figure.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Measurement {
-    /// What was timed (`schedule`, `generate`, `parse`, `howard`, `enumerate`, …).
-    pub label: String,
-    /// The size parameter: operations, `k`, `D`, or a count of runs.
-    pub size: u64,
-    /// Median wall time of `runs` runs, in seconds.
-    pub median_s: f64,
-    pub runs: usize,
-    /// The most heap memory one run held at once beyond what existed when it
-    /// started, in bytes ([`crate::util::heap::peak_during`]); `None` when not
-    /// measured or when the counting allocator is not installed.
-    pub peak_bytes: Option<u64>,
-    /// A derived figure (circuits, states, submissions per second, …).
-    pub note: String,
-}
-
-/// A least-squares slope of `log t` against `log size` over a size range.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Fit {
-    pub label: String,
-    pub from: u64,
-    pub to: u64,
-    pub slope: f64,
-}
-
-/// One benchmark's figures.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Section {
-    pub name: String,
-    pub title: String,
-    pub measurements: Vec<Measurement>,
-    pub fits: Vec<Fit>,
-}
+pub use crate::view::bench::{BenchOutput, Fit, Measurement, Section};
 
 /// Every benchmark `course bench --only` accepts, in run order.
 pub const NAMES: &[&str] = &[

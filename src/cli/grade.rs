@@ -4,8 +4,8 @@ use std::path::Path;
 
 use clap::ValueEnum;
 
-use course::content::lab::{self as grade, LabInput, StudentReport};
-use course::model::program;
+use course::api;
+use course::view::grade::{self as grade_view, Grades};
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
 
@@ -35,64 +35,46 @@ pub struct GradeArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
-    let students: Vec<StudentReport> = match (&args.lab, args.paths.as_slice()) {
+    match (&args.lab, args.paths.as_slice()) {
         (Some(lab), [dir]) => {
-            let lab = grade::load_lab(&ctx.source, lab)?;
-            grade::grade_dir(&lab, Path::new(dir))?
+            let g = api::grade::lab(&ctx.source, lab, Path::new(dir))?;
+            match args.format {
+                GradeFormat::Json => print_json(&g),
+                format => show(ctx, format, &g),
+            }
+            Ok(exit_code(&g))
         }
         (None, [input, submission]) => {
             let text = read_file(input)?;
-            let p = program::parse(&text, input, &ctx.machine)?;
-            let stem = Path::new(input)
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.name.clone());
-            let li = LabInput::new(&stem, p, &ctx.machine);
-            let sub = grade::read_submission(Path::new(submission));
-            let r = grade::grade_input(
-                &li,
-                &ctx.machine,
-                10.0,
-                sub.as_deref().map_err(String::clone),
-            );
-            let student = Path::new(submission)
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| submission.clone());
-            vec![StudentReport {
-                student,
-                inputs: vec![r],
-            }]
-        }
-        (Some(_), _) => {
-            return Err(CliError(
-                "with --lab give one folder: course grade --lab ch23-sched DIR".into(),
-            ))
-        }
-        (None, _) => return Err(CliError("give INPUT SUBMISSION, or --lab NAME DIR".into())),
-    };
-    let single = args.lab.is_none();
-    match args.format {
-        GradeFormat::Text => print(&super::paint(ctx, &grade::text_report(&students))),
-        GradeFormat::Json if single => {
-            print_json(&grade::input_report_json(&students[0].inputs[0]))
-        }
-        GradeFormat::Json => print_json(&grade::json_report(&students)),
-        GradeFormat::Csv => print(&grade::csv_report(&students)),
-        GradeFormat::Gradescope if students.len() == 1 => {
-            print_json(&grade::gradescope(&students[0]))
-        }
-        GradeFormat::Gradescope => {
-            let mut map = serde_json::Map::new();
-            for st in &students {
-                map.insert(st.student.clone(), grade::gradescope(st));
+            let g = api::grade::input(&text, input, submission, &ctx.machine)?;
+            match args.format {
+                GradeFormat::Json => print_json(&g),
+                format => show(ctx, format, g.grades()),
             }
-            print_json(&serde_json::Value::Object(map));
+            Ok(exit_code(g.grades()))
         }
+        (Some(_), _) => Err(CliError(
+            "with --lab give one folder: course grade --lab ch23-sched DIR".into(),
+        )),
+        (None, _) => Err(CliError("give INPUT SUBMISSION, or --lab NAME DIR".into())),
     }
-    Ok(if students.iter().all(StudentReport::valid) {
+}
+
+/// Prints the text, CSV or Gradescope view (or the JSON of every student).
+fn show(ctx: &Ctx, format: GradeFormat, g: &Grades) {
+    match format {
+        GradeFormat::Text => print(&super::paint(ctx, &grade_view::text(g))),
+        GradeFormat::Json => print_json(g),
+        GradeFormat::Csv => print(&grade_view::csv(g)),
+        GradeFormat::Gradescope => print_json(&grade_view::gradescope(g)),
+    }
+}
+
+/// 0 when every schedule is valid, else 1.
+fn exit_code(g: &Grades) -> u8 {
+    if g.valid() {
         0
     } else {
         1
-    })
+    }
 }

@@ -1,8 +1,9 @@
 //! `course mca`: the llvm-mca-style simulation of [`course::engine::mca`].
 
-use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
-use course::engine::mca::{self, Options};
-use course::view::mca::{self as mca_view, Views};
+use super::{print, print_json, read_file, CmdResult, Ctx};
+use course::api::mca::{self, Request, Views};
+use course::engine::mca::DEFAULT_TIMELINE_ITERATIONS;
+use course::view;
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -18,7 +19,7 @@ pub struct McaArgs {
     #[arg(long)]
     pub timeline: bool,
     /// Iterations the timeline shows (llvm-mca's -timeline-max-iterations).
-    #[arg(long, default_value_t = mca::DEFAULT_TIMELINE_ITERATIONS)]
+    #[arg(long, default_value_t = DEFAULT_TIMELINE_ITERATIONS)]
     pub timeline_max_iterations: u64,
     /// Print the resource pressure views.
     #[arg(long)]
@@ -38,25 +39,19 @@ pub enum McaFormat {
 
 pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
     let text = read_file(&args.input)?;
-    let p = course::model::program::parse(&text, &args.input, &ctx.machine)
-        .map_err(|e| CliError(e.to_string()))?;
-    let views = Views {
-        instruction_info: args.instruction_info,
-        resource_pressure: args.resource_pressure,
-        timeline: args.timeline,
-    };
-    let opts = Options {
+    let req = Request {
         iterations: args.iterations,
-        timeline_iterations: if args.timeline {
-            args.timeline_max_iterations
-        } else {
-            0
+        timeline_iterations: args.timeline_max_iterations,
+        views: Views {
+            instruction_info: args.instruction_info,
+            resource_pressure: args.resource_pressure,
+            timeline: args.timeline,
         },
     };
-    let r = mca::simulate(&p, &ctx.machine, &opts)?;
+    let out = mca::run(&text, &args.input, &ctx.machine, &req)?;
     match args.format {
-        McaFormat::Text => print(&mca_view::render_text(&p, &ctx.machine, &r, views)),
-        McaFormat::Json => print_json(&mca_view::render_json(&p, &ctx.machine, &r, views)),
+        McaFormat::Text => print(&view::mca::text(&out)),
+        McaFormat::Json => print_json(&out),
     }
     Ok(0)
 }

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::formats::yaml;
 use crate::model::machine::Machine;
 use crate::model::program::{parse, Kind, Program};
 use crate::util::rng::Rng;
@@ -63,22 +64,22 @@ pub const SCALE_OPS: u64 = 2000;
 impl GenParams {
     /// The parameters of `drills/list-schedule.yaml`.
     pub fn block_default() -> GenParams {
-        serde_yaml::from_str(crate::content::data::LIST_SCHEDULE_YAML)
-            .expect("embedded drill parameters are valid")
+        yaml::from_str(
+            crate::content::data::LIST_SCHEDULE_YAML,
+            "drills/list-schedule.yaml",
+        )
+        .expect("embedded drill parameters are valid")
     }
 
     /// The parameters of `drills/mii.yaml`.
     pub fn loop_default() -> GenParams {
-        serde_yaml::from_str(crate::content::data::MII_YAML)
+        yaml::from_str(crate::content::data::MII_YAML, "drills/mii.yaml")
             .expect("embedded drill parameters are valid")
     }
 
     /// Parses a parameter file; `origin` names it in messages.
     pub fn from_yaml(text: &str, origin: &str) -> Result<GenParams, String> {
-        let p: GenParams = serde_yaml::from_str(text).map_err(|e| match e.location() {
-            Some(l) => format!("{origin}:{}:{}: {e}", l.line(), l.column()),
-            None => format!("{origin}: {e}"),
-        })?;
+        let p: GenParams = yaml::from_str(text, origin).map_err(|d| d.to_string())?;
         if p.ops.min < 1 || p.ops.min > p.ops.max {
             return Err(format!("{origin}: ops: need 1 ≤ min ≤ max"));
         }

@@ -1,36 +1,28 @@
-//! Grading lab submissions (product.md §8): one input, a student folder, or
-//! a class folder, with text, JSON, CSV and Gradescope reports.
+//! Grading lab submissions (product.md §8), as pure functions of text: a
+//! lab and its inputs with their reference schedules, and the grade of one
+//! submission as plain data. Reading submission files and walking student
+//! and class folders belong to the host layer (`host::class`); feedback
+//! text, CSV and Gradescope output are views (`view::grade`).
 //!
-//! For each input the hard checks of [`crate::engine::check`] (parse, completeness,
-//! every dependence, Alg 23.1.4 feasibility — modulo II for loops) gate all
-//! credit. A valid schedule earns [`HARD_SHARE`] of the input's points, and
-//! the rest scales with quality: `reference / achieved` of the schedule
-//! length (blocks) or II (loops), capped at 1, so matching or beating the
-//! reference scheduler earns everything.
-//!
-//! Submissions are untrusted: files are read with a byte limit, invalid
-//! UTF-8 is a format error, and nothing is sized by a submitted number.
+//! For each input the hard checks of [`crate::engine::check`] (parse,
+//! completeness, every dependence, Algorithm 23.1.4 feasibility — modulo II
+//! for loops) gate all credit. A valid schedule earns [`HARD_SHARE`] of the
+//! input's points, and the rest scales with quality: `reference / achieved`
+//! of the schedule length (blocks) or II (loops), capped at 1, so matching
+//! or beating the reference scheduler earns everything.
 
-use std::fmt::Write as _;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-
-use serde::Deserialize;
-use serde_json::{json, Value};
-use similar::TextDiff;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::content::data::Source;
 use crate::engine::check::{self, Violation, ViolationKind};
 use crate::engine::mii;
-use crate::engine::modulo;
 use crate::engine::sched;
+use crate::engine::schedule;
+use crate::formats::yaml;
 use crate::model::ids::Cycle;
 use crate::model::machine::Machine;
 use crate::model::program::{self, Kind, Program};
-use crate::view::report;
 
-/// The largest submission file that is read (1 MiB).
-pub const MAX_SUBMISSION_BYTES: u64 = 1 << 20;
 /// The share of an input's points that a valid schedule earns.
 pub const HARD_SHARE: f64 = 0.6;
 
@@ -57,34 +49,28 @@ pub struct LabInput {
     /// The lower bound on that figure: max(critical path, ResMII) for blocks,
     /// MII for loops.
     pub bound: u64,
-    /// The reference reservation table (for diffs).
-    pub table: String,
 }
 
 impl LabInput {
-    /// Computes the reference schedule of `program`.
+    /// Computes the reference schedule of `program`
+    /// ([`crate::engine::schedule::reference`]) and its lower bound.
     pub fn new(stem: &str, program: Program, m: &Machine) -> LabInput {
         let b = mii::analyze(&program, m);
-        let (reference, ii, target, bound) = match program.kind {
-            Kind::Block => {
-                let s = sched::list_schedule(&program, m);
+        let s = schedule::reference(&program, m);
+        let (target, bound) = match s.ii {
+            None => {
                 let cp = s.heights.iter().copied().max().unwrap_or(0);
-                (s.cycles, None, s.length as u64, cp.max(b.res_mii))
+                (s.length as u64, cp.max(b.res_mii))
             }
-            Kind::Loop => {
-                let s = modulo::modulo_schedule(&program, m);
-                (s.cycles, Some(s.ii), s.ii, b.mii)
-            }
+            Some(ii) => (ii, b.mii),
         };
-        let table = report::reservation_table(&program, m, &reference, ii);
         LabInput {
             stem: stem.to_string(),
             program,
-            reference,
-            ii,
+            reference: s.cycles,
+            ii: s.ii,
             target,
             bound,
-            table,
         }
     }
 
@@ -103,11 +89,28 @@ pub struct Lab {
     pub inputs: Vec<LabInput>,
 }
 
+impl Lab {
+    /// A lab of one input (`course grade INPUT SUBMISSION`).
+    pub fn single(input: LabInput, machine: &Machine, points: f64) -> Lab {
+        Lab {
+            name: input.stem.clone(),
+            machine: machine.clone(),
+            points,
+            inputs: vec![input],
+        }
+    }
+
+    /// The input named `stem`.
+    pub fn input(&self, stem: &str) -> Option<&LabInput> {
+        self.inputs.iter().find(|i| i.stem == stem)
+    }
+}
+
 /// Loads `labs/NAME/lab.yaml` and its inputs from `source`.
 pub fn load_lab(source: &Source, name: &str) -> Result<Lab, String> {
     let path = format!("labs/{name}/lab.yaml");
     let text = source.read(&path)?;
-    let manifest: Manifest = serde_yaml::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    let manifest: Manifest = yaml::from_str(&text, &path).map_err(|d| d.to_string())?;
     let mpath = format!("labs/{name}/machines/{}.yaml", manifest.machine);
     let machine = Machine::from_yaml(&source.read(&mpath)?, &mpath).map_err(|e| e.to_string())?;
     let mut inputs = Vec::new();
@@ -128,23 +131,50 @@ pub fn load_lab(source: &Source, name: &str) -> Result<Lab, String> {
     })
 }
 
-/// The grade of one submission for one input.
-#[derive(Clone, Debug)]
+/// The grade of one submission for one input. Fields are declared in
+/// alphabetical order, the order JSON objects print their keys in.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct InputReport {
-    pub input: String,
-    pub valid: bool,
-    pub violations: Vec<Violation>,
-    pub score: f64,
-    pub max_score: f64,
     /// The submission's length (blocks) or II (loops), when valid.
     pub achieved: Option<u64>,
-    pub target: u64,
-    pub bound: u64,
-    /// Human feedback: the verdict, every violation, the table diff.
-    pub feedback: String,
+    /// The input's stem.
+    pub input: String,
+    /// The lower bound on the reference figure ([`LabInput::bound`]).
+    pub lower_bound: u64,
+    pub max_score: f64,
+    /// The reference's length or II ([`LabInput::target`]).
+    pub reference: u64,
+    pub score: f64,
+    pub valid: bool,
+    /// Every problem found; printed as `{kind, message}` with the line in
+    /// the message.
+    #[serde(serialize_with = "violation_lines")]
+    pub violations: Vec<Violation>,
+    /// The submitted cycles, when every operation has exactly one (for the
+    /// reservation-table diff).
+    #[serde(skip)]
+    pub submitted: Option<Vec<Cycle>>,
+    /// The submitted II, for a loop.
+    #[serde(skip)]
+    pub submitted_ii: Option<u64>,
 }
 
-fn round2(x: f64) -> f64 {
+/// A violation as the reports print it.
+#[derive(Serialize)]
+struct ViolationLine {
+    kind: ViolationKind,
+    message: String,
+}
+
+fn violation_lines<S: Serializer>(v: &[Violation], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|v| ViolationLine {
+        kind: v.kind,
+        message: v.to_string(),
+    }))
+}
+
+/// Rounds a score to cents.
+pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
@@ -157,7 +187,7 @@ pub fn grade_input(
     submission: Result<&str, String>,
 ) -> InputReport {
     let p = &lab_input.program;
-    let (violations, cycles, ii) = match submission {
+    let (violations, submitted, submitted_ii) = match submission {
         Err(why) => (
             vec![Violation {
                 kind: ViolationKind::Format,
@@ -174,9 +204,9 @@ pub fn grade_input(
         }
     };
     let valid = violations.is_empty();
-    let achieved = match (valid, &cycles, p.kind) {
+    let achieved = match (valid, &submitted, p.kind) {
         (true, Some(t), Kind::Block) => Some(sched::schedule_length(p, m, t) as u64),
-        (true, Some(_), Kind::Loop) => ii,
+        (true, Some(_), Kind::Loop) => submitted_ii,
         _ => None,
     };
     let score = match achieved {
@@ -186,254 +216,47 @@ pub fn grade_input(
         }
         None => 0.0,
     };
-    let what = if p.kind == Kind::Block {
-        "length"
-    } else {
-        "II"
-    };
-    let mut fb = String::new();
-    match achieved {
-        Some(a) => {
-            let _ = writeln!(
-                fb,
-                "{}: valid · {what} {a} (reference {}, lower bound {}) · {score}/{points}",
-                lab_input.stem, lab_input.target, lab_input.bound
-            );
-            if a > lab_input.target {
-                let _ = writeln!(
-                    fb,
-                    "  the reference reaches {what} {}: quality credit {:.0}%",
-                    lab_input.target,
-                    100.0 * lab_input.target as f64 / a as f64
-                );
-            }
-        }
-        None => {
-            let _ = writeln!(fb, "{}: INVALID · 0/{points}", lab_input.stem);
-            for v in &violations {
-                let _ = writeln!(fb, "  ✗ {}: {v}", v.kind.as_str());
-            }
-        }
-    }
-    if let Some(t) = &cycles {
-        let mine = report::reservation_table(p, m, t, ii.or(lab_input.ii));
-        if mine != lab_input.table {
-            let diff = TextDiff::from_lines(&mine, &lab_input.table)
-                .unified_diff()
-                .header("your reservation table", "reference")
-                .to_string();
-            fb.push_str(&indent(&diff));
-        }
-    }
     InputReport {
+        achieved,
         input: lab_input.stem.clone(),
+        lower_bound: lab_input.bound,
+        max_score: points,
+        reference: lab_input.target,
+        score,
         valid,
         violations,
-        score,
-        max_score: points,
-        achieved,
-        target: lab_input.target,
-        bound: lab_input.bound,
-        feedback: fb,
+        submitted,
+        submitted_ii,
     }
 }
 
-fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("  {l}\n")).collect()
-}
-
-/// Reads a submission file with the size limit; why it failed otherwise.
-pub fn read_submission(path: &Path) -> Result<String, String> {
-    let name = path.display();
-    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!("no submission file {name}"),
-        _ => format!("{name}: {e}"),
-    })?;
-    let mut buf = Vec::new();
-    file.take(MAX_SUBMISSION_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("{name}: {e}"))?;
-    if buf.len() as u64 > MAX_SUBMISSION_BYTES {
-        return Err(format!(
-            "{name}: larger than the {} KiB limit; not graded",
-            MAX_SUBMISSION_BYTES >> 10
-        ));
-    }
-    String::from_utf8(buf).map_err(|e| {
-        format!(
-            "{name}: not a text file (invalid UTF-8 at byte {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-/// Every input of the lab graded for one student.
-#[derive(Clone, Debug)]
+/// Every input of the lab graded for one student. Fields are declared in
+/// alphabetical order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StudentReport {
-    pub student: String,
     pub inputs: Vec<InputReport>,
+    /// The sum of the inputs' `max_score`.
+    pub max_score: f64,
+    /// The sum of the inputs' scores, rounded to cents.
+    pub score: f64,
+    pub student: String,
 }
 
 impl StudentReport {
-    pub fn score(&self) -> f64 {
-        round2(self.inputs.iter().map(|i| i.score).sum())
+    /// The report of `student` over `inputs`, with the totals.
+    pub fn new(student: &str, inputs: Vec<InputReport>) -> StudentReport {
+        StudentReport {
+            max_score: inputs.iter().map(|i| i.max_score).sum(),
+            score: round2(inputs.iter().map(|i| i.score).sum()),
+            inputs,
+            student: student.to_string(),
+        }
     }
-    pub fn max_score(&self) -> f64 {
-        self.inputs.iter().map(|i| i.max_score).sum()
-    }
+
+    /// True when every submitted schedule is valid.
     pub fn valid(&self) -> bool {
         self.inputs.iter().all(|i| i.valid)
     }
-}
-
-/// Grades one student folder (one `STEM.sched` per input).
-pub fn grade_student(lab: &Lab, student: &str, dir: &Path) -> StudentReport {
-    let inputs = lab
-        .inputs
-        .iter()
-        .map(|li| {
-            let text = read_submission(&dir.join(format!("{}.sched", li.stem)));
-            grade_input(
-                li,
-                &lab.machine,
-                lab.points,
-                text.as_deref().map_err(String::clone),
-            )
-        })
-        .collect();
-    StudentReport {
-        student: student.to_string(),
-        inputs,
-    }
-}
-
-/// Grades a student folder (it holds `.sched` files) or a class folder (one
-/// sub-folder per student, sorted by name).
-pub fn grade_dir(lab: &Lab, dir: &Path) -> Result<Vec<StudentReport>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut subdirs: Vec<PathBuf> = Vec::new();
-    let mut has_sched = false;
-    for e in entries.flatten() {
-        let path = e.path();
-        if path.is_dir() {
-            subdirs.push(path);
-        } else if path.extension().is_some_and(|x| x == "sched") {
-            has_sched = true;
-        }
-    }
-    let name = |p: &Path| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    if has_sched {
-        return Ok(vec![grade_student(lab, &name(dir), dir)]);
-    }
-    if subdirs.is_empty() {
-        return Err(format!(
-            "{}: neither a student folder (STEM.sched files) nor a class folder (one folder per student)",
-            dir.display()
-        ));
-    }
-    subdirs.sort();
-    Ok(subdirs
-        .iter()
-        .map(|d| grade_student(lab, &name(d), d))
-        .collect())
-}
-
-/// The text report.
-pub fn text_report(students: &[StudentReport]) -> String {
-    let mut s = String::new();
-    for st in students {
-        let _ = writeln!(s, "== {}: {}/{}", st.student, st.score(), st.max_score());
-        for i in &st.inputs {
-            s.push_str(&i.feedback);
-        }
-        s.push('\n');
-    }
-    s
-}
-
-fn input_json(i: &InputReport) -> Value {
-    json!({
-        "input": i.input,
-        "valid": i.valid,
-        "violations": i.violations.iter().map(|v| json!({"kind": v.kind.as_str(), "message": v.to_string()})).collect::<Vec<_>>(),
-        "score": i.score,
-        "max_score": i.max_score,
-        "achieved": i.achieved,
-        "reference": i.target,
-        "lower_bound": i.bound,
-    })
-}
-
-/// The JSON report: per student, per input `valid`, `violations`, `score`,
-/// `max_score`.
-pub fn json_report(students: &[StudentReport]) -> Value {
-    json!({
-        "students": students.iter().map(|st| json!({
-            "student": st.student,
-            "score": st.score(),
-            "max_score": st.max_score(),
-            "inputs": st.inputs.iter().map(input_json).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>()
-    })
-}
-
-/// One input's report as JSON (single-input mode).
-pub fn input_report_json(i: &InputReport) -> Value {
-    input_json(i)
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\"").replace(['\n', '\r'], " "))
-    } else {
-        s.to_string()
-    }
-}
-
-/// CSV: one row per student and input.
-pub fn csv_report(students: &[StudentReport]) -> String {
-    let mut s = String::from("student,input,valid,score,max_score,violations,first_problem\n");
-    for st in students {
-        for i in &st.inputs {
-            let first = i
-                .violations
-                .first()
-                .map(|v| v.to_string())
-                .unwrap_or_default();
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{},{}",
-                csv_field(&st.student),
-                csv_field(&i.input),
-                i.valid,
-                i.score,
-                i.max_score,
-                i.violations.len(),
-                csv_field(&first)
-            );
-        }
-    }
-    s
-}
-
-/// Gradescope's `results.json` for one student.
-pub fn gradescope(st: &StudentReport) -> Value {
-    json!({
-        "score": st.score(),
-        "output": format!("{}: {}/{} ({} of {} inputs valid)", st.student, st.score(), st.max_score(),
-            st.inputs.iter().filter(|i| i.valid).count(), st.inputs.len()),
-        "tests": st.inputs.iter().map(|i| json!({
-            "name": i.input,
-            "score": i.score,
-            "max_score": i.max_score,
-            "status": if i.valid { "passed" } else { "failed" },
-            "output": i.feedback,
-        })).collect::<Vec<_>>(),
-    })
 }
 
 #[cfg(test)]
@@ -453,7 +276,7 @@ mod tests {
         let r = grade_input(&li, &m, 10.0, Ok(&li.reference_text()));
         assert!(r.valid);
         assert_eq!(r.score, 10.0);
-        assert!(!r.feedback.contains("---"), "no diff for the reference");
+        assert_eq!(r.submitted.as_deref(), Some(&li.reference[..]));
     }
 
     #[test]
@@ -465,7 +288,7 @@ mod tests {
         assert!(r.valid);
         assert_eq!(r.achieved, Some(11));
         assert_eq!(r.score, round2(10.0 * (0.6 + 0.4 * 10.0 / 11.0)));
-        assert!(r.feedback.contains("+++ reference"));
+        assert_eq!((r.reference, r.lower_bound), (10, 9));
     }
 
     #[test]
@@ -479,18 +302,24 @@ mod tests {
         );
         assert!(!r.valid);
         assert_eq!(r.score, 0.0);
-        assert!(
-            r.feedback.contains("d at 4: mul is taken at cycle 4 by f"),
-            "{}",
-            r.feedback
-        );
+        assert!(r
+            .violations
+            .iter()
+            .any(|v| v.message.contains("d at 4: mul is taken at cycle 4 by f")));
         let r = grade_input(&li, &m, 10.0, Err("no submission file x.sched".into()));
-        assert!(!r.valid && r.feedback.contains("no submission file"));
+        assert!(!r.valid && r.violations[0].message.contains("no submission file"));
+        assert_eq!(r.submitted, None);
     }
 
     #[test]
-    fn csv_quotes() {
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("plain"), "plain");
+    fn reports_serialize_in_alphabetical_order() {
+        let (li, m) = running();
+        let r = grade_input(&li, &m, 10.0, Ok("a 0\n"));
+        let st = StudentReport::new("ann", vec![r]);
+        let j = serde_json::to_string(&st).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+        assert_eq!(j, v.to_string(), "keys print sorted");
+        assert_eq!(v["inputs"][0]["violations"][0]["kind"], "missing");
+        assert_eq!((st.score, st.max_score, st.valid()), (0.0, 10.0, false));
     }
 }

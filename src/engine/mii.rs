@@ -19,6 +19,8 @@
 //! assert_eq!(mii::analyze(&p, &m).mii, 4);
 //! ```
 
+use serde::Serialize;
+
 use crate::model::ids::{OpId, ResourceId};
 use crate::model::machine::Machine;
 use crate::model::program::Program;
@@ -116,6 +118,68 @@ impl Bounds {
             })
             .collect()
     }
+}
+
+impl Bounds {
+    /// The serializable form of the bounds (labels and resource names
+    /// instead of ids, fractions as `5/2`).
+    pub fn info(&self, p: &Program, m: &Machine) -> BoundsInfo {
+        BoundsInfo {
+            bound: self.bound.fraction_string(),
+            critical_recurrence: self.recurrence.as_ref().map(|r| RecurrenceInfo {
+                distance: r.distance,
+                latency: r.latency,
+                ops: r.ops(p).iter().map(|&o| p.label(o).to_string()).collect(),
+            }),
+            mii: self.mii,
+            rec_mii: self.rec_mii,
+            res_mii: self.res_mii,
+            rthroughput: self.rthroughput.fraction_string(),
+            usage: m
+                .resource_ids()
+                .map(|r| UsageInfo {
+                    capacity: m.resource(r).capacity,
+                    resource: m.resource(r).name.clone(),
+                    usage: self.usage[r.index()],
+                })
+                .collect(),
+        }
+    }
+}
+
+/// [`Bounds`] as data: what `course analyze --format json` prints. Fields
+/// are declared in alphabetical order, the order JSON objects print their
+/// keys in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoundsInfo {
+    /// The Theorem 23.1.12 bound `max(RThroughput, max ℓ/d)`, as a fraction.
+    pub bound: String,
+    /// A dependence cycle attaining RecMII, when there is one.
+    pub critical_recurrence: Option<RecurrenceInfo>,
+    pub mii: u64,
+    pub rec_mii: u64,
+    pub res_mii: u64,
+    /// `max_r U_r / cap(r)` (Definition 23.1.10), as a fraction.
+    pub rthroughput: String,
+    /// `U_r` per resource, issue first (Definition 23.1.2).
+    pub usage: Vec<UsageInfo>,
+}
+
+/// A recurrence as data: its operations' labels, latency and distance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RecurrenceInfo {
+    pub distance: u64,
+    pub latency: u64,
+    /// The labels in cycle order, starting with the first in the source.
+    pub ops: Vec<String>,
+}
+
+/// One resource's usage as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UsageInfo {
+    pub capacity: u32,
+    pub resource: String,
+    pub usage: u64,
 }
 
 /// ResMII, RecMII, MII, RThroughput and the Theorem 23.1.12 bound.

@@ -1,7 +1,24 @@
-//! YAML with positions: serde_yaml errors at their line and column, and an
-//! index of list items so semantic mistakes can be reported where they are.
+//! YAML with positions: the one place the crate reads YAML ([`from_str`]),
+//! serde_yaml errors at their line and column, and an index of list items
+//! so semantic mistakes can be reported where they are.
+
+use serde::de::DeserializeOwned;
 
 use crate::formats::diagnostic::{Diagnostic, Location};
+
+/// Deserializes `text`; a syntax or type error becomes a [`Diagnostic`] at
+/// its line and column in `origin`.
+///
+/// ```
+/// use course::formats::yaml;
+/// let n: u32 = yaml::from_str("7\n", "n.yaml").unwrap();
+/// assert_eq!(n, 7);
+/// let e = yaml::from_str::<u32>("[1\n", "n.yaml").unwrap_err();
+/// assert!(e.to_string().starts_with("n.yaml:"), "{e}");
+/// ```
+pub fn from_str<T: DeserializeOwned>(text: &str, origin: &str) -> Result<T, Diagnostic> {
+    serde_yaml::from_str(text).map_err(|e| yaml_error(&e, origin))
+}
 
 /// Finds the lines of list items and their keys in block-style YAML, so
 /// that semantic mistakes can be reported at `file:line:col` (serde's
@@ -123,6 +140,119 @@ impl<'t> LineIndex<'t> {
             }
         }
         at
+    }
+}
+
+impl LineIndex<'_> {
+    /// The location of the top-level `key:`, else the file start.
+    pub fn top(&self, key: &str) -> Location {
+        let pat = format!("{key}:");
+        match self
+            .lines
+            .iter()
+            .position(|l| indent(l) == 0 && l.starts_with(&pat))
+        {
+            Some(l) => self.loc(l, 1),
+            None => self.loc(0, 1),
+        }
+    }
+
+    /// The location of `key:` inside item `i`, written either in block
+    /// style (a line of its own) or inside a flow mapping (`{ a: 1, key: 2
+    /// }`); `None` when the item has no such key.
+    fn find_key(&self, i: usize, key: &str) -> Option<(usize, usize)> {
+        let &(start, end) = self.items.get(i)?;
+        let pat = format!("{key}:");
+        for l in start..end.min(self.lines.len()) {
+            let line = self.lines[l];
+            let mut from = 0;
+            while let Some(k) = line[from..].find(&pat) {
+                let at = from + k;
+                let before = line[..at].trim_end_matches(' ').chars().next_back();
+                if matches!(before, None | Some('{' | ',' | '-')) {
+                    return Some((l, line[..at].chars().count() + 1));
+                }
+                from = at + pat.len();
+            }
+        }
+        None
+    }
+
+    /// The location of `key:` inside item `i` in block or flow style, else
+    /// the item, else the top-level `list` key (a flow-style list has no
+    /// indexed items).
+    pub fn key(&self, list: &str, i: usize, key: &str) -> Location {
+        match self.find_key(i, key) {
+            Some((l, c)) => self.loc(l, c),
+            None if i < self.items.len() => self.item(i),
+            None => self.top(list),
+        }
+    }
+
+    /// The location of element `j` of the sequence under `key:` in item `i`,
+    /// written as a block list (`- x` lines) or a flow list (`[x, y]`), else
+    /// the key.
+    pub fn elem(&self, list: &str, i: usize, key: &str, j: usize) -> Location {
+        let Some((l, c)) = self.find_key(i, key) else {
+            return self.key(list, i, key);
+        };
+        let end = self.items.get(i).map_or(self.lines.len(), |it| it.1);
+        let end = end.min(self.lines.len());
+        // The value starts after `key:`, on that line or a later one.
+        let line = self.lines[l];
+        let byte = line
+            .char_indices()
+            .nth(c - 1)
+            .map_or(line.len(), |(b, _)| b);
+        let mut at = (l, byte + key.len() + 1);
+        while at.0 < end {
+            let text = self.lines[at.0];
+            let rest = text[at.1..].trim_start();
+            if !rest.is_empty() && !rest.starts_with('#') {
+                at.1 = text.len() - rest.len();
+                break;
+            }
+            at = (at.0 + 1, 0);
+        }
+        if at.0 >= end || !self.lines[at.0][at.1..].starts_with('[') {
+            return self.list_elem(i, key, j);
+        }
+        // Walk the flow sequence, across lines, counting top-level commas.
+        let mut depth = 0usize;
+        let mut seen = 0usize;
+        let mut want_start = false;
+        for n in at.0..end {
+            let text = self.lines[n];
+            let skip = if n == at.0 { at.1 } else { 0 };
+            for (b, ch) in text.char_indices().skip_while(|&(b, _)| b < skip) {
+                if want_start && !ch.is_whitespace() {
+                    if seen == j {
+                        return self.loc(n, text[..b].chars().count() + 1);
+                    }
+                    want_start = false;
+                }
+                match ch {
+                    '[' | '{' => {
+                        depth += 1;
+                        if depth == 1 {
+                            want_start = true;
+                        }
+                    }
+                    ']' | '}' => {
+                        if depth <= 1 {
+                            return self.loc(l, c);
+                        }
+                        depth -= 1;
+                    }
+                    ',' if depth == 1 => {
+                        seen += 1;
+                        want_start = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.loc(l, c)
     }
 }
 

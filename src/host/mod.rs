@@ -1,5 +1,6 @@
 //! The host: everything that touches the file system (class folders,
 //! submission files, state files). The layers below never do.
 
+pub mod class;
 pub mod clock;
 pub mod flash_state;

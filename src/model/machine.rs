@@ -1,4 +1,4 @@
-//! Machine models as data (Def 23.1.1, Def 23.1.2).
+//! Machine models as data (Definition 23.1.1, Definition 23.1.2).
 //!
 //! A machine file states the issue width, the resources with their
 //! capacities, and for each operation class its latency, opcodes and either a
@@ -23,6 +23,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::formats::diagnostic::{Diagnostic, Location};
+use crate::formats::yaml::{self, LineIndex};
 use crate::model::ids::{ClassId, ResourceId};
 
 /// The toy machine's file, embedded so the binary works from any folder.
@@ -39,7 +41,7 @@ pub struct Resource {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Class {
     pub name: String,
-    /// Cycles from issue until the result is visible (`lat`, Def 23.1.1).
+    /// Cycles from issue until the result is visible (`lat`, Definition 23.1.1).
     pub latency: u32,
     pub opcodes: Vec<String>,
     /// RT(o) as `(resource, offset)` pairs, the issue pairs included, in the
@@ -50,7 +52,7 @@ pub struct Class {
     pub folded: Vec<(ResourceId, u32, u32)>,
     /// Micro-ops (LLVM's NumMicroOps); each uses one issue slot.
     pub uops: u32,
-    /// ReadAdvance of this class's register reads (Prop 23.1.9).
+    /// ReadAdvance of this class's register reads (Proposition 23.1.9).
     pub read_advance: u32,
 }
 
@@ -64,7 +66,7 @@ impl Class {
     }
 
     /// `|{k | (r,k) ∈ RT(o)}|` counted with multiplicity: this class's share
-    /// of `U_r` (Def 23.1.2).
+    /// of `U_r` (Definition 23.1.2).
     pub fn usage(&self, r: ResourceId) -> u64 {
         self.offsets(r).count() as u64
     }
@@ -75,7 +77,7 @@ impl Class {
     }
 }
 
-/// A validated machine model (Def 23.1.1).
+/// A validated machine model (Definition 23.1.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
     pub name: String,
@@ -129,18 +131,58 @@ pub struct ClassFile {
     pub read_advance: Option<i64>,
 }
 
-/// Why a machine file was rejected. `field` is a path such as
-/// `classes[4].occupancy`.
+/// Which field of a machine file a mistake is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// A top-level key: `issue_width`, `micro_op_buffer_size`, `resources`,
+    /// `classes`.
+    Top(&'static str),
+    /// A key of `resources[i]`.
+    Resource(usize, &'static str),
+    /// A key of `classes[i]`.
+    Class(usize, &'static str),
+    /// Element `j` of `classes[i].reservation`.
+    Reservation(usize, usize),
+}
+
+impl fmt::Display for Field {
+    /// The path: `classes[4].occupancy`, `classes[0].reservation[1]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Field::Top(k) => f.write_str(k),
+            Field::Resource(i, k) => write!(f, "resources[{i}].{k}"),
+            Field::Class(i, k) => write!(f, "classes[{i}].{k}"),
+            Field::Reservation(i, j) => write!(f, "classes[{i}].reservation[{j}]"),
+        }
+    }
+}
+
+impl Field {
+    /// Where the field is written in `text` (block or flow style).
+    pub fn locate(&self, text: &str, origin: &str) -> Location {
+        match *self {
+            Field::Top(k) => LineIndex::new(text, origin, k).top(k),
+            Field::Resource(i, k) => {
+                LineIndex::new(text, origin, "resources").key("resources", i, k)
+            }
+            Field::Class(i, k) => LineIndex::new(text, origin, "classes").key("classes", i, k),
+            Field::Reservation(i, j) => {
+                LineIndex::new(text, origin, "classes").elem("classes", i, "reservation", j)
+            }
+        }
+    }
+}
+
+/// Why a machine model was rejected: the field and what is wrong with it.
+/// [`Machine::from_yaml`] turns it into a [`Diagnostic`] at the field's line
+/// and column.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MachineError {
-    #[error("{origin}: {message}")]
-    Syntax { origin: String, message: String },
-    #[error("{origin}: {field}: {message}")]
-    Invalid {
-        origin: String,
-        field: String,
-        message: String,
-    },
+#[error("{origin}: {field}: {message}")]
+pub struct MachineError {
+    /// The file (or generator) the model came from.
+    pub origin: String,
+    pub field: Field,
+    pub message: String,
 }
 
 impl Machine {
@@ -150,20 +192,21 @@ impl Machine {
     }
 
     /// Parses and validates a machine file; `origin` names it in messages.
-    pub fn from_yaml(text: &str, origin: &str) -> Result<Machine, MachineError> {
-        let file: MachineFile = serde_yaml::from_str(text).map_err(|e| MachineError::Syntax {
-            origin: match e.location() {
-                Some(loc) => format!("{origin}:{}:{}", loc.line(), loc.column()),
-                None => origin.to_string(),
-            },
-            message: strip_location(&e.to_string()),
-        })?;
-        Machine::from_file(&file, origin)
+    /// A mistake is reported at its line and column, naming the field:
+    /// `m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 …`.
+    pub fn from_yaml(text: &str, origin: &str) -> Result<Machine, Diagnostic> {
+        let file: MachineFile = yaml::from_str(text, origin)?;
+        Machine::from_file(&file, origin).map_err(|e| {
+            Diagnostic::at(
+                e.field.locate(text, origin),
+                format!("{}: {}", e.field, e.message),
+            )
+        })
     }
 
     /// Validates the file form.
     pub fn from_file(file: &MachineFile, origin: &str) -> Result<Machine, MachineError> {
-        let bad = |field: String, message: String| MachineError::Invalid {
+        let bad = |field: Field, message: String| MachineError {
             origin: origin.to_string(),
             field,
             message,
@@ -171,26 +214,26 @@ impl Machine {
         const LIMIT: i64 = 1 << 16;
         if file.issue_width < 1 || file.issue_width > LIMIT {
             return Err(bad(
-                "issue_width".into(),
+                Field::Top("issue_width"),
                 format!("must be between 1 and {LIMIT}, got {}", file.issue_width),
             ));
         }
         let buffer = file.micro_op_buffer_size.unwrap_or(0);
         if !(0..=LIMIT).contains(&buffer) {
             return Err(bad(
-                "micro_op_buffer_size".into(),
+                Field::Top("micro_op_buffer_size"),
                 format!("must be between 0 and {LIMIT}, got {buffer}"),
             ));
         }
         if file.resources.len() > 1024 {
             return Err(bad(
-                "resources".into(),
+                Field::Top("resources"),
                 format!("at most 1024 resources, got {}", file.resources.len()),
             ));
         }
         if file.classes.len() > 4096 {
             return Err(bad(
-                "classes".into(),
+                Field::Top("classes"),
                 format!("at most 4096 classes, got {}", file.classes.len()),
             ));
         }
@@ -203,19 +246,19 @@ impl Machine {
         for (i, r) in file.resources.iter().enumerate() {
             if !is_ident(&r.name) {
                 return Err(bad(
-                    format!("resources[{i}].name"),
+                    Field::Resource(i, "name"),
                     format!("'{}' is not a name (letters, digits, '_', '-')", r.name),
                 ));
             }
             if by_name.contains_key(&r.name) {
                 return Err(bad(
-                    format!("resources[{i}].name"),
+                    Field::Resource(i, "name"),
                     format!("duplicate resource name '{}'", r.name),
                 ));
             }
             if r.capacity < 1 || r.capacity > LIMIT {
                 return Err(bad(
-                    format!("resources[{i}].capacity"),
+                    Field::Resource(i, "capacity"),
                     format!(
                         "capacity of '{}' must be between 1 and {LIMIT}, got {}",
                         r.name, r.capacity
@@ -230,7 +273,7 @@ impl Machine {
         }
         if file.classes.is_empty() {
             return Err(bad(
-                "classes".into(),
+                Field::Top("classes"),
                 "a machine needs at least one class".into(),
             ));
         }
@@ -238,7 +281,7 @@ impl Machine {
         let mut class_names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut opcode_class = BTreeMap::new();
         for (i, c) in file.classes.iter().enumerate() {
-            let at = |f: &str| format!("classes[{i}].{f}");
+            let at = |f: &'static str| Field::Class(i, f);
             if !is_ident(&c.name) {
                 return Err(bad(at("name"), format!("'{}' is not a name", c.name)));
             }
@@ -308,13 +351,13 @@ impl Machine {
                     for (j, (res, off)) in list.iter().enumerate() {
                         let Some(&rid) = by_name.get(res) else {
                             return Err(bad(
-                                format!("classes[{i}].reservation[{j}]"),
+                                Field::Reservation(i, j),
                                 format!("unknown resource '{res}'"),
                             ));
                         };
                         if *off < 0 || *off > 4096 {
                             return Err(bad(
-                                format!("classes[{i}].reservation[{j}]"),
+                                Field::Reservation(i, j),
                                 format!("offset must be between 0 and 4096, got {off}"),
                             ));
                         }
@@ -563,14 +606,6 @@ fn is_ident(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
 }
 
-/// serde_yaml appends " at line X column Y"; we print the location first.
-fn strip_location(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -642,6 +677,38 @@ mod tests {
         assert!(e.starts_with("m.yaml:"), "{e}");
         let e = reject("issue_width: 2\nresourcez: []\nclasses: []\n");
         assert!(e.contains("resourcez"), "{e}");
+    }
+
+    #[test]
+    fn mistakes_are_located_at_their_field() {
+        let at = |yaml: &str| {
+            let d = Machine::from_yaml(yaml, "m.yaml").unwrap_err();
+            (d.line, d.column, d.message)
+        };
+        let flow = "issue_width: 2\nresources:\n  - { name: mul, capacity: 1 }\nclasses:\n  - { name: mul, latency: 3, opcodes: [mul], unit: mul, occupancy: 4 }\n";
+        assert_eq!(
+            Machine::from_yaml(flow, "m.yaml").unwrap_err().to_string(),
+            "m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 (Def 23.1.2 needs occ ≤ lat)"
+        );
+        let block = "issue_width: 2\nresources:\n  - name: alu\n    capacity: 2\nclasses:\n  - name: a\n    latency: 1\n    opcodes: [add]\n    unit: alu\n  - name: b\n    latency: 2\n    opcodes: [sub]\n    reservation:\n      - [alu, 0]\n      - [fpu, 1]\n";
+        let (l, c, msg) = at(block);
+        assert_eq!((l, c), (15, 7), "{msg}");
+        assert!(msg.starts_with("classes[1].reservation[1]: unknown resource 'fpu'"));
+        let (l, c, _) = at(&block.replace(
+            "      - [alu, 0]\n      - [fpu, 1]\n",
+            "      [[alu, 0], [fpu, 1]]\n",
+        ));
+        assert_eq!((l, c), (14, 18));
+        let (l, c, _) = at(&block.replace("  - name: b", "  - name: a"));
+        assert_eq!((l, c), (10, 5));
+        let (l, c, _) = at(&block.replace("    capacity: 2", "    capacity: 0"));
+        assert_eq!((l, c), (4, 5));
+        let (l, c, msg) = at(&block.replace("issue_width: 2", "issue_width: 0"));
+        assert_eq!((l, c), (1, 1));
+        assert!(msg.starts_with("issue_width: must be between"), "{msg}");
+        let (l, c, msg) = at("issue_width: 2\nresources: []\nclasses: []\n");
+        assert_eq!((l, c), (3, 1));
+        assert!(msg.starts_with("classes: a machine needs"), "{msg}");
     }
 
     #[test]

@@ -783,6 +783,16 @@ fn parse_op_line<'t>(toks: &[Lexed<'t>], end_col: u32, line: u32) -> LineResult<
 
 /// Parses a lab input. `origin` names the file in diagnostics.
 pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Diagnostics> {
+    parse_limited(text, origin, machine, MAX_EDGES)
+}
+
+/// [`parse`] refusing more than `max_edges` dependences.
+fn parse_limited(
+    text: &str,
+    origin: &str,
+    machine: &Machine,
+    max_edges: usize,
+) -> Result<Program, Diagnostics> {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let err = |diags: Vec<Diagnostic>| {
         Diagnostics(
@@ -995,7 +1005,7 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Dia
 
     // The names in `defs` borrow the text, not the raw operations.
     drop((labels, raw_ops));
-    let edges = build_edges(kind, &ops, &defs, machine).map_err(|d| err(vec![d]))?;
+    let edges = build_edges(kind, &ops, &defs, machine, max_edges).map_err(|d| err(vec![d]))?;
     Program::assemble(name, kind, ops, edges).map_err(|d| err(vec![d]))
 }
 
@@ -1025,12 +1035,15 @@ fn check_at(
 
 /// Register and memory dependences (Lesson 23.2), deduplicated per
 /// `(from, to, distance)` keeping the largest latency. `defs` maps each
-/// register to the operation defining it (and that operation's line).
+/// register to the operation defining it (and that operation's line). More
+/// than `max_edges` dependences are refused at the operation where the
+/// count was passed, found in source order.
 fn build_edges(
     kind: Kind,
     ops: &[Op],
     defs: &HashMap<&str, (usize, u32)>,
     machine: &Machine,
+    max_edges: usize,
 ) -> Result<Vec<Edge>, Diagnostic> {
     let mut edges: Vec<Edge> = Vec::with_capacity(ops.len() * 2);
     let lat = |i: usize| machine.class(ops[i].class).latency;
@@ -1056,7 +1069,10 @@ fn build_edges(
     }
 
     // Memory: index by symbol so the work is proportional to the pairs found.
-    let mut by_symbol: HashMap<&str, Vec<usize>> = HashMap::new();
+    // The groups of plain-symbol operations are kept in the order their
+    // symbols first appear, so everything below runs in source order.
+    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut with_reg: Vec<usize> = Vec::new();
     let mut all_mem: Vec<usize> = Vec::new();
     let mem_lat = |i: usize| if ops[i].writes_memory() { lat(i) } else { 0 };
@@ -1065,13 +1081,13 @@ fn build_edges(
         line: op.line,
         column: 1,
         message: format!(
-            "more than {MAX_EDGES} dependences: too many memory operations may alias (an address through a register aliases every other)"
+            "more than {max_edges} dependences: too many memory operations may alias (an address through a register aliases every other)"
         ),
     }
     };
     for (j, op) in ops.iter().enumerate() {
         let Some(a) = op.address() else { continue };
-        if edges.len() > MAX_EDGES {
+        if edges.len() > max_edges {
             return Err(too_many(op));
         }
         let w = op.writes_memory();
@@ -1086,13 +1102,16 @@ fn build_edges(
                 });
             }
         };
+        let sym = a.symbol.as_deref().unwrap_or("");
         if !a.regs.is_empty() {
             for &i in &all_mem {
                 pair(i, &mut edges);
             }
         } else {
-            let sym = a.symbol.as_deref().unwrap_or("");
-            let mut earlier: Vec<usize> = by_symbol.get(sym).cloned().unwrap_or_default();
+            let mut earlier: Vec<usize> = group_of
+                .get(sym)
+                .map(|&g| groups[g].clone())
+                .unwrap_or_default();
             earlier.extend(with_reg.iter().copied());
             earlier.sort_unstable();
             for i in earlier {
@@ -1101,10 +1120,11 @@ fn build_edges(
         }
         all_mem.push(j);
         if a.regs.is_empty() {
-            by_symbol
-                .entry(a.symbol.as_deref().unwrap_or(""))
-                .or_default()
-                .push(j);
+            let g = *group_of.entry(sym).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(j);
         } else {
             with_reg.push(j);
         }
@@ -1112,8 +1132,8 @@ fn build_edges(
     if kind == Kind::Loop {
         // Across iterations only through the same plain symbol: a later (or
         // the same) operation of iteration k before an earlier one of k+1.
-        for group in by_symbol.values() {
-            if edges.len() > MAX_EDGES {
+        for group in &groups {
+            if edges.len() > max_edges {
                 return Err(too_many(&ops[group[0]]));
             }
             for (x, &j) in group.iter().enumerate() {
@@ -1299,5 +1319,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn too_many_memory_edges_names_the_first_group_in_source_order() {
+        // Six symbols, two stores each: 6 forward edges, then 3 loop-carried
+        // edges per symbol. With room for 6, the first group (p) fits and
+        // the second (q, first stored on line 3) passes the limit.
+        let m = toy();
+        let mut src = String::from("loop l\n");
+        for (k, sym) in ["p", "q", "s", "t", "u", "v", "p", "q", "s", "t", "u", "v"]
+            .iter()
+            .enumerate()
+        {
+            src.push_str(&format!("o{k}: store [{sym}], r1\n"));
+        }
+        for _ in 0..20 {
+            let e = parse_limited(&src, "l.txt", &m, 6).unwrap_err();
+            assert_eq!(e.len(), 1);
+            assert_eq!((e.0[0].line, e.0[0].column), (3, 1), "{e}");
+            assert!(e.0[0].message.starts_with("more than 6 dependences"), "{e}");
+        }
+        assert!(parse_limited(&src, "l.txt", &m, 24).is_ok());
     }
 }

@@ -1,17 +1,59 @@
-//! `course machine`: what a machine model implies, as text — each class's
-//! reservation table (Def 23.1.1), forbidden-latency matrices and collision
-//! vectors per capacity-1 resource (Def 23.1.5), and hazard automata
-//! (Alg 23.1.7) per unit and for the whole machine.
+//! `course machine`: what a machine model implies. As data
+//! ([`MachineOutput`], the JSON form): the model and the forbidden latencies
+//! of each capacity-1 unit. As text: each class's reservation table
+//! (Definition 23.1.1), forbidden-latency matrices and collision vectors per
+//! capacity-1 resource (Definition 23.1.5), and hazard automata
+//! (Algorithm 23.1.7) per unit and for the whole machine.
+
+use serde::Serialize;
 
 use crate::engine::hazard::{self, Automaton};
-use crate::model::machine::Machine;
+use crate::model::machine::{ClassInfo, Machine, ResourceInfo};
 use crate::util::text::columns;
 
 /// States beyond this are counted but not listed.
 const LIST_STATES: usize = 40;
 
-/// The whole view.
-pub fn text(m: &Machine) -> String {
+/// A machine model with its forbidden latencies (product.md §6). Fields are
+/// declared in alphabetical order, the order JSON objects print their keys
+/// in.
+#[derive(Clone, Debug, Serialize)]
+pub struct MachineOutput<'m> {
+    pub classes: Vec<ClassInfo>,
+    /// Per capacity-1 unit (issue excluded), in machine order.
+    pub forbidden_latencies: Vec<ForbiddenLatencies>,
+    pub issue_width: u32,
+    pub micro_op_buffer_size: u32,
+    pub name: String,
+    pub resources: Vec<ResourceInfo>,
+    /// The model, for the text view.
+    #[serde(skip)]
+    pub model: &'m Machine,
+}
+
+/// `F(from, to)` for every pair of classes using one unit (Definition
+/// 23.1.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ForbiddenLatencies {
+    pub pairs: Vec<ForbiddenPair>,
+    pub resource: String,
+}
+
+/// One pair's forbidden latencies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ForbiddenPair {
+    pub from: String,
+    pub latencies: Vec<u32>,
+    pub to: String,
+}
+
+/// The text view of [`MachineOutput`].
+pub fn text(out: &MachineOutput) -> String {
+    model_text(out.model)
+}
+
+/// The text view of a model.
+pub fn model_text(m: &Machine) -> String {
     let mut s = format!("{m}");
     s.push_str(
         "\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n",
@@ -118,7 +160,7 @@ mod tests {
 
     #[test]
     fn toy_view_lists_the_multiplier_automaton() {
-        let t = text(&Machine::toy());
+        let t = model_text(&Machine::toy());
         assert!(t.contains("Resource mul (capacity 1):"));
         assert!(t.contains("hazard automaton: 5 reachable states"), "{t}");
         assert!(

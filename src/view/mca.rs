@@ -1,12 +1,17 @@
-//! llvm-mca's views of a simulation (summary, instruction info, resource
-//! pressure, timeline) as text and JSON.
+//! llvm-mca's views of a simulation (Algorithm 23.1.11): the typed result
+//! ([`McaOutput`], the JSON form) and the text views (summary, instruction
+//! info, resource pressure, timeline).
 
-use crate::engine::mca::{instruction_info, resource_pressure, Report, TIMELINE_MAX_CYCLES};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::engine::mca::{Pressure, Report, TIMELINE_MAX_CYCLES};
+use crate::model::ids::Cycle;
 use crate::model::machine::Machine;
 use crate::model::program::Program;
-use crate::util::ratio::Ratio;
 
-/// Which views [`render_text`] and [`render_json`] include after the summary.
+/// Which views follow the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Views {
     pub instruction_info: bool,
@@ -14,17 +19,88 @@ pub struct Views {
     pub timeline: bool,
 }
 
+/// A simulation with llvm-mca's summary fields and the views asked for.
+/// Fields are declared in alphabetical order, the order JSON objects print
+/// their keys in; a view not asked for is absent.
+#[derive(Clone, Debug, Serialize)]
+pub struct McaOutput<'m> {
+    /// Definition 23.1.10.
+    pub block_rthroughput: f64,
+    /// The Theorem 23.1.12 bound, as a fraction.
+    pub bound: String,
+    pub dispatch_width: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instruction_info: Option<Vec<InstructionRow>>,
+    pub instructions: u64,
+    /// Instructions per cycle, rounded to cents.
+    pub ipc: f64,
+    pub iterations: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_pressure: Option<PressureOutput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Vec<TimelineRow>>,
+    pub total_cycles: u64,
+    pub total_uops: u64,
+    /// Rounded to cents.
+    pub uops_per_cycle: f64,
+    /// The body, for the text views.
+    #[serde(skip)]
+    pub program: Program,
+    #[serde(skip)]
+    pub model: &'m Machine,
+    /// The simulation itself (unrounded figures, timeline stamps).
+    #[serde(skip)]
+    pub report: Report,
+    /// The pressure with resource ids in machine order, for the text view.
+    #[serde(skip)]
+    pub pressure: Option<Pressure>,
+}
+
+/// One row of the instruction-info view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InstructionRow {
+    pub instruction: String,
+    pub latency: u32,
+    pub may_load: bool,
+    pub may_store: bool,
+    pub rthroughput: f64,
+    pub uops: u32,
+}
+
+/// Resource pressure keyed by resource name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PressureOutput {
+    pub by_instruction: Vec<InstructionPressure>,
+    pub per_iteration: BTreeMap<String, u64>,
+}
+
+/// One instruction's pressure.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InstructionPressure {
+    pub instruction: String,
+    pub pressure: BTreeMap<String, u64>,
+}
+
+/// The life of one recorded instance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimelineRow {
+    pub dispatch: Cycle,
+    pub executed: Cycle,
+    /// Index of the operation in the body.
+    pub index: usize,
+    pub issue: Cycle,
+    pub iteration: u64,
+    pub retire: Cycle,
+}
+
 fn fmt2(v: f64) -> String {
     format!("{v:.2}")
 }
 
-fn ratio2(r: Ratio) -> String {
-    fmt2(r.to_f64())
-}
-
 /// The views as llvm-mca prints them.
-pub fn render_text(p: &Program, m: &Machine, r: &Report, views: Views) -> String {
+pub fn text(o: &McaOutput) -> String {
     use std::fmt::Write;
+    let (p, m, r) = (&o.program, o.model, &o.report);
     let mut s = String::new();
     let _ = writeln!(s, "Iterations:        {}", r.iterations);
     let _ = writeln!(s, "Instructions:      {}", r.instructions);
@@ -35,30 +111,28 @@ pub fn render_text(p: &Program, m: &Machine, r: &Report, views: Views) -> String
     let _ = writeln!(s, "uOps Per Cycle:    {}", fmt2(r.uops_per_cycle()));
     let _ = writeln!(s, "IPC:               {}", fmt2(r.ipc()));
     let _ = writeln!(s, "Block RThroughput: {}", r.block_rthroughput.decimal1());
-    let texts: Vec<String> = p.ops.iter().map(|o| o.text()).collect();
-    if views.instruction_info {
+    if let Some(rows) = &o.instruction_info {
         let _ = writeln!(s, "\n\nInstruction Info:");
         let _ = writeln!(
             s,
             "[1]: #uOps\n[2]: Latency\n[3]: RThroughput\n[4]: MayLoad\n[5]: MayStore\n"
         );
         let _ = writeln!(s, "[1]    [2]    [3]    [4]    [5]    Instructions:");
-        for (i, info) in instruction_info(p, m).iter().enumerate() {
+        for info in rows {
             let flag = |b: bool| if b { "*" } else { " " };
             let row = format!(
                 " {:<6} {:<6} {:<6} {:<6} {:<6} {}",
                 info.uops,
                 info.latency,
-                ratio2(info.rthroughput),
+                fmt2(info.rthroughput),
                 flag(info.may_load),
                 flag(info.may_store),
-                texts[i]
+                info.instruction
             );
             let _ = writeln!(s, "{}", row.trim_end());
         }
     }
-    if views.resource_pressure {
-        let pr = resource_pressure(p, m);
+    if let Some(pr) = &o.pressure {
         let _ = writeln!(s, "\n\nResources:");
         for (i, &res) in pr.resources.iter().enumerate() {
             let _ = writeln!(
@@ -84,12 +158,12 @@ pub fn render_text(p: &Program, m: &Machine, r: &Report, views: Views) -> String
         let _ = writeln!(s, "{}", row.trim_end());
         let _ = writeln!(s, "\nResource pressure by instruction:");
         let _ = writeln!(s, "{head}Instructions:");
-        for (i, r) in pr.per_instruction.iter().enumerate() {
+        for (op, r) in p.ops.iter().zip(&pr.per_instruction) {
             let row: String = r.iter().map(|&v| cell(v)).collect();
-            let _ = writeln!(s, "{row}{}", texts[i]);
+            let _ = writeln!(s, "{row}{}", op.text());
         }
     }
-    if views.timeline {
+    if o.timeline.is_some() {
         s.push_str("\n\n");
         s.push_str(&render_timeline(p, r));
     }
@@ -149,63 +223,4 @@ pub fn render_timeline(p: &Program, r: &Report) -> String {
         let _ = writeln!(s, "{idx:<10}{row}   {}", p.ops[t.op].text());
     }
     s
-}
-
-/// The JSON form: the summary keys, plus the views asked for.
-pub fn render_json(p: &Program, m: &Machine, r: &Report, views: Views) -> serde_json::Value {
-    use serde_json::json;
-    let round2 = |v: f64| (v * 100.0).round() / 100.0;
-    let mut v = json!({
-        "iterations": r.iterations,
-        "instructions": r.instructions,
-        "total_cycles": r.total_cycles,
-        "total_uops": r.total_uops,
-        "dispatch_width": r.dispatch_width,
-        "uops_per_cycle": round2(r.uops_per_cycle()),
-        "ipc": round2(r.ipc()),
-        "block_rthroughput": r.block_rthroughput.to_f64(),
-        "bound": r.bound.fraction_string(),
-    });
-    let texts: Vec<String> = p.ops.iter().map(|o| o.text()).collect();
-    if views.instruction_info {
-        v["instruction_info"] = instruction_info(p, m)
-            .iter()
-            .zip(&texts)
-            .map(|(i, t)| {
-                json!({"instruction": t, "uops": i.uops, "latency": i.latency,
-                    "rthroughput": i.rthroughput.to_f64(), "may_load": i.may_load, "may_store": i.may_store})
-            })
-            .collect();
-    }
-    if views.resource_pressure {
-        let pr = resource_pressure(p, m);
-        let names: Vec<&str> = pr
-            .resources
-            .iter()
-            .map(|&x| m.resource(x).name.as_str())
-            .collect();
-        let obj = |row: &[u64]| -> serde_json::Map<String, serde_json::Value> {
-            names
-                .iter()
-                .zip(row)
-                .map(|(n, &u)| (n.to_string(), json!(u)))
-                .collect()
-        };
-        v["resource_pressure"] = json!({
-            "per_iteration": obj(&pr.per_iteration),
-            "by_instruction": pr.per_instruction.iter().zip(&texts)
-                .map(|(row, t)| json!({"instruction": t, "pressure": obj(row)})).collect::<Vec<_>>(),
-        });
-    }
-    if views.timeline {
-        v["timeline"] = r
-            .timeline
-            .iter()
-            .map(|t| {
-                json!({"iteration": t.iteration, "index": t.op, "dispatch": t.dispatch,
-                    "issue": t.issue, "executed": t.executed, "retire": t.retire})
-            })
-            .collect();
-    }
-    v
 }

@@ -1,8 +1,15 @@
-//! Views: text, JSON and DOT renderings of results.
+//! Views: the typed results of the commands (their JSON form, fields in
+//! alphabetical order) and their text, CSV and DOT renderings.
 
+pub mod analyze;
+pub mod bench;
+pub mod dot;
 pub mod drill;
 pub mod flash;
+pub mod gen;
+pub mod grade;
 pub mod machine;
 pub mod mca;
 pub mod quiz;
 pub mod report;
+pub mod schedule;

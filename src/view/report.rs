@@ -1,5 +1,5 @@
 //! Text and JSON views shared by the commands: the reservation table laid
-//! out as in Lesson 23.1 §3, dependence lists, heights, bounds, DOT graphs.
+//! out as in Lesson 23.1 §3, dependence lists, heights, bounds.
 //!
 //! Everything here returns strings or JSON values; nothing prints.
 
@@ -317,40 +317,6 @@ pub fn heights_json(p: &Program, h: &[u64]) -> Value {
         map.insert(p.label(x).to_string(), json!(h[x.index()]));
     }
     Value::Object(map)
-}
-
-/// The dependence graph in Graphviz DOT: solid intra-iteration edges,
-/// dashed loop-carried ones labelled `ℓ/d`.
-pub fn dot(p: &Program, m: &Machine) -> String {
-    let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut s = format!(
-        "digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
-        esc(&p.name)
-    );
-    for o in &p.ops {
-        s.push_str(&format!(
-            "  \"{}\" [label=\"{}: {}\\n{}\"];\n",
-            esc(&o.label),
-            esc(&o.label),
-            esc(&o.text()),
-            esc(&m.class(o.class).name)
-        ));
-    }
-    for e in &p.edges {
-        let style = match (&e.kind, e.distance) {
-            (_, d) if d > 0 => format!(", style=dashed, label=\"{}/{}\"", e.latency, d),
-            (EdgeKind::Mem, _) => format!(", style=dotted, label=\"{}\"", e.latency),
-            _ => format!(", label=\"{}\"", e.latency),
-        };
-        s.push_str(&format!(
-            "  \"{}\" -> \"{}\" [{}];\n",
-            esc(p.label(e.from)),
-            esc(p.label(e.to)),
-            style.trim_start_matches(", ")
-        ));
-    }
-    s.push_str("}\n");
-    s
 }
 
 #[cfg(test)]

@@ -1,0 +1,80 @@
+//! `course analyze`: dependences, heights, usage, ResMII, RecMII, MII,
+//! RThroughput and the Theorem 23.1.12 bound of an input.
+
+use crate::engine::mii::{self, BoundsInfo};
+use crate::engine::sched;
+use crate::formats::diagnostic::Diagnostics;
+use crate::model::machine::Machine;
+use crate::model::program::{self, Program};
+
+pub use crate::view::analyze::AnalyzeOutput;
+
+/// Parses the lab-format `text` (named `origin` in diagnostics) and
+/// analyzes it on `m`.
+pub fn run<'m>(text: &str, origin: &str, m: &'m Machine) -> Result<AnalyzeOutput<'m>, Diagnostics> {
+    Ok(of_program(program::parse(text, origin, m)?, m))
+}
+
+/// The analysis of a parsed input.
+pub fn of_program(p: Program, m: &Machine) -> AnalyzeOutput<'_> {
+    let h = sched::heights(&p, m);
+    let bounds = mii::analyze(&p, m);
+    let BoundsInfo {
+        bound,
+        critical_recurrence,
+        mii,
+        rec_mii,
+        res_mii,
+        rthroughput,
+        usage,
+    } = bounds.info(&p, m);
+    AnalyzeOutput {
+        bound,
+        critical_recurrence,
+        edges: p.edge_infos(),
+        heights: p
+            .op_ids()
+            .map(|x| (p.label(x).to_string(), h[x.index()]))
+            .collect(),
+        kind: p.kind,
+        machine: m.info(),
+        mii,
+        name: p.name.clone(),
+        ops: p.op_infos(m),
+        rec_mii,
+        res_mii,
+        rthroughput,
+        usage,
+        program: p,
+        model: m,
+        bounds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loop_reports_its_recurrence_and_bounds() {
+        let m = Machine::toy();
+        let a = run(
+            "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n",
+            "l.txt",
+            &m,
+        )
+        .unwrap();
+        assert_eq!((a.res_mii, a.rec_mii, a.mii), (1, 4, 4));
+        let rec = a.critical_recurrence.as_ref().unwrap();
+        assert_eq!(
+            (rec.ops.clone(), rec.latency, rec.distance),
+            (vec!["a".to_string(), "b".into()], 4, 1)
+        );
+        assert_eq!(a.heights["a"], 4);
+        let t = crate::view::analyze::text(&a);
+        assert!(t.contains("RecMII = 4\n"), "{t}");
+        let j = serde_json::to_string(&a).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+        assert_eq!(j, v.to_string(), "keys print sorted");
+    }
+}

@@ -1,0 +1,76 @@
+//! `course schedule`: the reference schedule of an input
+//! ([`crate::engine::schedule::reference`]: list scheduling for a block,
+//! iterative modulo scheduling for a loop).
+
+use crate::engine::schedule;
+use crate::formats::diagnostic::Diagnostics;
+use crate::model::machine::Machine;
+use crate::model::program::{self, Program};
+
+pub use crate::view::schedule::ScheduleOutput;
+
+/// Parses the lab-format `text` (named `origin` in diagnostics) and
+/// schedules it on `m`.
+pub fn run<'m>(
+    text: &str,
+    origin: &str,
+    m: &'m Machine,
+) -> Result<ScheduleOutput<'m>, Diagnostics> {
+    Ok(of_program(program::parse(text, origin, m)?, m))
+}
+
+/// The reference schedule of a parsed input.
+pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
+    let s = schedule::reference(&p, m);
+    ScheduleOutput {
+        edges: p.edge_infos(),
+        ii: s.ii,
+        kind: p.kind,
+        length: s.length,
+        machine: m.info(),
+        name: p.name.clone(),
+        ops: p.op_infos(m),
+        schedule: p
+            .op_ids()
+            .map(|x| (p.label(x).to_string(), s.cycles[x.index()]))
+            .collect(),
+        program: p,
+        model: m,
+        cycles: s.cycles,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_gets_a_list_schedule_and_a_loop_an_ii() {
+        let m = Machine::toy();
+        let b = run(
+            "block b\na: r1 = load [x]\nb: r2 = add r1, 1\n",
+            "b.txt",
+            &m,
+        )
+        .unwrap();
+        assert_eq!((b.length, b.ii), (4, None));
+        assert_eq!(b.schedule["b"], 3);
+        let j = serde_json::to_value(&b).unwrap();
+        assert!(j.get("ii").is_none());
+        assert_eq!(j["kind"], "block");
+        let l = run(
+            "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n",
+            "l.txt",
+            &m,
+        )
+        .unwrap();
+        assert_eq!(l.ii, Some(4));
+        assert!(crate::view::schedule::text(&l).contains("II = 4"));
+        let e = run("block b\na: r1 = frob 1\n", "b.txt", &m).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("b.txt:2:9: unknown opcode 'frob'"),
+            "{e}"
+        );
+    }
+}
