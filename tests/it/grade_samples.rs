@@ -2,8 +2,7 @@
 //! `INPUT--CASE.sched`), graded with snapshots of the feedback, and the
 //! violation kind each one must produce.
 
-mod common;
-
+use crate::common;
 use std::path::Path;
 
 const EXPECT: &[(&str, Option<&str>)] = &[
@@ -68,6 +67,6 @@ fn every_sample_is_graded_as_expected() {
             }
         }
         let text = common::course(&["grade", &in_path, &sub], "").stdout;
-        insta::assert_snapshot!(name.replace("--", "__").replace('-', "_"), text);
+        common::snapshot!(name.replace("--", "__").replace('-', "_"), text);
     }
 }

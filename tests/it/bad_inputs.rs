@@ -1,7 +1,7 @@
 //! Bad inputs of every kind: one clear message naming the file, line and
 //! column (or the field, for machines), exit code 2, never a panic.
 
-mod common;
+use crate::common;
 
 fn fails(args: &[&str], expect: &str) {
     let o = common::course(args, "");

@@ -2,9 +2,7 @@
 //! (`--today`), due cards first, the default state location, and recovery
 //! from truncated or corrupted state files without losing other progress.
 
-mod common;
-
-use common::course_env as run_env;
+use crate::common::{self, course_env as run_env};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -71,7 +69,7 @@ fn scheduling_across_days() {
     assert!(o.stdout.contains(&format!(
         "{CARDS} card(s) to review ({CARDS} due on 2026-01-01)"
     )));
-    insta::assert_snapshot!("day1_session", scrub(&o.stdout, &dir));
+    common::snapshot!("day1_session", scrub(&o.stdout, &dir));
     let v = state_json(&st);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
     assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-02");
@@ -100,7 +98,7 @@ fn scheduling_across_days() {
 
     // Day 2: everything but rthroughput-def and two-bounds is due; due first, then with --all the rest.
     let o = flash(&st, "2026-01-02", &["--list"], "");
-    insta::assert_snapshot!("day2_list", o.stdout);
+    common::snapshot!("day2_list", o.stdout);
     let o = flash(&st, "2026-01-02", &["--all"], "q\n");
     // two-bounds was rated good on its second day-1 review: box 2, due 01-03.
     assert!(
@@ -182,7 +180,7 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     std::fs::write(&st, &full[..cut]).unwrap();
     let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
-    insta::assert_snapshot!("truncated_warning", scrub(&o.stderr, &dir));
+    common::snapshot!("truncated_warning", scrub(&o.stderr, &dir));
     // The damaged bytes are kept, untouched, next to the fresh state.
     let aside: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()

@@ -2,14 +2,13 @@
 //! variant with its hazard-recognizer trace, forbidden latencies and the
 //! multiplier's automaton, and the pathological family of §5.
 
-mod common;
-
+use crate::common;
 use course::engine::hazard::{self, set_string, Automaton, Event};
 use course::engine::sched::list_schedule;
 use course::model::machine::Machine;
 use course::model::program::parse;
 
-const RUNNING: &str = include_str!("../labs/ch23-sched/inputs/running.txt");
+const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
 
 #[test]
 fn course_schedule_running_is_the_worked_example() {

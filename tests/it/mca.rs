@@ -1,6 +1,7 @@
 //! End-to-end tests of `course mca` (Alg 23.1.11) through the real binary:
 //! the two llvm-mca boxes of Lesson 23.1 §7 and bad input.
 
+use crate::common;
 use std::process::Command;
 
 fn course(args: &[&str]) -> (i32, String, String) {
@@ -82,7 +83,7 @@ fn divide_timeline_matches_the_box() {
     ] {
         assert!(out.contains(row), "missing {row}\n{out}");
     }
-    insta::assert_snapshot!("mca_div4_views", out);
+    common::snapshot!("mca_div4_views", out);
 }
 
 #[test]
@@ -99,7 +100,7 @@ fn all_views_on_the_dot_product() {
         "--instruction-info",
     ]);
     assert_eq!(code, 0, "{err}");
-    insta::assert_snapshot!("mca_dot_views", out);
+    common::snapshot!("mca_dot_views", out);
     let v = json(&[
         "mca",
         DOT,

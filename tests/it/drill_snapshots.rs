@@ -2,11 +2,11 @@
 //! seeds 1–20, plus the other drills for a few seeds. Any change to a
 //! generator or a view shows up here for review.
 
-mod common;
+use crate::common;
 
 fn snap(name: &str, args: &[&str]) {
     let out = common::ok(args);
-    insta::assert_snapshot!(name, out);
+    common::snapshot!(name, out);
 }
 
 #[test]
@@ -119,11 +119,11 @@ fn check_explains_and_diffs() {
         &bad,
     );
     assert_eq!(o.code, 1);
-    insta::assert_snapshot!("list_schedule_04_check_wrong", o.stdout);
+    common::snapshot!("list_schedule_04_check_wrong", o.stdout);
     let o = common::course(
         &["drill", "mii", "--seed", "2", "--check", "-"],
         "res_mii 1\nrec_mii 2\n",
     );
     assert_eq!(o.code, 1);
-    insta::assert_snapshot!("mii_02_check_wrong", o.stdout);
+    common::snapshot!("mii_02_check_wrong", o.stdout);
 }

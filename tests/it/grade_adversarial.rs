@@ -1,8 +1,7 @@
 //! Untrusted submissions: every kind of bad file gets a clear message, the
 //! batch goes on, memory stays bounded, and the reports stay well-formed.
 
-mod common;
-
+use crate::common;
 use std::path::{Path, PathBuf};
 
 const RUNNING: &str = "labs/ch23-sched/inputs/running.txt";

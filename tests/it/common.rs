@@ -1,5 +1,5 @@
-//! A small builder for end-to-end tests of the real `course` binary.
-#![allow(dead_code)]
+//! What the test modules share: running the real `course` binary, and
+//! snapshot names that stay those of the files in `tests/snapshots/`.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -50,4 +50,30 @@ pub fn ok(args: &[&str]) -> String {
     let o = course(args, "");
     assert_eq!(o.code, 0, "course {args:?} failed:\n{}", o.stderr);
     o.stdout
+}
+
+/// `insta::assert_snapshot!(NAME, VALUE)` against
+/// `tests/snapshots/MODULE__NAME.snap`, where MODULE is the calling test
+/// module (`drill_snapshots`, …): the names the snapshots had when each
+/// module was a test crate of its own.
+macro_rules! snapshot {
+    ($name:expr, $value:expr $(,)?) => {{
+        let (settings, name) = $crate::common::snapshot_settings(module_path!(), &$name);
+        settings.bind(|| insta::assert_snapshot!(name, $value));
+    }};
+}
+pub(crate) use snapshot;
+
+/// Settings that read and write `tests/snapshots/` (next to this folder)
+/// with no module prefix of insta's own, and the full snapshot name
+/// `MODULE__NAME` for a call from `module_path` (`it::MODULE`).
+pub fn snapshot_settings(module_path: &str, name: &str) -> (insta::Settings, String) {
+    let module = module_path
+        .strip_prefix("it::")
+        .unwrap_or(module_path)
+        .replace("::", "__");
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    (settings, format!("{module}__{name}"))
 }

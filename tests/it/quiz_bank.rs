@@ -2,6 +2,7 @@
 //! each reported at their file:line:col; and every question and card is
 //! reachable through some `--tag`.
 
+use crate::common;
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -246,7 +247,7 @@ fn check_bank_command_reports_and_exits_1() {
         out.lines().filter(|l| l.starts_with(&fs)).count(),
         EXPECTED.len() + 1
     );
-    insta::assert_snapshot!("check_bank_bad", out.replace(&fs, "bad.yaml"));
+    common::snapshot!("check_bank_bad", out.replace(&fs, "bad.yaml"));
     let (out, _, code) = course(&["quiz", "--check-bank"]);
     assert_eq!(code, 0, "{out}");
     assert!(

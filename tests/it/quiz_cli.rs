@@ -2,9 +2,7 @@
 //! malformed answers, early end of input), answer files, listing, the
 //! instructor view, and exit codes.
 
-mod common;
-
-use common::course;
+use crate::common::{self, course};
 
 /// The questions for a seed and tag, from the instructor view.
 fn reveal(seed: &str, tag: Option<&str>) -> Vec<serde_json::Value> {
@@ -56,7 +54,7 @@ fn all_right_through_piped_stdin() {
     let input: String = qs.iter().map(|q| right(q) + "\n").collect();
     let o = course(&["quiz", "23", "--seed", "7", "--tag", "llvm-mca"], &input);
     assert_eq!(o.code, 0);
-    insta::assert_snapshot!("interactive_all_right_llvm_mca", o.stdout);
+    common::snapshot!("interactive_all_right_llvm_mca", o.stdout);
 }
 
 #[test]
@@ -80,7 +78,7 @@ fn all_wrong_through_piped_stdin() {
         &input,
     );
     assert_eq!(o.code, 1);
-    insta::assert_snapshot!("interactive_all_wrong_machine_model", o.stdout);
+    common::snapshot!("interactive_all_wrong_machine_model", o.stdout);
 }
 
 #[test]
@@ -110,7 +108,7 @@ fn malformed_answers_are_said_and_asked_again_once() {
         o.stdout
     );
     assert!(o.stdout.contains("Format error:"));
-    insta::assert_snapshot!("interactive_malformed", o.stdout);
+    common::snapshot!("interactive_malformed", o.stdout);
 }
 
 #[test]
@@ -203,7 +201,7 @@ fn answer_files_are_graded_per_question() {
         "",
     );
     assert_eq!(o.code, 1);
-    insta::assert_snapshot!("answers_mixed_text", o.stdout);
+    common::snapshot!("answers_mixed_text", o.stdout);
     let j = course(
         &[
             "quiz",
@@ -221,7 +219,7 @@ fn answer_files_are_graded_per_question() {
     let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
     assert_eq!(v["seed"], 42);
     assert_eq!(v["all_right"], false);
-    insta::assert_snapshot!("answers_mixed_json", j.stdout);
+    common::snapshot!("answers_mixed_json", j.stdout);
 
     // From stdin, seed from the flag.
     let o = course(
@@ -253,7 +251,7 @@ fn answer_file_mistakes_are_errors_with_lines() {
     let o = course(&["quiz", "23", "--answers", &f], "");
     assert_eq!(o.code, 2);
     let err = o.stderr.replace(&f, "bad.txt");
-    insta::assert_snapshot!("answers_file_errors", err);
+    common::snapshot!("answers_file_errors", err);
     let o = course(&["quiz", "23", "--answers", &f, "--seed", "2"], "");
     assert_eq!(o.code, 2);
     let f2 = answers_file(&dir, "seed.txt", "seed: 1\n");
@@ -270,7 +268,7 @@ fn answer_file_mistakes_are_errors_with_lines() {
 fn list_reveal_and_usage_errors() {
     let o = course(&["quiz", "23", "--list"], "");
     assert_eq!(o.code, 0);
-    insta::assert_snapshot!("list", o.stdout);
+    common::snapshot!("list", o.stdout);
     let o = course(
         &[
             "quiz",
@@ -284,7 +282,7 @@ fn list_reveal_and_usage_errors() {
         "",
     );
     assert_eq!(o.code, 0);
-    insta::assert_snapshot!("reveal_reservation_tables_seed_9", o.stdout);
+    common::snapshot!("reveal_reservation_tables_seed_9", o.stdout);
     for (args, msg) in [
         (vec!["quiz", "24"], "no quiz for chapter 24"),
         (vec!["quiz", "23", "--tag", "nope"], "unknown tag `nope`"),

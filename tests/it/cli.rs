@@ -1,8 +1,7 @@
 //! CLI conventions: help with examples, completions, exit codes, pipes,
 //! colour, JSON names, DOT output, the generator.
 
-mod common;
-
+use crate::common;
 use std::process::{Command, Stdio};
 
 #[test]
@@ -169,7 +168,7 @@ fn a_drill_without_seed_prints_the_seed() {
 fn course_dir_overrides_the_built_in_drill_parameters() {
     let dir = std::env::temp_dir().join(format!("course-dir-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("drills")).unwrap();
-    let yaml = include_str!("../drills/list-schedule.yaml")
+    let yaml = include_str!("../../drills/list-schedule.yaml")
         .replace("ops: { min: 8, max: 12 }", "ops: { min: 3, max: 3 }");
     std::fs::write(dir.join("drills/list-schedule.yaml"), yaml).unwrap();
     let d = dir.to_string_lossy().to_string();

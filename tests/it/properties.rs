@@ -35,7 +35,7 @@ fn independent_problems(p: &Program, m: &Machine, t: &[i64]) -> Vec<String> {
 
 fn machines() -> Vec<Machine> {
     // A wider machine with a general reservation list and a repeated pair.
-    let wide = Machine::from_yaml(include_str!("data/wide.yaml"), "wide.yaml").unwrap();
+    let wide = Machine::from_yaml(include_str!("../data/wide.yaml"), "wide.yaml").unwrap();
     vec![Machine::toy(), wide]
 }
 
