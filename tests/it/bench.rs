@@ -2,24 +2,13 @@
 //! in the documented JSON shape, and rejects unknown benchmark names. No
 //! time is asserted.
 
-use std::process::Command;
-
-fn course(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
+use crate::common::Course;
 
 #[test]
 fn grading_section_as_json() {
-    let out = course(&["bench", "--quick", "--only", "grading", "--format", "json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v = Course::new(["bench", "--quick", "--only", "grading", "--format", "json"])
+        .run()
+        .json();
     let sections = v.as_array().expect("an array of sections");
     assert_eq!(sections.len(), 1);
     assert_eq!(sections[0]["name"], "grading");
@@ -32,21 +21,19 @@ fn grading_section_as_json() {
 
 #[test]
 fn hazard_section_as_text() {
-    let out = course(&["bench", "--quick", "--only", "hazard"]);
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = Course::new(["bench", "--quick", "--only", "hazard"])
+        .stdout_has("16384 states")
+        .stdout_has("slope of build vs states")
+        .run()
+        .stdout;
     assert!(text.starts_with("## Hazard automaton"), "{text}");
-    assert!(text.contains("16384 states"), "{text}");
-    assert!(text.contains("slope of build vs states"), "{text}");
 }
 
 #[test]
 fn unknown_benchmark_is_a_usage_error() {
-    let out = course(&["bench", "--only", "nope"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("unknown benchmark 'nope'") && err.contains("list-schedule"),
-        "{err}"
-    );
+    Course::new(["bench", "--only", "nope"])
+        .code(2)
+        .stderr_has("unknown benchmark 'nope'")
+        .stderr_has("list-schedule")
+        .run();
 }

@@ -1,12 +1,13 @@
 //! CLI conventions: help with examples, completions, exit codes, pipes,
 //! colour, JSON names, DOT output, the generator.
 
-use crate::common;
 use std::process::{Command, Stdio};
+
+use crate::common::{self, Course};
 
 #[test]
 fn help_has_examples_everywhere() {
-    let top = common::ok(&["--help"]);
+    let top = common::ok(["--help"]);
     assert!(top.contains("course drill list-schedule --seed 4 --solution"));
     for cmd in [
         "drill",
@@ -16,44 +17,28 @@ fn help_has_examples_everywhere() {
         "gen",
         "completions",
     ] {
-        let h = common::ok(&[cmd, "--help"]);
+        let h = common::ok([cmd, "--help"]);
         assert!(h.contains("Example"), "{cmd} --help has no examples:\n{h}");
     }
 }
 
 #[test]
 fn completions_for_bash() {
-    let out = common::ok(&["completions", "bash"]);
+    let out = common::ok(["completions", "bash"]);
     assert!(out.contains("course"));
     assert!(out.contains("list-schedule") || out.contains("drill"));
 }
 
 #[test]
 fn check_exit_codes() {
-    let o = common::course(
-        &["drill", "rthroughput", "--seed", "3", "--check", "-"],
-        "999",
-    );
-    assert_eq!(o.code, 1);
-    let sol = common::ok(&[
-        "drill",
-        "rthroughput",
-        "--seed",
-        "3",
-        "--solution",
-        "--format",
-        "json",
-    ]);
-    let j: serde_json::Value = serde_json::from_str(&sol).unwrap();
-    let ans = j["solution"]["rthroughput"].as_str().unwrap().to_string();
-    assert_eq!(
-        common::course(
-            &["drill", "rthroughput", "--seed", "3", "--check", "-"],
-            &ans
-        )
-        .code,
-        0
-    );
+    let check = ["drill", "rthroughput", "--seed", "3", "--check", "-"];
+    Course::new(check).stdin("999").code(1).run();
+    let j = Course::new(["drill", "rthroughput", "--seed", "3", "--solution"])
+        .args(["--format", "json"])
+        .run()
+        .json();
+    let ans = j["solution"]["rthroughput"].as_str().unwrap();
+    Course::new(check).stdin(ans).run();
 }
 
 #[test]
@@ -76,31 +61,27 @@ fn a_closed_pipe_is_not_an_error() {
 
 #[test]
 fn colour_follows_the_flag() {
-    let o = common::course(
-        &[
-            "--color", "always", "drill", "mii", "--seed", "2", "--check", "-",
-        ],
-        "mii 1\n",
-    );
-    assert!(o.stdout.contains("\u{1b}[31m✗"));
-    let o = common::course(
-        &[
-            "--color", "never", "drill", "mii", "--seed", "2", "--check", "-",
-        ],
-        "mii 1\n",
-    );
+    let check = ["drill", "mii", "--seed", "2", "--check", "-"];
+    Course::new(["--color", "always"])
+        .args(check)
+        .stdin("mii 1\n")
+        .code(1)
+        .stdout_has("\u{1b}[31m✗")
+        .run();
+    let o = Course::new(["--color", "never"])
+        .args(check)
+        .stdin("mii 1\n")
+        .code(1)
+        .run();
     assert!(!o.stdout.contains('\u{1b}'));
 }
 
 #[test]
 fn json_uses_the_contract_names() {
-    let j: serde_json::Value = serde_json::from_str(&common::ok(&[
-        "analyze",
-        "labs/ch23-sched/inputs/running.txt",
-        "--format",
-        "json",
-    ]))
-    .unwrap();
+    let running = "labs/ch23-sched/inputs/running.txt";
+    let j = Course::new(["analyze", running, "--format", "json"])
+        .run()
+        .json();
     for key in [
         "machine",
         "ops",
@@ -116,20 +97,16 @@ fn json_uses_the_contract_names() {
     assert_eq!(j["ops"][7]["text"], "store [w], r2");
     assert_eq!(j["edges"][0]["from"], "a");
     assert_eq!(j["rthroughput"], "5");
-    let s: serde_json::Value = serde_json::from_str(&common::ok(&[
-        "schedule",
-        "labs/ch23-sched/inputs/running.txt",
-        "--format",
-        "json",
-    ]))
-    .unwrap();
+    let s = Course::new(["schedule", running, "--format", "json"])
+        .run()
+        .json();
     assert_eq!(s["schedule"]["i"], 8);
     assert_eq!(s["length"], 10);
 }
 
 #[test]
 fn dot_graphs() {
-    let out = common::ok(&[
+    let out = common::ok([
         "analyze",
         "labs/ch23-sched/inputs/running.txt",
         "--format",
@@ -141,7 +118,7 @@ fn dot_graphs() {
 
 #[test]
 fn gen_output_parses_and_is_seeded() {
-    let a = common::ok(&["gen", "loop", "--ops", "12", "--seed", "7"]);
+    let a = common::ok(["gen", "loop", "--ops", "12", "--seed", "7"]);
     assert!(a.contains("loop l7"));
     assert_eq!(
         a.lines()
@@ -149,83 +126,63 @@ fn gen_output_parses_and_is_seeded() {
             .count(),
         12
     );
-    let o = common::course(&["analyze", "-"], &a);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_ne!(
-        a,
-        common::ok(&["gen", "loop", "--ops", "12", "--seed", "8"])
-    );
+    Course::new(["analyze", "-"]).stdin(&a).run();
+    assert_ne!(a, common::ok(["gen", "loop", "--ops", "12", "--seed", "8"]));
 }
 
 #[test]
 fn a_drill_without_seed_prints_the_seed() {
-    let o = common::course(&["drill", "list-schedule"], "");
-    assert_eq!(o.code, 0);
-    assert!(o.stderr.contains("using --seed"));
+    Course::new(["drill", "list-schedule"])
+        .stderr_has("using --seed")
+        .run();
 }
 
 #[test]
 fn course_dir_overrides_the_built_in_drill_parameters() {
-    let dir = std::env::temp_dir().join(format!("course-dir-{}", std::process::id()));
+    let tmp = common::tempdir();
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("drills")).unwrap();
     let yaml = include_str!("../../drills/list-schedule.yaml")
         .replace("ops: { min: 8, max: 12 }", "ops: { min: 3, max: 3 }");
     std::fs::write(dir.join("drills/list-schedule.yaml"), yaml).unwrap();
-    let d = dir.to_string_lossy().to_string();
-    let out = common::ok(&[
-        "--course-dir",
-        &d,
-        "drill",
-        "list-schedule",
-        "--seed",
-        "5",
-        "--format",
-        "json",
-    ]);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let drill = || {
+        Course::new(["--course-dir"])
+            .args([dir])
+            .args(["drill", "list-schedule", "--seed", "5"])
+    };
+    let j = drill().args(["--format", "json"]).run().json();
     assert_eq!(j["ops"].as_array().unwrap().len(), 3);
     std::fs::write(dir.join("drills/list-schedule.yaml"), "ops: { min: 3 }\n").unwrap();
-    let o = common::course(
-        &["--course-dir", &d, "drill", "list-schedule", "--seed", "5"],
-        "",
-    );
-    assert_eq!(o.code, 2);
-    assert!(
-        o.stderr.contains("drills/list-schedule.yaml"),
-        "{}",
-        o.stderr
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    drill()
+        .code(2)
+        .stderr_has("drills/list-schedule.yaml")
+        .run();
 }
 
 #[test]
 fn drills_run_on_another_machine() {
-    let out = common::ok(&[
-        "--machine",
-        "tests/data/wide.yaml",
-        "drill",
-        "list-schedule",
-        "--seed",
-        "3",
-        "--solution",
-    ]);
-    assert!(out.contains("machine wide"));
-    assert!(out.contains("mul (2)"));
+    // A relative --machine path is read from the working folder.
+    Course::new(["--machine", "wide.yaml", "drill", "list-schedule"])
+        .args(["--seed", "3", "--solution"])
+        .current_dir(common::root().join("tests/data"))
+        .stdout_has("machine wide")
+        .stdout_has("mul (2)")
+        .run();
 }
 
 #[test]
 fn loops_get_a_modulo_schedule() {
-    let text = common::ok(&["gen", "loop", "--ops", "10", "--seed", "11"]);
-    let o = common::course(&["schedule", "-", "--format", "json"], &text);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
-    let ii = j["ii"].as_u64().unwrap();
-    let a: serde_json::Value =
-        serde_json::from_str(&common::course(&["analyze", "-", "--format", "json"], &text).stdout)
-            .unwrap();
-    assert!(ii >= a["mii"].as_u64().unwrap());
-    let o = common::course(&["schedule", "-"], &text);
-    assert!(o
-        .stdout
-        .contains("Modulo reservation table (rows = cycle mod II)"));
+    let text = common::ok(["gen", "loop", "--ops", "10", "--seed", "11"]);
+    let json = |cmd| {
+        Course::new([cmd, "-", "--format", "json"])
+            .stdin(&text)
+            .run()
+            .json()
+    };
+    let ii = json("schedule")["ii"].as_u64().unwrap();
+    assert!(ii >= json("analyze")["mii"].as_u64().unwrap());
+    Course::new(["schedule", "-"])
+        .stdin(&text)
+        .stdout_has("Modulo reservation table (rows = cycle mod II)")
+        .run();
 }

@@ -2,7 +2,7 @@
 //! malformed answers, early end of input), answer files, listing, the
 //! instructor view, and exit codes.
 
-use crate::common::{self, course};
+use crate::common::{self, Course};
 
 /// The questions for a seed and tag, from the instructor view.
 fn reveal(seed: &str, tag: Option<&str>) -> Vec<serde_json::Value> {
@@ -10,9 +10,7 @@ fn reveal(seed: &str, tag: Option<&str>) -> Vec<serde_json::Value> {
     if let Some(t) = tag {
         args.extend(["--tag", t]);
     }
-    let o = course(&args, "");
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("json");
+    let v = Course::new(args).run().json();
     v["questions"].as_array().expect("questions").clone()
 }
 
@@ -42,18 +40,18 @@ fn all_right_through_piped_stdin() {
     let qs = reveal("7", None);
     assert!(qs.len() >= 20);
     let input: String = qs.iter().map(|q| right(q) + "\n").collect();
-    let o = course(&["quiz", "23", "--seed", "7"], &input);
-    assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(o
-        .stdout
-        .contains(&format!("Score: {n}/{n} (100%): right {n}", n = qs.len())));
+    let o = Course::new(["quiz", "23", "--seed", "7"])
+        .stdin(input)
+        .stdout_has(format!("Score: {n}/{n} (100%): right {n}", n = qs.len()))
+        .run();
     assert_eq!(o.stdout.matches("Right.").count(), qs.len());
     assert_eq!(o.stdout.matches("Why:").count(), qs.len());
 
     let qs = reveal("7", Some("llvm-mca"));
     let input: String = qs.iter().map(|q| right(q) + "\n").collect();
-    let o = course(&["quiz", "23", "--seed", "7", "--tag", "llvm-mca"], &input);
-    assert_eq!(o.code, 0);
+    let o = Course::new(["quiz", "23", "--seed", "7", "--tag", "llvm-mca"])
+        .stdin(input)
+        .run();
     common::snapshot!("interactive_all_right_llvm_mca", o.stdout);
 }
 
@@ -61,23 +59,19 @@ fn all_right_through_piped_stdin() {
 fn all_wrong_through_piped_stdin() {
     let qs = reveal("11", None);
     let input: String = qs.iter().map(|q| wrong(q) + "\n").collect();
-    let o = course(&["quiz", "23", "--seed", "11"], &input);
-    assert_eq!(o.code, 1);
-    assert!(
-        o.stdout
-            .contains(&format!("Score: 0/{n} (0%): wrong {n}", n = qs.len())),
-        "{}",
-        o.stdout
-    );
+    let o = Course::new(["quiz", "23", "--seed", "11"])
+        .stdin(input)
+        .code(1)
+        .stdout_has(format!("Score: 0/{n} (0%): wrong {n}", n = qs.len()))
+        .run();
     assert_eq!(o.stdout.matches("Wrong. The answer is").count(), qs.len());
 
     let qs = reveal("11", Some("machine-model"));
     let input: String = qs.iter().map(|q| wrong(q) + "\n").collect();
-    let o = course(
-        &["quiz", "23", "--seed", "11", "--tag", "machine-model"],
-        &input,
-    );
-    assert_eq!(o.code, 1);
+    let o = Course::new(["quiz", "23", "--seed", "11", "--tag", "machine-model"])
+        .stdin(input)
+        .code(1)
+        .run();
     common::snapshot!("interactive_all_wrong_machine_model", o.stdout);
 }
 
@@ -97,45 +91,41 @@ fn malformed_answers_are_said_and_asked_again_once() {
             _ => input += &format!("{}\n", right(q)),
         }
     }
-    let o = course(
-        &["quiz", "23", "--seed", "3", "--tag", "reservation-tables"],
-        &input,
-    );
-    assert_eq!(o.code, 1);
-    assert!(
-        o.stdout.contains("Cannot read that: `abc` is not a number"),
-        "{}",
-        o.stdout
-    );
-    assert!(o.stdout.contains("Format error:"));
+    let o = Course::new(["quiz", "23", "--seed", "3", "--tag", "reservation-tables"])
+        .stdin(input)
+        .code(1)
+        .stdout_has("Cannot read that: `abc` is not a number")
+        .stdout_has("Format error:")
+        .run();
     common::snapshot!("interactive_malformed", o.stdout);
 }
 
 #[test]
 fn end_of_input_stops_gracefully() {
     let qs = reveal("5", None);
-    let o = course(
-        &["quiz", "23", "--seed", "5"],
-        &format!("{}\n", right(&qs[0])),
-    );
-    assert_eq!(o.code, 1);
+    let n = qs.len();
+    let o = Course::new(["quiz", "23", "--seed", "5"])
+        .stdin(format!("{}\n", right(&qs[0])))
+        .code(1)
+        .stdout_has(format!(
+            "Input ended: {} question(s) left unanswered.",
+            n - 1
+        ))
+        .stdout_has(format!("Score: 1/{n} "))
+        .stdout_has(format!("unanswered {}", n - 1))
+        .run();
     assert!(o.stderr.is_empty(), "{}", o.stderr);
-    assert!(o.stdout.contains(&format!(
-        "Input ended: {} question(s) left unanswered.",
-        qs.len() - 1
-    )));
-    assert!(o.stdout.contains(&format!("Score: 1/{} ", qs.len())));
-    assert!(o.stdout.contains(&format!("unanswered {}", qs.len() - 1)));
-    let empty = course(&["quiz", "23", "--seed", "5"], "");
-    assert_eq!(empty.code, 1);
-    assert!(empty
-        .stdout
-        .contains(&format!("Score: 0/{n} (0%): unanswered {n}", n = qs.len())));
+    Course::new(["quiz", "23", "--seed", "5"])
+        .code(1)
+        .stdout_has(format!("Score: 0/{n} (0%): unanswered {n}"))
+        .run();
 }
 
 #[test]
 fn the_seed_is_printed_and_repeats_the_quiz() {
-    let o = course(&["quiz", "23", "--tag", "llvm-mca"], "");
+    let o = Course::new(["quiz", "23", "--tag", "llvm-mca"])
+        .any_code()
+        .run();
     let seed = o
         .stdout
         .split("seed ")
@@ -143,7 +133,9 @@ fn the_seed_is_printed_and_repeats_the_quiz() {
         .and_then(|s| s.split(' ').next())
         .expect("seed printed")
         .to_string();
-    let again = course(&["quiz", "23", "--tag", "llvm-mca", "--seed", &seed], "");
+    let again = Course::new(["quiz", "23", "--tag", "llvm-mca", "--seed", &seed])
+        .any_code()
+        .run();
     assert_eq!(o.stdout, again.stdout);
 }
 
@@ -153,16 +145,10 @@ fn answers_file(dir: &std::path::Path, name: &str, text: &str) -> String {
     p.display().to_string()
 }
 
-fn tempdir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("course-quiz-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn answer_files_are_graded_per_question() {
-    let dir = tempdir("answers");
+    let tmp = common::tempdir();
+    let dir = tmp.path();
     let qs = reveal("42", None);
     let all: String = std::iter::once("seed: 42\n".to_string())
         .chain(
@@ -170,12 +156,10 @@ fn answer_files_are_graded_per_question() {
                 .map(|q| format!("{}: {}\n", q["id"].as_str().unwrap(), right(q))),
         )
         .collect();
-    let f = answers_file(&dir, "all.txt", &all);
-    let o = course(&["quiz", "23", "--answers", &f], "");
-    assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(o
-        .stdout
-        .contains(&format!("Score: {n}/{n} (100%)", n = qs.len())));
+    let f = answers_file(dir, "all.txt", &all);
+    Course::new(["quiz", "23", "--answers", &f])
+        .stdout_has(format!("Score: {n}/{n} (100%)", n = qs.len()))
+        .run();
 
     // Mixed: right, partial set, wrong, format error, find forms, missing.
     let mixed = "# my answers\nseed: 42\n\
@@ -186,102 +170,62 @@ fn answer_files_are_graded_per_question() {
         skl-div-loop-rthroughput: 32/2\n\
         dot-product-bound: 4.1\n\
         operand-latency: 3\n";
-    let f = answers_file(&dir, "mixed.txt", mixed);
-    let o = course(
-        &[
-            "quiz",
-            "23",
-            "--answers",
-            &f,
-            "--tag",
-            "reservation-tables",
-            "--tag",
-            "llvm-mca",
-        ],
-        "",
-    );
-    assert_eq!(o.code, 1);
+    let f = answers_file(dir, "mixed.txt", mixed);
+    let o = Course::new(["quiz", "23", "--answers", &f])
+        .args(["--tag", "reservation-tables", "--tag", "llvm-mca"])
+        .code(1)
+        .run();
     common::snapshot!("answers_mixed_text", o.stdout);
-    let j = course(
-        &[
-            "quiz",
-            "23",
-            "--answers",
-            &f,
-            "--format",
-            "json",
-            "--tag",
-            "llvm-mca",
-        ],
-        "",
-    );
-    assert_eq!(j.code, 1);
-    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
+    let j = Course::new(["quiz", "23", "--answers", &f, "--format", "json"])
+        .args(["--tag", "llvm-mca"])
+        .code(1)
+        .run();
+    let v = j.json();
     assert_eq!(v["seed"], 42);
     assert_eq!(v["all_right"], false);
     common::snapshot!("answers_mixed_json", j.stdout);
 
     // From stdin, seed from the flag.
-    let o = course(
-        &[
-            "quiz",
-            "23",
-            "--answers",
-            "-",
-            "--seed",
-            "42",
-            "--tag",
-            "llvm-mca",
-        ],
-        "find-skl-divider: 8\n",
-    );
-    assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("right         find-skl-divider"));
-    let _ = std::fs::remove_dir_all(&dir);
+    Course::new(["quiz", "23", "--answers", "-", "--seed", "42"])
+        .args(["--tag", "llvm-mca"])
+        .stdin("find-skl-divider: 8\n")
+        .code(1)
+        .stdout_has("right         find-skl-divider")
+        .run();
 }
 
 #[test]
 fn answer_file_mistakes_are_errors_with_lines() {
-    let dir = tempdir("bad-answers");
+    let tmp = common::tempdir();
+    let dir = tmp.path();
     let f = answers_file(
-        &dir,
+        dir,
         "bad.txt",
         "seed: 1\nno colon here\nnot-a-question: 3\nfind-skl-divider: 8\nfind-skl-divider: 9\n",
     );
-    let o = course(&["quiz", "23", "--answers", &f], "");
-    assert_eq!(o.code, 2);
+    let o = Course::new(["quiz", "23", "--answers", &f]).code(2).run();
     let err = o.stderr.replace(&f, "bad.txt");
     common::snapshot!("answers_file_errors", err);
-    let o = course(&["quiz", "23", "--answers", &f, "--seed", "2"], "");
-    assert_eq!(o.code, 2);
-    let f2 = answers_file(&dir, "seed.txt", "seed: 1\n");
-    let o = course(&["quiz", "23", "--answers", &f2, "--seed", "2"], "");
-    assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("--seed 2 disagrees"));
-    let o = course(&["quiz", "23", "--answers", "/nonexistent/x.txt"], "");
-    assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("no such file"));
-    let _ = std::fs::remove_dir_all(&dir);
+    Course::new(["quiz", "23", "--answers", &f, "--seed", "2"])
+        .code(2)
+        .run();
+    let f2 = answers_file(dir, "seed.txt", "seed: 1\n");
+    Course::new(["quiz", "23", "--answers", &f2, "--seed", "2"])
+        .code(2)
+        .stderr_has("--seed 2 disagrees")
+        .run();
+    Course::new(["quiz", "23", "--answers", "/nonexistent/x.txt"])
+        .code(2)
+        .stderr_has("no such file")
+        .run();
 }
 
 #[test]
 fn list_reveal_and_usage_errors() {
-    let o = course(&["quiz", "23", "--list"], "");
-    assert_eq!(o.code, 0);
-    common::snapshot!("list", o.stdout);
-    let o = course(
-        &[
-            "quiz",
-            "23",
-            "--reveal",
-            "--seed",
-            "9",
-            "--tag",
-            "reservation-tables",
-        ],
-        "",
-    );
-    assert_eq!(o.code, 0);
+    common::snapshot!("list", common::ok(["quiz", "23", "--list"]));
+    let o = Course::new(["quiz", "23", "--reveal", "--seed", "9"])
+        .args(["--tag", "reservation-tables"])
+        .run();
     common::snapshot!("reveal_reservation_tables_seed_9", o.stdout);
     for (args, msg) in [
         (vec!["quiz", "24"], "no quiz for chapter 24"),
@@ -292,28 +236,27 @@ fn list_reveal_and_usage_errors() {
             "--format json needs",
         ),
     ] {
-        let o = course(&args, "");
-        assert_eq!(o.code, 2, "{args:?}");
-        assert!(o.stderr.contains(msg), "{args:?}: {}", o.stderr);
+        Course::new(args).code(2).stderr_has(msg).run();
     }
-    let help = course(&["quiz", "--help"], "");
-    assert!(help
-        .stdout
-        .contains("Answer file (--answers): one `id: answer` a line"));
+    Course::new(["quiz", "--help"])
+        .stdout_has("Answer file (--answers): one `id: answer` a line")
+        .run();
 }
 
 #[test]
 fn course_dir_reads_the_bank_from_a_folder() {
-    let dir = tempdir("course-dir");
+    let tmp = common::tempdir();
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("quizzes")).unwrap();
     std::fs::write(
         dir.join("quizzes/ch23.yaml"),
         "questions:\n  - id: only\n    kind: number\n    tags: [t]\n    prompt: One plus one?\n    answer: 2\n    explanation: Addition.\n",
     )
     .unwrap();
-    let d = dir.display().to_string();
-    let o = course(&["--course-dir", &d, "quiz", "23", "--seed", "1"], "2\n");
-    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert!(o.stdout.contains("Score: 1/1 (100%)"));
-    let _ = std::fs::remove_dir_all(&dir);
+    Course::new(["--course-dir"])
+        .args([dir])
+        .args(["quiz", "23", "--seed", "1"])
+        .stdin("2\n")
+        .stdout_has("Score: 1/1 (100%)")
+        .run();
 }

@@ -12,7 +12,7 @@ const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
 
 #[test]
 fn course_schedule_running_is_the_worked_example() {
-    let out = common::ok(&["schedule", "labs/ch23-sched/inputs/running.txt"]);
+    let out = common::ok(["schedule", "labs/ch23-sched/inputs/running.txt"]);
     let sched: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("List schedule"))
@@ -136,6 +136,6 @@ fn forbidden_latencies_and_automata() {
     let r = p.resource_by_name("r").unwrap();
     assert_eq!(Automaton::build(&p, &[r]).unwrap().len(), 1 << 10);
 
-    let out = common::ok(&["machine"]);
+    let out = common::ok(["machine"]);
     assert!(out.contains("hazard automaton: 5 reachable states"));
 }
