@@ -1,5 +1,7 @@
-//! What the test modules share: running the real `course` binary, and
-//! snapshot names that stay those of the files in `tests/snapshots/`.
+//! What the test modules share: running the real `course` binary,
+//! temporary folders, expectations kept in files (rewritten under
+//! `COURSE_BLESS=1`), and snapshot names that stay those of the files in
+//! `tests/snapshots/`.
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -208,6 +210,37 @@ pub fn tempdir() -> tempfile::TempDir {
         .prefix("course-test-")
         .tempdir()
         .expect("a temporary folder")
+}
+
+/// Whether expectation files are to be rewritten (`COURSE_BLESS=1`).
+pub fn bless() -> bool {
+    std::env::var_os("COURSE_BLESS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Compares `actual` with the expectation file `path`. Under [`bless`] a
+/// missing or different file is written (review the diff); otherwise the
+/// difference is returned as a message for the test to report.
+pub fn expect_file(path: &Path, actual: &str) -> Result<(), String> {
+    let want = std::fs::read_to_string(path).ok();
+    if want.as_deref() == Some(actual) {
+        return Ok(());
+    }
+    if bless() {
+        std::fs::write(path, actual).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(());
+    }
+    let shown = path.strip_prefix(root()).unwrap_or(path).display();
+    Err(match want {
+        None => {
+            format!("{shown} is missing (COURSE_BLESS=1 writes it); the run printed:\n{actual}")
+        }
+        Some(want) => format!(
+            "{shown} differs (COURSE_BLESS=1 rewrites it):\n{}",
+            similar::TextDiff::from_lines(want.as_str(), actual)
+                .unified_diff()
+                .header("expected", "actual")
+        ),
+    })
 }
 
 /// `insta::assert_snapshot!(NAME, VALUE)` against
