@@ -199,11 +199,6 @@ where
     Course::new(args).run().stdout
 }
 
-/// `course ARGS` with `stdin`, whatever its exit code.
-pub fn course(args: &[&str], stdin: &str) -> Output {
-    Course::new(args).stdin(stdin).any_code().run()
-}
-
 /// A temporary folder, removed when dropped (also when a test panics).
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::Builder::new()
