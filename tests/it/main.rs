@@ -14,6 +14,7 @@ mod grade_samples;
 mod hazard_corpus;
 mod heap;
 mod lab_solutions;
+mod layers;
 mod mca;
 mod mca_props;
 mod properties;
