@@ -1,4 +1,4 @@
-//! End-to-end tests of `course mca` (Alg 23.1.11) through the real binary:
+//! End-to-end tests of `course mca` (Algorithm 23.1.11) through the real binary:
 //! the two llvm-mca boxes of Lesson 23.1 §7 and bad input.
 
 use crate::common::{self, Course};

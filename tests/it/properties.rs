@@ -11,7 +11,7 @@ use course::model::program::{parse, Kind, Program};
 use course::util::ratio::Ratio;
 use course::util::rng::Rng;
 
-/// Def 23.1.3 by direct counting, and every distance-0 latency.
+/// Definition 23.1.3 by direct counting, and every distance-0 latency.
 fn independent_problems(p: &Program, m: &Machine, t: &[i64]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut count: BTreeMap<(usize, i64), u32> = BTreeMap::new();
@@ -160,7 +160,7 @@ fn res_mii_and_rthroughput_match_a_direct_count() {
 
 /// The list scheduler of product.md §5 written the slow, obvious way:
 /// every cycle rescan all operations, take the best ready one that has not
-/// failed this cycle, place it if Alg 23.1.4 says it fits.
+/// failed this cycle, place it if Algorithm 23.1.4 says it fits.
 fn naive_list_schedule(p: &Program, m: &Machine) -> Vec<i64> {
     let h = course::engine::sched::heights(p, m);
     let n = p.len();
