@@ -1288,40 +1288,6 @@ mod tests {
     }
 
     #[test]
-    fn edges_sorted_unique_and_adjacency_matches_a_rescan() {
-        let m = toy();
-        for seed in 0..40 {
-            for kind in [Kind::Block, Kind::Loop] {
-                let params = if kind == Kind::Block {
-                    crate::content::gen::GenParams::block_default()
-                } else {
-                    crate::content::gen::GenParams::loop_default()
-                };
-                let (_, p) = crate::content::gen::program(&m, &params, seed, Some(60), kind);
-                let keys: Vec<_> = p.edges.iter().map(|e| (e.from, e.to, e.distance)).collect();
-                assert!(keys.windows(2).all(|w| w[0] < w[1]), "seed {seed}");
-                assert_eq!(p.succs.len(), p.len());
-                for x in 0..p.len() {
-                    let out: Vec<u32> = (0..p.edges.len() as u32)
-                        .filter(|&i| p.edges[i as usize].from.index() == x)
-                        .collect();
-                    let inc: Vec<u32> = (0..p.edges.len() as u32)
-                        .filter(|&i| p.edges[i as usize].to.index() == x)
-                        .collect();
-                    assert_eq!(&p.succs[x], &out[..]);
-                    assert_eq!(&p.preds[x], &inc[..]);
-                }
-                for e in &p.edges {
-                    if e.kind == EdgeKind::Reg {
-                        let r = p.edge_register(e).expect("a register edge has a register");
-                        assert!(p.op(e.to).reg_uses().any(|u| u.name == r));
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
     fn too_many_memory_edges_names_the_first_group_in_source_order() {
         // Six symbols, two stores each: 6 forward edges, then 3 loop-carried
         // edges per symbol. With room for 6, the first group (p) fits and

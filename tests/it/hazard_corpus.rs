@@ -1,6 +1,6 @@
 //! A shared case corpus for hazard queries: on random `Issue`/`Advance`
-//! sequences the automaton's O(1) transitions, the recognizer of Alg 23.1.7
-//! and `Fits`/`Place` of Alg 23.1.4 on a global table give the same answer
+//! sequences the automaton's O(1) transitions, the recognizer of Algorithm 23.1.7
+//! and `Fits`/`Place` of Algorithm 23.1.4 on a global table give the same answer
 //! for every query, on several machines.
 
 use course::engine::hazard::{pathological_machine, Automaton, Recognizer};
@@ -59,12 +59,12 @@ fn agree(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
         assert_eq!(
             by_auto.is_some(),
             fits,
-            "{} seed {seed} step {step}: automaton vs Alg 23.1.4",
+            "{} seed {seed} step {step}: automaton vs Algorithm 23.1.4",
             m.name
         );
         assert_eq!(
             by_rec, fits,
-            "{} seed {seed} step {step}: recognizer vs Alg 23.1.4",
+            "{} seed {seed} step {step}: recognizer vs Algorithm 23.1.4",
             m.name
         );
         if let Some(t) = by_auto {

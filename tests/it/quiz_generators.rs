@@ -1,8 +1,8 @@
 //! For 200 seeds, every parametrised quiz question's engine answer equals an
 //! independent computation done here from the prompt's own data:
-//! RThroughput by counting operations per unit (Def 23.1.10), forbidden
+//! RThroughput by counting operations per unit (Definition 23.1.10), forbidden
 //! latencies straight from the offsets (Lemma 23.1.6), operand latency by
-//! Prop 23.1.9.
+//! Proposition 23.1.9.
 
 use std::collections::BTreeSet;
 

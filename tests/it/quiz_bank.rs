@@ -3,21 +3,10 @@
 //! reachable through some `--tag`.
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use course::content::quiz::Bank;
 
-fn course(args: &[&str]) -> (String, String, i32) {
-    let o = Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(args)
-        .output()
-        .expect("run course");
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-        o.status.code().unwrap_or(-1),
-    )
-}
+use crate::common::{self, Course};
 
 /// A bank with one mistake per question (and two clean questions).
 const BAD_BANK: &str = r#"# seeded mistakes
@@ -235,46 +224,46 @@ fn yaml_and_field_mistakes_have_locations_too() {
 
 #[test]
 fn check_bank_command_reports_and_exits_1() {
-    let dir = std::env::temp_dir().join(format!("course-quiz-bank-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("bad.yaml");
+    let dir = common::tempdir();
+    let f = dir.path().join("bad.yaml");
     std::fs::write(&f, BAD_BANK).unwrap();
     let fs = f.display().to_string();
-    let (out, _, code) = course(&["quiz", "--check-bank", &fs]);
-    assert_eq!(code, 1);
+    let out = Course::new(["quiz", "--check-bank", &fs])
+        .code(1)
+        .run()
+        .stdout;
     assert_eq!(
         out.lines().filter(|l| l.starts_with(&fs)).count(),
         EXPECTED.len() + 1
     );
-    insta::assert_snapshot!("check_bank_bad", out.replace(&fs, "bad.yaml"));
-    let (out, _, code) = course(&["quiz", "--check-bank"]);
-    assert_eq!(code, 0, "{out}");
+    common::snapshot!("check_bank_bad", out.replace(&fs, "bad.yaml"));
+    let out = common::ok(["quiz", "--check-bank"]);
     assert!(
         out.starts_with("quizzes/ch23.yaml: ok, 30 questions (3 generated)"),
         "{out}"
     );
-    let (out, _, code) = course(&["quiz", "--check-bank", "quizzes/ch23.yaml"]);
-    assert_eq!(code, 0, "{out}");
-    let (_, err, code) = course(&["quiz", "--check-bank", "/nonexistent.yaml"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("no such file"));
+    common::ok(["quiz", "--check-bank", "quizzes/ch23.yaml"]);
+    Course::new(["quiz", "--check-bank", "/nonexistent.yaml"])
+        .code(2)
+        .stderr_has("no such file")
+        .run();
 
     let deck = "cards:\n  - id: a\n    tags: [t]\n    front: f\n    back: b\n  - id: a\n    tags: [t]\n    front: f\n    back: \"\"\n  - id: c\n    front: f\n    back: b\n";
-    let d = dir.join("deck.yaml");
+    let d = dir.path().join("deck.yaml");
     std::fs::write(&d, deck).unwrap();
     let ds = d.display().to_string();
-    let (out, _, code) = course(&["flash", "--check-bank", &ds]);
-    assert_eq!(code, 1);
-    let out = out.replace(&ds, "deck.yaml");
+    let out = Course::new(["flash", "--check-bank", &ds])
+        .code(1)
+        .run()
+        .stdout
+        .replace(&ds, "deck.yaml");
     assert!(
         out.contains("deck.yaml:6:5: duplicate id `a` (first used at deck.yaml:2:5)"),
         "{out}"
     );
     assert!(out.contains("deck.yaml:9:5: a: empty back"), "{out}");
     assert!(out.contains("deck.yaml:10:3: c: no tags"), "{out}");
-    let (out, _, code) = course(&["flash", "--check-bank"]);
-    assert_eq!(code, 0, "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
+    common::ok(["flash", "--check-bank"]);
 }
 
 fn ids(listing: &str) -> BTreeSet<String> {
@@ -292,29 +281,26 @@ fn ids(listing: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_question_and_card_is_reachable_by_a_tag() {
-    let (all, _, _) = course(&["quiz", "23", "--list"]);
-    let all = ids(&all);
+    let all = ids(&common::ok(["quiz", "23", "--list"]));
     assert!(all.len() >= 20);
     let mut reached = BTreeSet::new();
     for tag in course::content::quiz::TECHNIQUE_TAGS {
-        let (out, _, code) = course(&["quiz", "23", "--list", "--tag", tag]);
-        assert_eq!(code, 0);
-        let got = ids(&out);
+        let got = ids(&common::ok(["quiz", "23", "--list", "--tag", tag]));
         assert!(got.len() >= 5, "{tag}: {got:?}");
         reached.extend(got);
     }
     assert_eq!(reached, all);
 
-    let state = std::env::temp_dir().join(format!("course-tags-{}.json", std::process::id()));
+    let dir = common::tempdir();
+    let state = dir.path().join("state.json");
     let st = state.display().to_string();
-    let (all, _, _) = course(&["flash", "23", "--list", "--state", &st]);
-    let all = ids(&all);
+    let all = ids(&common::ok(["flash", "23", "--list", "--state", &st]));
     assert!(all.len() >= 30, "{all:?}");
     let mut reached = BTreeSet::new();
     for tag in course::content::quiz::TECHNIQUE_TAGS {
-        let (out, _, code) = course(&["flash", "23", "--list", "--tag", tag, "--state", &st]);
-        assert_eq!(code, 0);
-        reached.extend(ids(&out));
+        reached.extend(ids(&common::ok([
+            "flash", "23", "--list", "--tag", tag, "--state", &st,
+        ])));
     }
     assert_eq!(reached, all);
     assert!(!state.exists(), "listing must not create a state file");

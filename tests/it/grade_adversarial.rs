@@ -1,43 +1,34 @@
 //! Untrusted submissions: every kind of bad file gets a clear message, the
 //! batch goes on, memory stays bounded, and the reports stay well-formed.
 
-mod common;
+use std::path::Path;
 
-use std::path::{Path, PathBuf};
+use crate::common::{self, Course};
 
 const RUNNING: &str = "labs/ch23-sched/inputs/running.txt";
 const DOT: &str = "labs/ch23-sched/inputs/dot.txt";
 const GOOD: &str = "c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n";
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("course-grade-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// Grades `bytes` against `input`; the JSON report and the exit code.
 fn grade_bytes(input: &str, bytes: &[u8]) -> (i32, serde_json::Value) {
-    let d = tmp("one");
-    let f = d.join("sub.sched");
+    let d = common::tempdir();
+    let f = d.path().join("sub.sched");
     std::fs::write(&f, bytes).unwrap();
-    let o = common::course(
-        &["grade", input, f.to_str().unwrap(), "--format", "json"],
-        "",
-    );
-    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
-    let j =
-        serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", o.stdout, o.stderr));
-    let _ = std::fs::remove_dir_all(&d);
-    (o.code, j)
+    let o = Course::new(["grade", input])
+        .args([&f])
+        .args(["--format", "json"])
+        .any_code()
+        .run();
+    (o.code, o.json())
 }
 
 /// `course grade --lab ch23-sched DIR --format FORMAT`.
-fn grade_lab(dir: &str, format: &str) -> common::Output {
-    common::course(
-        &["grade", "--lab", "ch23-sched", dir, "--format", format],
-        "",
-    )
+fn grade_lab(dir: &Path, format: &str) -> common::Output {
+    Course::new(["grade", "--lab", "ch23-sched"])
+        .args([dir])
+        .args(["--format", format])
+        .any_code()
+        .run()
 }
 
 fn first_message(j: &serde_json::Value) -> String {
@@ -147,30 +138,30 @@ fn loops_need_a_sensible_ii() {
 
 #[test]
 fn fifty_megabytes_are_refused_without_reading_them_all() {
-    let d = tmp("big");
-    let f = d.join("big.sched");
+    let d = common::tempdir();
+    let f = d.path().join("big.sched");
     let line = "a 1\n".repeat(1 << 20);
     let mut data = String::with_capacity(50 << 20);
     while data.len() < 50 << 20 {
         data.push_str(&line);
     }
     std::fs::write(&f, &data).unwrap();
-    let o = common::course(
-        &["grade", RUNNING, f.to_str().unwrap(), "--format", "json"],
-        "",
-    );
-    assert_eq!(o.code, 1);
-    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let j = Course::new(["grade", RUNNING])
+        .args([&f])
+        .args(["--format", "json"])
+        .code(1)
+        .run()
+        .json();
     assert!(
         first_message(&j).contains("larger than the 1024 KiB limit"),
         "{j}"
     );
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn a_class_folder_with_bad_files_is_graded_whole() {
-    let d = tmp("class");
+    let tmp = common::tempdir();
+    let d = tmp.path();
     // alice: every reference; bob: garbage, a missing file, a bad cycle; carol: empty folder.
     let sol = Path::new(env!("CARGO_MANIFEST_DIR")).join("solutions/ch23-sched");
     std::fs::create_dir_all(d.join("alice")).unwrap();
@@ -183,10 +174,9 @@ fn a_class_folder_with_bad_files_is_graded_whole() {
     }
     std::fs::write(d.join("bob/running.sched"), [0xffu8, 0, 1, 2]).unwrap();
     std::fs::write(d.join("bob/dot.sched"), "ii 4\na -5\n").unwrap();
-    let dir = d.to_str().unwrap();
-    let o = grade_lab(dir, "gradescope");
+    let o = grade_lab(d, "gradescope");
     assert_eq!(o.code, 1);
-    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let j = o.json();
     assert_eq!(j["alice"]["score"], 80.0);
     assert_eq!(j["bob"]["score"], 0.0);
     for st in ["alice", "bob", "carol"] {
@@ -202,43 +192,24 @@ fn a_class_folder_with_bad_files_is_graded_whole() {
         .as_str()
         .unwrap()
         .contains("not a text file"));
-    let csv = common::course(
-        &["grade", "--lab", "ch23-sched", dir, "--format", "csv"],
-        "",
-    )
-    .stdout;
+    let csv = grade_lab(d, "csv").stdout;
     assert_eq!(csv.lines().count(), 1 + 3 * 8);
+    let lab = |folder: &Path| Course::new(["grade", "--lab", "ch23-sched"]).args([folder]);
     // One student folder alone.
-    let o = common::course(
-        &[
-            "grade",
-            "--lab",
-            "ch23-sched",
-            d.join("alice").to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(o.code, 0, "{}", o.stdout);
+    let o = lab(&d.join("alice")).run();
     assert!(o.stdout.starts_with("== alice: 80/80"), "{}", o.stdout);
     // Nothing gradable: exit 2.
-    let o = common::course(
-        &[
-            "grade",
-            "--lab",
-            "ch23-sched",
-            d.join("carol").to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(o.code, 2);
-    let o = common::course(&["grade", "--lab", "no-such-lab", dir], "");
-    assert_eq!(o.code, 2);
-    let _ = std::fs::remove_dir_all(&d);
+    lab(&d.join("carol")).code(2).run();
+    Course::new(["grade", "--lab", "no-such-lab"])
+        .args([d])
+        .code(2)
+        .run();
 }
 
 #[test]
 fn two_hundred_students_grade_in_one_command() {
-    let d = tmp("class200");
+    let tmp = common::tempdir();
+    let d = tmp.path();
     let sol = Path::new(env!("CARGO_MANIFEST_DIR")).join("solutions/ch23-sched");
     let refs: Vec<(String, String)> = std::fs::read_dir(&sol)
         .unwrap()
@@ -270,22 +241,16 @@ fn two_hundred_students_grade_in_one_command() {
             std::fs::write(sd.join(name), body).unwrap();
         }
     }
-    let dir = d.to_str().unwrap();
-    let o = grade_lab(dir, "gradescope");
+    let o = grade_lab(d, "gradescope");
     assert!(o.code == 0 || o.code == 1, "{}", o.stderr);
-    let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let j = o.json();
     assert_eq!(j.as_object().unwrap().len(), 200);
     for (_, r) in j.as_object().unwrap() {
         assert!(r["score"].is_number() && r["output"].is_string());
         assert_eq!(r["tests"].as_array().unwrap().len(), 8);
     }
-    let csv = common::course(
-        &["grade", "--lab", "ch23-sched", dir, "--format", "csv"],
-        "",
-    )
-    .stdout;
+    let csv = grade_lab(d, "csv").stdout;
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 1 + 200 * 8);
     assert!(rows[1..].iter().all(|r| r.starts_with("student")));
-    let _ = std::fs::remove_dir_all(&d);
 }

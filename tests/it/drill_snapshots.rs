@@ -2,11 +2,11 @@
 //! seeds 1–20, plus the other drills for a few seeds. Any change to a
 //! generator or a view shows up here for review.
 
-mod common;
+use crate::common::{self, Course};
 
 fn snap(name: &str, args: &[&str]) {
     let out = common::ok(args);
-    insta::assert_snapshot!(name, out);
+    common::snapshot!(name, out);
 }
 
 #[test]
@@ -84,48 +84,34 @@ fn same_seed_same_bytes() {
             "json",
         ],
     ] {
-        assert_eq!(common::ok(&args), common::ok(&args));
+        assert_eq!(common::ok(args), common::ok(args));
     }
     assert_eq!(
-        common::ok(&["gen", "loop", "--ops", "12", "--seed", "7"]),
-        common::ok(&["gen", "loop", "--ops", "12", "--seed", "7"])
+        common::ok(["gen", "loop", "--ops", "12", "--seed", "7"]),
+        common::ok(["gen", "loop", "--ops", "12", "--seed", "7"])
     );
 }
 
 #[test]
 fn check_explains_and_diffs() {
     // The reference from the JSON solution, then one op moved.
-    let j: serde_json::Value = serde_json::from_str(&common::ok(&[
-        "drill",
-        "list-schedule",
-        "--seed",
-        "4",
-        "--solution",
-        "--format",
-        "json",
-    ]))
-    .unwrap();
+    let drill = ["drill", "list-schedule", "--seed", "4"];
+    let j = Course::new(drill)
+        .args(["--solution", "--format", "json"])
+        .run()
+        .json();
     let sched = j["solution"]["schedule"].as_object().unwrap();
     let good: String = sched.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
-    let o = common::course(
-        &["drill", "list-schedule", "--seed", "4", "--check", "-"],
-        &good,
-    );
-    assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(o.stdout.contains("✓ correct"));
+    let check = || Course::new(drill).args(["--check", "-"]);
+    check().stdin(&good).stdout_has("✓ correct").run();
     let bad = good.replace("i 4", "i 3");
-    let o = common::course(
-        &["drill", "list-schedule", "--seed", "4", "--check", "-"],
-        &bad,
-    );
-    assert_eq!(o.code, 1);
-    insta::assert_snapshot!("list_schedule_04_check_wrong", o.stdout);
-    let o = common::course(
-        &["drill", "mii", "--seed", "2", "--check", "-"],
-        "res_mii 1\nrec_mii 2\n",
-    );
-    assert_eq!(o.code, 1);
-    insta::assert_snapshot!("mii_02_check_wrong", o.stdout);
+    let o = check().stdin(bad).code(1).run();
+    common::snapshot!("list_schedule_04_check_wrong", o.stdout);
+    let o = Course::new(["drill", "mii", "--seed", "2", "--check", "-"])
+        .stdin("res_mii 1\nrec_mii 2\n")
+        .code(1)
+        .run();
+    common::snapshot!("mii_02_check_wrong", o.stdout);
 }
 
 #[test]
@@ -162,20 +148,22 @@ fn malformed_answers_get_located_format_errors() {
             "✗ <stdin>:1:1: expected 'LABEL CYCLE' or 'ii N', found 'a'",
         ),
     ] {
-        let o = common::course(&["drill", drill, "--seed", "1", "--check", "-"], answer);
-        assert_eq!(o.code, 1, "{drill}: {}", o.stdout);
-        assert!(o.stdout.contains(expect), "{drill}: {}", o.stdout);
-        let o = common::course(
-            &[
-                "drill", drill, "--seed", "1", "--check", "-", "--format", "json",
-            ],
-            answer,
-        );
-        let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        Course::new(["drill", drill, "--seed", "1", "--check", "-"])
+            .stdin(answer)
+            .code(1)
+            .stdout_has(expect)
+            .run();
+        let j = Course::new([
+            "drill", drill, "--seed", "1", "--check", "-", "--format", "json",
+        ])
+        .stdin(answer)
+        .code(1)
+        .run()
+        .json();
         let want = expect.trim_start_matches("✗ ");
         let located = j["mistakes"].as_array().unwrap().iter().any(|m| {
             m["kind"] == "format" && m["message"].as_str().is_some_and(|s| s.starts_with(want))
         });
-        assert!(located, "{drill}: {}", o.stdout);
+        assert!(located, "{drill}: {j}");
     }
 }

@@ -1,6 +1,6 @@
 //! Over 1,000 generated blocks and loops: the reference schedules pass the
 //! grader, and a schedule with one operation moved by one cycle is accepted
-//! exactly when an independent check (Def 23.1.3 by direct counting, every
+//! exactly when an independent check (Definition 23.1.3 by direct counting, every
 //! edge) accepts it — and when rejected, for the reason that check finds.
 
 use std::collections::BTreeMap;

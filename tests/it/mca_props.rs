@@ -1,4 +1,4 @@
-//! Properties of the `course mca` simulator (Alg 23.1.11) against the
+//! Properties of the `course mca` simulator (Algorithm 23.1.11) against the
 //! bounds of Theorem 23.1.12, over generated loops on several machines.
 
 use course::content::data::builtin_machine;

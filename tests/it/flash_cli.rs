@@ -2,28 +2,22 @@
 //! (`--today`), due cards first, the default state location, and recovery
 //! from truncated or corrupted state files without losing other progress.
 
-mod common;
-
-use common::course_env as run_env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("course-flash-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use crate::common::{self, tempdir, Course};
 
 /// `flash 23 --tag llvm-mca --state S --today DAY` plus extra args.
 fn flash(state: &Path, day: &str, extra: &[&str], stdin: &str) -> common::Output {
     let s = state.display().to_string();
-    let mut args = vec![
+    Course::new([
         "flash", "23", "--tag", "llvm-mca", "--state", &s, "--today", day,
-    ];
-    args.extend(extra);
-    run_env(&args, stdin, &[])
+    ])
+    .args(extra)
+    .stdin(stdin)
+    .any_code()
+    .run()
 }
 
 fn state_json(p: &Path) -> serde_json::Value {
@@ -61,7 +55,8 @@ const CARDS: usize = 10;
 
 #[test]
 fn scheduling_across_days() {
-    let dir = tempdir("days");
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
     let st = dir.join("s.json");
     // Day 1: everything is new. good, easy, again, hard, then good for the rest.
     let mut r = vec!["good", "easy", "again", "hard"];
@@ -71,7 +66,7 @@ fn scheduling_across_days() {
     assert!(o.stdout.contains(&format!(
         "{CARDS} card(s) to review ({CARDS} due on 2026-01-01)"
     )));
-    insta::assert_snapshot!("day1_session", scrub(&o.stdout, &dir));
+    common::snapshot!("day1_session", scrub(&o.stdout, dir));
     let v = state_json(&st);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
     assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-02");
@@ -100,7 +95,7 @@ fn scheduling_across_days() {
 
     // Day 2: everything but rthroughput-def and two-bounds is due; due first, then with --all the rest.
     let o = flash(&st, "2026-01-02", &["--list"], "");
-    insta::assert_snapshot!("day2_list", o.stdout);
+    common::snapshot!("day2_list", o.stdout);
     let o = flash(&st, "2026-01-02", &["--all"], "q\n");
     // two-bounds was rated good on its second day-1 review: box 2, due 01-03.
     assert!(
@@ -142,17 +137,17 @@ fn scheduling_across_days() {
     assert_eq!(card(&v, "rthroughput-def")["box"], 1);
     assert_eq!(card(&v, "rthroughput-def")["lapses"], 1);
     // No temporary files are left behind by the atomic writes.
-    let names: Vec<String> = std::fs::read_dir(&dir)
+    let names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, vec!["s.json".to_string()]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn bad_ratings_are_asked_again_and_eof_stops() {
-    let dir = tempdir("eof");
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
     let st = dir.join("s.json");
     let o = flash(&st, "2026-01-01", &[], "\nmaybe\n5\ngood\n\n");
     assert_eq!(o.code, 0);
@@ -160,7 +155,6 @@ fn bad_ratings_are_asked_again_and_eof_stops() {
     assert!(o.stdout.contains("`5` is not a rating."));
     assert!(o.stdout.contains("Reviewed 1 card(s)"));
     assert_eq!(state_json(&st)["cards"].as_object().unwrap().len(), 1);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn saved_progress(dir: &Path) -> PathBuf {
@@ -172,8 +166,9 @@ fn saved_progress(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
-    let dir = tempdir("truncated");
-    let st = saved_progress(&dir);
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = saved_progress(dir);
     let full = std::fs::read(&st).unwrap();
     // Cut inside the second card's entry: the first one can be recovered.
     let text = String::from_utf8(full.clone()).unwrap();
@@ -182,9 +177,9 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     std::fs::write(&st, &full[..cut]).unwrap();
     let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
-    insta::assert_snapshot!("truncated_warning", scrub(&o.stderr, &dir));
+    common::snapshot!("truncated_warning", scrub(&o.stderr, dir));
     // The damaged bytes are kept, untouched, next to the fresh state.
-    let aside: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let aside: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.display().to_string().contains(".corrupt-"))
@@ -200,7 +195,6 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     // A second run is clean: no new warning.
     let o = flash(&st, "2026-01-02", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -211,7 +205,8 @@ fn garbage_and_wrong_versions_are_recovered_too() {
         ("array", b"[1, 2, 3]".to_vec()),
         ("version", br#"{"version": 99, "cards": {}}"#.to_vec()),
     ] {
-        let dir = tempdir(name);
+        let dir_tmp = tempdir();
+        let dir = dir_tmp.path();
         let st = dir.join("s.json");
         std::fs::write(&st, &bytes).unwrap();
         let o = flash(&st, "2026-01-01", &["--list"], "");
@@ -232,14 +227,14 @@ fn garbage_and_wrong_versions_are_recovered_too() {
             Some(0),
             "{name}"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
 #[test]
 fn one_bad_entry_does_not_lose_the_other_cards() {
-    let dir = tempdir("entry");
-    let st = saved_progress(&dir);
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = saved_progress(dir);
     let mut v = state_json(&st);
     v["cards"]["two-bounds"]["box"] = serde_json::json!("nine");
     v["cards"]["retired-card"] = serde_json::json!({"box": 4, "due": "2025-12-01", "reviews": 7, "lapses": 0, "last": "2025-11-23"});
@@ -279,38 +274,33 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
     assert_eq!(card(&v, "rthroughput-def")["box"], 2);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
     assert_eq!(card(&v, "rthroughput-def")["box"], 2);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn default_state_lives_in_the_data_folder() {
-    let dir = tempdir("xdg");
-    let xdg = dir.display().to_string();
-    let o = run_env(
-        &["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"],
-        &replies(&["good"]),
-        &[("XDG_DATA_HOME", &xdg)],
-    );
-    assert_eq!(o.code, 0, "{}", o.stderr);
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
     let p = dir.join("course/flash-23.json");
+    Course::new(["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"])
+        .stdin(replies(&["good"]))
+        .env("XDG_DATA_HOME", dir)
+        .stdout_has(format!("state: {}", p.display()))
+        .run();
     assert!(p.exists());
-    assert!(o.stdout.contains(&format!("state: {}", p.display())));
-    let home = tempdir("home");
-    let h = home.display().to_string();
-    let o = run_env(
-        &["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"],
-        &replies(&["good"]),
-        &[("XDG_DATA_HOME", ""), ("HOME", &h)],
-    );
-    assert_eq!(o.code, 0, "{}", o.stderr);
+    let home_tmp = tempdir();
+    let home = home_tmp.path();
+    Course::new(["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"])
+        .stdin(replies(&["good"]))
+        .env("XDG_DATA_HOME", "")
+        .env("HOME", home)
+        .run();
     assert!(home.join(".local/share/course/flash-23.json").exists());
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
 fn usage_errors() {
-    let dir = tempdir("usage");
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
     let st = dir.join("s.json");
     for (extra, msg) in [
         (
@@ -319,22 +309,23 @@ fn usage_errors() {
         ),
         (vec!["--tag", "nope"], "unknown tag `nope`"),
     ] {
-        let s = st.display().to_string();
-        let mut args = vec!["flash", "23", "--state", &s];
-        args.extend(extra);
-        let o = run_env(&args, "", &[]);
-        assert_eq!(o.code, 2);
-        assert!(o.stderr.contains(msg), "{}", o.stderr);
+        Course::new(["flash", "23", "--state"])
+            .args([&st])
+            .args(extra)
+            .code(2)
+            .stderr_has(msg)
+            .run();
     }
-    let o = run_env(&["flash", "22"], "", &[]);
-    assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("no flashcards for chapter 22"));
-    let _ = std::fs::remove_dir_all(&dir);
+    Course::new(["flash", "22"])
+        .code(2)
+        .stderr_has("no flashcards for chapter 22")
+        .run();
 }
 
 #[test]
 fn a_killed_session_keeps_every_rated_card() {
-    let dir = tempdir("killed");
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
     let st = dir.join("s.json");
     let s = st.display().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
@@ -382,5 +373,4 @@ fn a_killed_session_keeps_every_rated_card() {
     assert!(o
         .stdout
         .contains(&format!("{CARDS} cards, {} due", CARDS - 2)));
-    let _ = std::fs::remove_dir_all(&dir);
 }

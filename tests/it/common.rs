@@ -1,0 +1,265 @@
+//! What the test modules share: running the real `course` binary,
+//! temporary folders, expectations kept in files (rewritten under
+//! `COURSE_BLESS=1`), and snapshot names that stay those of the files in
+//! `tests/snapshots/`.
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The repository root, where every run starts unless told otherwise.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One run of the real `course` binary, built up and then [`run`]:
+///
+/// ```ignore
+/// let out = Course::new(["drill", "mii", "--seed", "2", "--check", "-"])
+///     .stdin("mii 1\n")
+///     .code(1)
+///     .stdout_has("✗")
+///     .run();
+/// ```
+///
+/// It runs from the repository root with `NO_COLOR=1` and `XDG_DATA_HOME`
+/// removed (so no test touches the user's data folder unless it sets one
+/// with [`env`]). [`run`] asserts the exit code (0 unless [`code`] or
+/// [`any_code`] says otherwise), every expected piece of stdout and stderr,
+/// and that nothing panicked; on failure it prints the command and both
+/// streams.
+///
+/// [`run`]: Course::run
+/// [`env`]: Course::env
+/// [`code`]: Course::code
+/// [`any_code`]: Course::any_code
+#[must_use = "nothing runs until `.run()`"]
+pub struct Course {
+    args: Vec<OsString>,
+    stdin: Vec<u8>,
+    env: Vec<(OsString, OsString)>,
+    dir: PathBuf,
+    code: Option<i32>,
+    stdout_has: Vec<String>,
+    stderr_has: Vec<String>,
+}
+
+/// What a run printed, and its exit code.
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Output {
+    /// Stdout parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}{}", self.stdout, self.stderr))
+    }
+}
+
+impl Course {
+    pub fn new<I, S>(args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        Course {
+            args: Vec::new(),
+            stdin: Vec::new(),
+            env: Vec::new(),
+            dir: root().to_path_buf(),
+            code: Some(0),
+            stdout_has: Vec::new(),
+            stderr_has: Vec::new(),
+        }
+        .args(args)
+    }
+
+    /// More arguments after those given so far.
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// Bytes for standard input (empty by default).
+    pub fn stdin(mut self, input: impl AsRef<[u8]>) -> Self {
+        self.stdin = input.as_ref().to_vec();
+        self
+    }
+
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
+        self.env
+            .push((key.as_ref().to_owned(), value.as_ref().to_owned()));
+        self
+    }
+
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.dir = dir.as_ref().to_path_buf();
+        self
+    }
+
+    /// The exit code the run must end with.
+    pub fn code(mut self, code: i32) -> Self {
+        self.code = Some(code);
+        self
+    }
+
+    /// Any exit code will do (the test looks at it itself).
+    pub fn any_code(mut self) -> Self {
+        self.code = None;
+        self
+    }
+
+    /// A piece stdout must contain.
+    pub fn stdout_has(mut self, piece: impl Into<String>) -> Self {
+        self.stdout_has.push(piece.into());
+        self
+    }
+
+    /// A piece stderr must contain.
+    pub fn stderr_has(mut self, piece: impl Into<String>) -> Self {
+        self.stderr_has.push(piece.into());
+        self
+    }
+
+    /// Runs the binary to its end and checks what was asked.
+    pub fn run(self) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_course"));
+        cmd.args(&self.args)
+            .current_dir(&self.dir)
+            .env("NO_COLOR", "1")
+            .env_remove("XDG_DATA_HOME")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("the course binary runs");
+        // Written from another thread, so a child that prints before it
+        // reads everything cannot block on a full pipe.
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        let input = self.stdin;
+        let writer = std::thread::spawn(move || {
+            let _ = pipe.write_all(&input);
+        });
+        let out = child
+            .wait_with_output()
+            .expect("the course binary finishes");
+        let _ = writer.join();
+        let o = Output {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        let shown = || {
+            let args: Vec<_> = self.args.iter().map(|a| a.to_string_lossy()).collect();
+            format!(
+                "course {}\nexit {}\n--- stdout\n{}--- stderr\n{}",
+                args.join(" "),
+                o.code,
+                o.stdout,
+                o.stderr
+            )
+        };
+        assert!(!o.stderr.contains("panicked"), "a panic:\n{}", shown());
+        if let Some(code) = self.code {
+            assert_eq!(o.code, code, "wrong exit code:\n{}", shown());
+        }
+        for piece in &self.stdout_has {
+            assert!(
+                o.stdout.contains(piece),
+                "stdout lacks {piece:?}:\n{}",
+                shown()
+            );
+        }
+        for piece in &self.stderr_has {
+            assert!(
+                o.stderr.contains(piece),
+                "stderr lacks {piece:?}:\n{}",
+                shown()
+            );
+        }
+        o
+    }
+}
+
+/// `course ARGS` must succeed; its stdout.
+pub fn ok<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    Course::new(args).run().stdout
+}
+
+/// A temporary folder, removed when dropped (also when a test panics).
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("course-test-")
+        .tempdir()
+        .expect("a temporary folder")
+}
+
+/// Whether expectation files are to be rewritten (`COURSE_BLESS=1`).
+pub fn bless() -> bool {
+    std::env::var_os("COURSE_BLESS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Compares `actual` with the expectation file `path`. Under [`bless`] a
+/// missing or different file is written (review the diff); otherwise the
+/// difference is returned as a message for the test to report.
+pub fn expect_file(path: &Path, actual: &str) -> Result<(), String> {
+    let want = std::fs::read_to_string(path).ok();
+    if want.as_deref() == Some(actual) {
+        return Ok(());
+    }
+    if bless() {
+        std::fs::write(path, actual).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(());
+    }
+    let shown = path.strip_prefix(root()).unwrap_or(path).display();
+    Err(match want {
+        None => {
+            format!("{shown} is missing (COURSE_BLESS=1 writes it); the run printed:\n{actual}")
+        }
+        Some(want) => format!(
+            "{shown} differs (COURSE_BLESS=1 rewrites it):\n{}",
+            similar::TextDiff::from_lines(want.as_str(), actual)
+                .unified_diff()
+                .header("expected", "actual")
+        ),
+    })
+}
+
+/// `insta::assert_snapshot!(NAME, VALUE)` against
+/// `tests/snapshots/MODULE__NAME.snap`, where MODULE is the calling test
+/// module (`drill_snapshots`, …): the names the snapshots had when each
+/// module was a test crate of its own.
+macro_rules! snapshot {
+    ($name:expr, $value:expr $(,)?) => {{
+        let (settings, name) = $crate::common::snapshot_settings(module_path!(), &$name);
+        settings.bind(|| insta::assert_snapshot!(name, $value));
+    }};
+}
+pub(crate) use snapshot;
+
+/// Settings that read and write `tests/snapshots/` (next to this folder)
+/// with no module prefix of insta's own, and the full snapshot name
+/// `MODULE__NAME` for a call from `module_path` (`it::MODULE`).
+pub fn snapshot_settings(module_path: &str, name: &str) -> (insta::Settings, String) {
+    let module = module_path
+        .strip_prefix("it::")
+        .unwrap_or(module_path)
+        .replace("::", "__");
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    (settings, format!("{module}__{name}"))
+}

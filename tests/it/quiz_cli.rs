@@ -1,0 +1,262 @@
+//! `course quiz 23` end to end: piped stdin (all right, all wrong,
+//! malformed answers, early end of input), answer files, listing, the
+//! instructor view, and exit codes.
+
+use crate::common::{self, Course};
+
+/// The questions for a seed and tag, from the instructor view.
+fn reveal(seed: &str, tag: Option<&str>) -> Vec<serde_json::Value> {
+    let mut args = vec!["quiz", "23", "--reveal", "--format", "json", "--seed", seed];
+    if let Some(t) = tag {
+        args.extend(["--tag", t]);
+    }
+    let v = Course::new(args).run().json();
+    v["questions"].as_array().expect("questions").clone()
+}
+
+fn right(q: &serde_json::Value) -> String {
+    q["answer"].as_str().unwrap().to_string()
+}
+
+/// A well-formed answer that earns nothing.
+fn wrong(q: &serde_json::Value) -> String {
+    let answer = right(q);
+    match q["kind"].as_str().unwrap() {
+        "number" => "999".into(),
+        "set" => "{99}".into(),
+        "single" | "multiple" => {
+            let n = q["choices"].as_array().unwrap().len();
+            (0..n)
+                .map(|i| ((b'a' + i as u8) as char).to_string())
+                .find(|l| !answer.split(", ").any(|a| a == l))
+                .unwrap()
+        }
+        _ => "no such thing".into(),
+    }
+}
+
+#[test]
+fn all_right_through_piped_stdin() {
+    let qs = reveal("7", None);
+    assert!(qs.len() >= 20);
+    let input: String = qs.iter().map(|q| right(q) + "\n").collect();
+    let o = Course::new(["quiz", "23", "--seed", "7"])
+        .stdin(input)
+        .stdout_has(format!("Score: {n}/{n} (100%): right {n}", n = qs.len()))
+        .run();
+    assert_eq!(o.stdout.matches("Right.").count(), qs.len());
+    assert_eq!(o.stdout.matches("Why:").count(), qs.len());
+
+    let qs = reveal("7", Some("llvm-mca"));
+    let input: String = qs.iter().map(|q| right(q) + "\n").collect();
+    let o = Course::new(["quiz", "23", "--seed", "7", "--tag", "llvm-mca"])
+        .stdin(input)
+        .run();
+    common::snapshot!("interactive_all_right_llvm_mca", o.stdout);
+}
+
+#[test]
+fn all_wrong_through_piped_stdin() {
+    let qs = reveal("11", None);
+    let input: String = qs.iter().map(|q| wrong(q) + "\n").collect();
+    let o = Course::new(["quiz", "23", "--seed", "11"])
+        .stdin(input)
+        .code(1)
+        .stdout_has(format!("Score: 0/{n} (0%): wrong {n}", n = qs.len()))
+        .run();
+    assert_eq!(o.stdout.matches("Wrong. The answer is").count(), qs.len());
+
+    let qs = reveal("11", Some("machine-model"));
+    let input: String = qs.iter().map(|q| wrong(q) + "\n").collect();
+    let o = Course::new(["quiz", "23", "--seed", "11", "--tag", "machine-model"])
+        .stdin(input)
+        .code(1)
+        .run();
+    common::snapshot!("interactive_all_wrong_machine_model", o.stdout);
+}
+
+#[test]
+fn malformed_answers_are_said_and_asked_again_once() {
+    let qs = reveal("3", Some("reservation-tables"));
+    let kind = |i: usize| qs[i]["kind"].as_str().unwrap().to_string();
+    let mut input = String::new();
+    for (i, q) in qs.iter().enumerate() {
+        match (i, kind(i).as_str()) {
+            // Unreadable once, then right: full credit after the retry.
+            (0, _) => input += &format!("abc\n{}\n", right(q)),
+            // Unreadable twice: a format error, no credit.
+            (_, "set") if i < 3 => input += "{0, x}\n{zero}\n",
+            (_, "number") | (_, "set") => input += &format!("{}\n", right(q)),
+            (_, "single") | (_, "multiple") => input += "zz\nqq\n",
+            _ => input += &format!("{}\n", right(q)),
+        }
+    }
+    let o = Course::new(["quiz", "23", "--seed", "3", "--tag", "reservation-tables"])
+        .stdin(input)
+        .code(1)
+        .stdout_has("Cannot read that: 'abc' is not a number")
+        .stdout_has("Format error:")
+        .run();
+    common::snapshot!("interactive_malformed", o.stdout);
+}
+
+#[test]
+fn end_of_input_stops_gracefully() {
+    let qs = reveal("5", None);
+    let n = qs.len();
+    let o = Course::new(["quiz", "23", "--seed", "5"])
+        .stdin(format!("{}\n", right(&qs[0])))
+        .code(1)
+        .stdout_has(format!(
+            "Input ended: {} question(s) left unanswered.",
+            n - 1
+        ))
+        .stdout_has(format!("Score: 1/{n} "))
+        .stdout_has(format!("unanswered {}", n - 1))
+        .run();
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    Course::new(["quiz", "23", "--seed", "5"])
+        .code(1)
+        .stdout_has(format!("Score: 0/{n} (0%): unanswered {n}"))
+        .run();
+}
+
+#[test]
+fn the_seed_is_printed_and_repeats_the_quiz() {
+    let o = Course::new(["quiz", "23", "--tag", "llvm-mca"])
+        .any_code()
+        .run();
+    let seed = o
+        .stdout
+        .split("seed ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .expect("seed printed")
+        .to_string();
+    let again = Course::new(["quiz", "23", "--tag", "llvm-mca", "--seed", &seed])
+        .any_code()
+        .run();
+    assert_eq!(o.stdout, again.stdout);
+}
+
+fn answers_file(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn answer_files_are_graded_per_question() {
+    let tmp = common::tempdir();
+    let dir = tmp.path();
+    let qs = reveal("42", None);
+    let all: String = std::iter::once("seed: 42\n".to_string())
+        .chain(
+            qs.iter()
+                .map(|q| format!("{}: {}\n", q["id"].as_str().unwrap(), right(q))),
+        )
+        .collect();
+    let f = answers_file(dir, "all.txt", &all);
+    Course::new(["quiz", "23", "--answers", &f])
+        .stdout_has(format!("Score: {n}/{n} (100%)", n = qs.len()))
+        .run();
+
+    // Mixed: right, partial set, wrong, format error, find forms, missing.
+    let mixed = "# my answers\nseed: 42\n\
+        find-skl-divider: ReleaseAtCycles = 8\n\
+        div-mul-forbidden: 0 1 2\n\
+        mul-div-forbidden: {0, 1}\n\
+        div-issued-at-5: eleven\n\
+        skl-div-loop-rthroughput: 32/2\n\
+        dot-product-bound: 4.1\n\
+        operand-latency: 3\n";
+    let f = answers_file(dir, "mixed.txt", mixed);
+    let o = Course::new(["quiz", "23", "--answers", &f])
+        .args(["--tag", "reservation-tables", "--tag", "llvm-mca"])
+        .code(1)
+        .run();
+    common::snapshot!("answers_mixed_text", o.stdout);
+    let j = Course::new(["quiz", "23", "--answers", &f, "--format", "json"])
+        .args(["--tag", "llvm-mca"])
+        .code(1)
+        .run();
+    let v = j.json();
+    assert_eq!(v["seed"], 42);
+    assert_eq!(v["all_right"], false);
+    common::snapshot!("answers_mixed_json", j.stdout);
+
+    // From stdin, seed from the flag.
+    Course::new(["quiz", "23", "--answers", "-", "--seed", "42"])
+        .args(["--tag", "llvm-mca"])
+        .stdin("find-skl-divider: 8\n")
+        .code(1)
+        .stdout_has("right         find-skl-divider")
+        .run();
+}
+
+#[test]
+fn answer_file_mistakes_are_errors_with_lines() {
+    let tmp = common::tempdir();
+    let dir = tmp.path();
+    let f = answers_file(
+        dir,
+        "bad.txt",
+        "seed: 1\nno colon here\nnot-a-question: 3\nfind-skl-divider: 8\nfind-skl-divider: 9\n",
+    );
+    let o = Course::new(["quiz", "23", "--answers", &f]).code(2).run();
+    let err = o.stderr.replace(&f, "bad.txt");
+    common::snapshot!("answers_file_errors", err);
+    Course::new(["quiz", "23", "--answers", &f, "--seed", "2"])
+        .code(2)
+        .run();
+    let f2 = answers_file(dir, "seed.txt", "seed: 1\n");
+    Course::new(["quiz", "23", "--answers", &f2, "--seed", "2"])
+        .code(2)
+        .stderr_has("--seed 2 disagrees")
+        .run();
+    Course::new(["quiz", "23", "--answers", "/nonexistent/x.txt"])
+        .code(2)
+        .stderr_has("no such file")
+        .run();
+}
+
+#[test]
+fn list_reveal_and_usage_errors() {
+    common::snapshot!("list", common::ok(["quiz", "23", "--list"]));
+    let o = Course::new(["quiz", "23", "--reveal", "--seed", "9"])
+        .args(["--tag", "reservation-tables"])
+        .run();
+    common::snapshot!("reveal_reservation_tables_seed_9", o.stdout);
+    for (args, msg) in [
+        (vec!["quiz", "24"], "no quiz for chapter 24"),
+        (vec!["quiz", "23", "--tag", "nope"], "unknown tag `nope`"),
+        (vec!["quiz"], "which chapter?"),
+        (
+            vec!["quiz", "23", "--format", "json"],
+            "--format json needs",
+        ),
+    ] {
+        Course::new(args).code(2).stderr_has(msg).run();
+    }
+    Course::new(["quiz", "--help"])
+        .stdout_has("Answer file (--answers): one `id: answer` a line")
+        .run();
+}
+
+#[test]
+fn course_dir_reads_the_bank_from_a_folder() {
+    let tmp = common::tempdir();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("quizzes")).unwrap();
+    std::fs::write(
+        dir.join("quizzes/ch23.yaml"),
+        "questions:\n  - id: only\n    kind: number\n    tags: [t]\n    prompt: One plus one?\n    answer: 2\n    explanation: Addition.\n",
+    )
+    .unwrap();
+    Course::new(["--course-dir"])
+        .args([dir])
+        .args(["quiz", "23", "--seed", "1"])
+        .stdin("2\n")
+        .stdout_has("Score: 1/1 (100%)")
+        .run();
+}
