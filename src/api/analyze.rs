@@ -36,10 +36,10 @@ pub fn of_program(p: Program, m: &Machine) -> AnalyzeOutput<'_> {
             .op_ids()
             .map(|x| (p.label(x).to_string(), h[x.index()]))
             .collect(),
-        kind: p.kind,
+        kind: p.kind(),
         machine: m.info(),
         mii,
-        name: p.name.clone(),
+        name: p.name().to_string(),
         ops: p.op_infos(m),
         rec_mii,
         res_mii,

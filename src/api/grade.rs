@@ -28,7 +28,7 @@ pub fn input(
     let stem = Path::new(input)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.name.clone());
+        .unwrap_or_else(|| p.name().to_string());
     let li = LabInput::new(&stem, p, m);
     let text = class::read_submission(Path::new(submission));
     let report = lab::grade_input(

@@ -55,7 +55,7 @@ pub fn run<'m>(
         },
     };
     let r = mca::simulate(&p, m, &opts)?;
-    let texts: Vec<String> = p.ops.iter().map(|o| o.text()).collect();
+    let texts: Vec<String> = p.ops().iter().map(|o| o.text()).collect();
     let instruction_info = views.instruction_info.then(|| {
         mca::instruction_info(&p, m)
             .iter()

@@ -25,10 +25,10 @@ pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
     ScheduleOutput {
         edges: p.edge_infos(),
         ii: s.ii,
-        kind: p.kind,
+        kind: p.kind(),
         length: s.length,
         machine: m.info(),
-        name: p.name.clone(),
+        name: p.name().to_string(),
         ops: p.op_infos(m),
         schedule: p
             .op_ids()

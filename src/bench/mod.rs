@@ -224,7 +224,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             median_s: parse_s,
             runs: 1,
             peak_bytes: parse_peak,
-            note: format!("{} edges", p.edges.len()),
+            note: format!("{} edges", p.edges().len()),
         });
         drop(text);
         let (t, peak, s) = time(opts.runs(n), || (), |()| sched::list_schedule(&p, m));
@@ -275,7 +275,7 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
             peak_bytes: peak,
             note: format!(
                 "{} edges; ResMII {}, RecMII {}, MII {}",
-                p.edges.len(),
+                p.edges().len(),
                 b.res_mii,
                 b.rec_mii,
                 b.mii
@@ -320,7 +320,7 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
             peak_bytes: peak,
             note: format!(
                 "{} edges; MII {}, II {} ({} IIs tried before)",
-                p.edges.len(),
+                p.edges().len(),
                 s.mii,
                 s.ii,
                 s.attempts

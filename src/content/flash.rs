@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::content::quiz::{all_tags, check_item_id, select_by_tags};
 use crate::formats::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::formats::yaml::{yaml_error, LineIndex};
+use crate::formats::yaml::LineIndex;
 
 /// Number of Leitner boxes.
 pub const BOXES: u8 = 5;
@@ -142,7 +142,7 @@ impl Deck {
     /// location.
     pub fn parse(text: &str, origin: &str) -> Result<Deck, Diagnostics> {
         let raw: RawDeck =
-            serde_yaml::from_str(text).map_err(|e| Diagnostics(vec![yaml_error(&e, origin)]))?;
+            crate::formats::yaml::from_str(text, origin).map_err(Diagnostics::from)?;
         let _ = raw.title;
         let idx = LineIndex::new(text, origin, "cards");
         let mut diags = Vec::new();

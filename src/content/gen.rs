@@ -162,7 +162,7 @@ pub fn generate(
     let scale = n > SCALE_OPS;
     // Classes that can be generated, with their weights and opcodes.
     let mut classes: Vec<(u32, Vec<&str>)> = Vec::new();
-    for c in &m.classes {
+    for c in m.classes() {
         let w = params.class_weights.get(&c.name).copied().unwrap_or(0);
         if w > 0 && !c.opcodes.is_empty() {
             classes.push((w, c.opcodes.iter().map(String::as_str).collect()));
@@ -171,7 +171,7 @@ pub fn generate(
     if classes.is_empty() {
         // A machine the parameters do not name: every class equally.
         classes = m
-            .classes
+            .classes()
             .iter()
             .filter(|c| !c.opcodes.is_empty())
             .map(|c| (1, c.opcodes.iter().map(String::as_str).collect()))

@@ -204,7 +204,7 @@ pub fn grade_input(
         }
     };
     let valid = violations.is_empty();
-    let achieved = match (valid, &submitted, p.kind) {
+    let achieved = match (valid, &submitted, p.kind()) {
         (true, Some(t), Kind::Block) => Some(sched::schedule_length(p, m, t) as u64),
         (true, Some(_), Kind::Loop) => submitted_ii,
         _ => None,

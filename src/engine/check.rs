@@ -116,7 +116,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         match labels.get(pl.label.as_str()) {
             None => violations.push(Violation {
                 kind: ViolationKind::Unknown,
-                message: format!("'{}' is not an operation of {}", pl.label, p.name),
+                message: format!("'{}' is not an operation of {}", pl.label, p.name()),
                 line: Some(pl.line),
                 op: None,
             }),
@@ -144,12 +144,15 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
             op: None,
         });
     }
-    let ii = match (p.kind, sub.ii) {
+    let ii = match (p.kind(), sub.ii) {
         (Kind::Loop, Some((ii, _))) => Some(ii),
         (Kind::Loop, None) => {
             violations.push(Violation {
                 kind: ViolationKind::Ii,
-                message: format!("{} is a loop: the submission needs an 'ii N' line", p.name),
+                message: format!(
+                    "{} is a loop: the submission needs an 'ii N' line",
+                    p.name()
+                ),
                 line: None,
                 op: None,
             });
@@ -158,7 +161,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         (Kind::Block, Some((_, line))) => {
             violations.push(Violation {
                 kind: ViolationKind::Ii,
-                message: format!("{} is a block: 'ii' belongs to loop submissions", p.name),
+                message: format!("{} is a block: 'ii' belongs to loop submissions", p.name()),
                 line: Some(line),
                 op: None,
             });
@@ -166,7 +169,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         }
         (Kind::Block, None) => None,
     };
-    if !missing.is_empty() || (p.kind == Kind::Loop && ii.is_none()) {
+    if !missing.is_empty() || (p.kind() == Kind::Loop && ii.is_none()) {
         return CheckResult {
             violations,
             cycles: None,
@@ -193,10 +196,10 @@ pub fn latency_violations(
 ) -> Vec<Violation> {
     let mut out = Vec::new();
     let ii_v = ii.unwrap_or(0) as i128;
-    for e in &p.edges {
+    for e in p.edges() {
         let (ti, tj) = (t[e.from.index()] as i128, t[e.to.index()] as i128);
         let need = ti + i128::from(e.latency) - i128::from(e.distance) * ii_v;
-        if p.kind == Kind::Block && e.distance > 0 {
+        if p.kind() == Kind::Block && e.distance > 0 {
             continue;
         }
         if tj < need {
@@ -237,7 +240,7 @@ pub fn resource_violations(
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
-    let mut table = match (p.kind, ii) {
+    let mut table = match (p.kind(), ii) {
         (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
         _ => GlobalTable::new(),
     };
@@ -304,18 +307,6 @@ pub fn submission_text(p: &Program, t: &[Cycle], ii: Option<u64>) -> String {
         s.push_str(&format!("{} {}\n", p.label(x), t[x.index()]));
     }
     s
-}
-
-/// Label → cycle, for JSON.
-pub fn schedule_map(p: &Program, t: &[Cycle]) -> serde_json::Map<String, serde_json::Value> {
-    let mut map = serde_json::Map::new();
-    for x in p.op_ids() {
-        map.insert(
-            p.label(x).to_string(),
-            serde_json::Value::from(t[x.index()]),
-        );
-    }
-    map
 }
 
 #[cfg(test)]

@@ -148,7 +148,7 @@ impl<'m> Recognizer<'m> {
 
 /// Offsets `0..D_r` that a state of `r` must remember.
 fn window(m: &Machine, r: ResourceId) -> usize {
-    m.classes
+    m.classes()
         .iter()
         .flat_map(|c| c.offsets(r))
         .max()
@@ -273,9 +273,9 @@ impl Automaton {
         }
         // Per class and field: the increment (as a packed number) and the
         // per-offset needs, for a fast accept test.
-        let nclass = m.classes.len();
+        let nclass = m.classes().len();
         let mut needs: Vec<Vec<(usize, usize, u32)>> = vec![Vec::new(); nclass];
-        for (ci, c) in m.classes.iter().enumerate() {
+        for (ci, c) in m.classes().iter().enumerate() {
             for (fi, &r) in resources.iter().enumerate() {
                 for &(rr, k, n) in &c.folded {
                     if rr == r {
@@ -357,7 +357,7 @@ impl Automaton {
             states,
             next,
             classes: nclass,
-            class_names: m.classes.iter().map(|c| c.name.clone()).collect(),
+            class_names: m.classes().iter().map(|c| c.name.clone()).collect(),
             resource_names: resources
                 .iter()
                 .map(|&r| m.resource(r).name.clone())
@@ -552,7 +552,7 @@ mod tests {
                 rec.advance();
                 s = a.advance(s);
             } else {
-                let o = ClassId::from_index(rng.below(m.classes.len() as u64) as usize);
+                let o = ClassId::from_index(rng.below(m.classes().len() as u64) as usize);
                 let ok = rec.issue(o);
                 assert_eq!(ok, a.issue(s, o).is_some());
                 if let Some(t) = a.issue(s, o) {

@@ -172,7 +172,7 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
         .filter(|&t| t <= MAX_INSTRUCTIONS)
         .ok_or(McaError::TooMany(n, b))?;
     let body: Vec<BodyOp> = p
-        .ops
+        .ops()
         .iter()
         .enumerate()
         .map(|(i, op)| {
@@ -194,22 +194,22 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
             }
         })
         .collect();
-    let width = m.issue_width;
+    let width = m.issue_width();
     let max_uops = body.iter().map(|o| o.uops).max().unwrap_or(1);
-    let in_order = m.micro_op_buffer_size == 0;
+    let in_order = m.micro_op_buffer_size() == 0;
     // An in-order core still needs somewhere to keep issued instances until
     // they retire: enough room never to throttle a full-width stream.
     let max_lat = body.iter().map(|o| o.latency).max().unwrap_or(0) as u64;
     let rob_uops: u64 = if in_order {
         u64::from(width) * (max_lat + u64::from(m.max_offset()) + 2)
     } else {
-        u64::from(m.micro_op_buffer_size)
+        u64::from(m.micro_op_buffer_size())
     }
     .max(u64::from(max_uops));
     // The ring must reach from the youngest dispatched instance back to the
     // oldest producer any in-flight instance may read.
     let max_dist = p
-        .edges
+        .edges()
         .iter()
         .map(|e| u64::from(e.distance))
         .max()
@@ -234,10 +234,10 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
 
     let mut table = WindowTable::new(m);
     // Ready instances per class, oldest first.
-    let mut ready_q: Vec<BinaryHeap<Reverse<u64>>> = vec![BinaryHeap::new(); m.classes.len()];
+    let mut ready_q: Vec<BinaryHeap<Reverse<u64>>> = vec![BinaryHeap::new(); m.classes().len()];
     // Instances whose operands are known, waiting for their ready cycle.
     let mut calendar: BinaryHeap<Reverse<(Cycle, u64)>> = BinaryHeap::new();
-    let mut failed_at: Vec<Cycle> = vec![-1; m.classes.len()];
+    let mut failed_at: Vec<Cycle> = vec![-1; m.classes().len()];
     let mut issued: Vec<u64> = Vec::new();
 
     let (mut head, mut tail, mut next_in_order) = (0u64, 0u64, 0u64);
@@ -442,7 +442,7 @@ pub struct InstrInfo {
 
 /// The instruction-info view (llvm-mca's `[1]`–`[5]` columns).
 pub fn instruction_info(p: &Program, m: &Machine) -> Vec<InstrInfo> {
-    p.ops
+    p.ops()
         .iter()
         .map(|op| {
             let c = m.class(op.class);
@@ -477,7 +477,7 @@ pub struct Pressure {
 pub fn resource_pressure(p: &Program, m: &Machine) -> Pressure {
     let resources: Vec<ResourceId> = m.resource_ids().filter(|&r| r != ISSUE).collect();
     let per_instruction: Vec<Vec<u64>> = p
-        .ops
+        .ops()
         .iter()
         .map(|op| {
             resources
@@ -540,8 +540,7 @@ mod tests {
 
     #[test]
     fn carried_chain_runs_at_its_latency() {
-        let mut m = Machine::toy();
-        m.micro_op_buffer_size = 64;
+        let m = Machine::toy().with_micro_op_buffer_size(64);
         // r1 = mul r1 (lat 3, distance 1): 3 cycles per iteration.
         let r = run("loop t\na: r1 = mul r1, r1\nb: r2 = add r2, 1\n", &m, 100);
         assert!(
@@ -556,8 +555,7 @@ mod tests {
 
     #[test]
     fn state_is_flat_in_n() {
-        let mut m = Machine::toy();
-        m.micro_op_buffer_size = 64;
+        let m = Machine::toy().with_micro_op_buffer_size(64);
         let src = "loop t\na: r1 = load [x]\nb: r2 = mul r1, r2\nc: store [y], r2\n";
         let small = run(src, &m, 1_000);
         let big = run(src, &m, 100_000);

@@ -29,8 +29,8 @@ use crate::util::ratio::Ratio;
 /// `U_r` for every resource (issue first), counted from the reservation
 /// tables with multiplicity (Def 23.1.2).
 pub fn usage(p: &Program, m: &Machine) -> Vec<u64> {
-    let mut per_class = vec![0u64; m.classes.len()];
-    for op in &p.ops {
+    let mut per_class = vec![0u64; m.classes().len()];
+    for op in p.ops() {
         per_class[op.class.index()] += 1;
     }
     m.resource_ids()
@@ -61,7 +61,7 @@ impl Recurrence {
     pub fn ops(&self, p: &Program) -> Vec<OpId> {
         self.edges
             .iter()
-            .map(|&e| p.edges[e as usize].from)
+            .map(|&e| p.edges()[e as usize].from)
             .collect()
     }
 
@@ -80,7 +80,7 @@ impl Recurrence {
             .edges
             .iter()
             .enumerate()
-            .min_by_key(|(_, &e)| p.edges[e as usize].from)
+            .min_by_key(|(_, &e)| p.edges()[e as usize].from)
             .map(|(i, _)| i)
         {
             self.edges.rotate_left(pos);
@@ -235,9 +235,9 @@ fn sccs(p: &Program) -> (Vec<u32>, u32) {
         stack.push(root);
         on_stack[root as usize] = true;
         while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            let succ = &p.succs[v as usize];
+            let succ = &p.succs()[v as usize];
             if *i < succ.len() {
-                let w = p.edges[succ[*i] as usize].to.0;
+                let w = p.edges()[succ[*i] as usize].to.0;
                 *i += 1;
                 if index[w as usize] == NONE {
                     index[w as usize] = next_index;
@@ -279,7 +279,7 @@ pub fn critical_recurrence(p: &Program) -> Option<Recurrence> {
     let (comp, ncomp) = sccs(p);
     // Group the edges inside each component.
     let mut comp_edges: Vec<Vec<u32>> = vec![Vec::new(); ncomp as usize];
-    for (i, e) in p.edges.iter().enumerate() {
+    for (i, e) in p.edges().iter().enumerate() {
         let c = comp[e.from.index()];
         if c == comp[e.to.index()] {
             comp_edges[c as usize].push(i as u32);
@@ -302,7 +302,7 @@ fn howard(p: &Program, edges: &[u32]) -> Recurrence {
     // Local numbering.
     let mut nodes: Vec<u32> = edges
         .iter()
-        .flat_map(|&e| [p.edges[e as usize].from.0, p.edges[e as usize].to.0])
+        .flat_map(|&e| [p.edges()[e as usize].from.0, p.edges()[e as usize].to.0])
         .collect();
     nodes.sort_unstable();
     nodes.dedup();
@@ -311,7 +311,7 @@ fn howard(p: &Program, edges: &[u32]) -> Recurrence {
     let le: Vec<(usize, usize, i128, i128, u32)> = edges
         .iter()
         .map(|&e| {
-            let ed = &p.edges[e as usize];
+            let ed = &p.edges()[e as usize];
             (
                 local(ed.from.0),
                 local(ed.to.0),
@@ -474,13 +474,13 @@ pub fn brute_force_max_ratio(p: &Program, limit: u64) -> Enumeration {
         let mut stack: Vec<(usize, usize, u64, u64)> = vec![(s, 0, 0, 0)];
         on_path[s] = true;
         while let Some(&mut (v, ref mut i, l, d)) = stack.last_mut() {
-            let succ = &p.succs[v];
+            let succ = &p.succs()[v];
             if *i >= succ.len() {
                 on_path[v] = false;
                 stack.pop();
                 continue;
             }
-            let e = &p.edges[succ[*i] as usize];
+            let e = &p.edges()[succ[*i] as usize];
             *i += 1;
             let w = e.to.index();
             let (l2, d2) = (l + u64::from(e.latency), d + u64::from(e.distance));

@@ -54,13 +54,13 @@ pub struct ModuloSchedule {
 fn heights(p: &Program, m: &Machine, ii: u64) -> Vec<i64> {
     let n = p.len();
     let mut h: Vec<i64> = p
-        .ops
+        .ops()
         .iter()
         .map(|o| i64::from(m.class(o.class).latency))
         .collect();
     for _round in 0..n.max(1) {
         let mut changed = false;
-        for &x in p.topo.iter().rev() {
+        for &x in p.topo().iter().rev() {
             let mut best = h[x.index()];
             for e in p.out_edges(x) {
                 let w = i64::from(e.latency) - i64::from(e.distance) * ii as i64;
@@ -85,11 +85,16 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize) -> Option<Vec<Cycle>
     let mut t: Vec<Option<Cycle>> = vec![None; n];
     let mut last_tried: Vec<Option<Cycle>> = vec![None; n];
     let mut mrt = GlobalTable::modulo(ii);
-    let class = |x: usize| p.ops[x].class;
+    let class = |x: usize| p.ops()[x].class;
     let mut queue: BinaryHeap<(i64, Reverse<u32>)> =
         (0..n).map(|x| (h[x], Reverse(x as u32))).collect();
     let iil = ii as i64;
-    let rho = m.classes.iter().map(|c| c.folded.len()).max().unwrap_or(1) as i64;
+    let rho = m
+        .classes()
+        .iter()
+        .map(|c| c.folded.len())
+        .max()
+        .unwrap_or(1) as i64;
     let rho2 = rho * rho;
     let mut placed = 0usize;
     let mut steps = 0usize;
@@ -181,7 +186,7 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
     // always feasible, so the search has an end.
     let flat = sched::list_schedule(p, m);
     let max_lat = p
-        .ops
+        .ops()
         .iter()
         .map(|o| i64::from(m.class(o.class).latency))
         .max()

@@ -415,13 +415,13 @@ impl WindowTable {
     /// first cycle.
     pub fn with_lookahead(m: &Machine, lookahead: usize) -> WindowTable {
         let rows = (m.max_offset() as usize + 1 + lookahead).next_power_of_two();
-        let nres = m.resources.len();
+        let nres = m.resources().len();
         WindowTable {
             base: 0,
             mask: rows - 1,
             nres,
             counts: vec![0; rows * nres],
-            caps: m.resources.iter().map(|r| r.capacity).collect(),
+            caps: m.resources().iter().map(|r| r.capacity).collect(),
         }
     }
 

@@ -40,9 +40,9 @@ pub fn heights(p: &Program, m: &Machine) -> Vec<u64> {
 
 fn heights_of(succ: &Succs, class: &[u32], p: &Program, m: &Machine) -> Vec<u64> {
     let mut h = vec![0u64; p.len()];
-    for &x in p.topo.iter().rev() {
+    for &x in p.topo().iter().rev() {
         let x = x.index();
-        let mut best = u64::from(m.classes[class[x] as usize].latency);
+        let mut best = u64::from(m.classes()[class[x] as usize].latency);
         for &(y, lat) in succ.of(x) {
             best = best.max(u64::from(lat) + h[y as usize]);
         }
@@ -62,11 +62,11 @@ struct Succs {
 impl Succs {
     fn new(p: &Program) -> Succs {
         let mut start = Vec::with_capacity(p.len() + 1);
-        let mut list = Vec::with_capacity(p.edges.len());
+        let mut list = Vec::with_capacity(p.edges().len());
         start.push(0);
-        for out in p.succs.iter() {
+        for out in p.succs().iter() {
             for &ei in out {
-                let e = &p.edges[ei as usize];
+                let e = &p.edges()[ei as usize];
                 if e.distance == 0 {
                     list.push((e.to.index() as u32, e.latency));
                 }
@@ -83,7 +83,7 @@ impl Succs {
 }
 
 fn classes(p: &Program) -> Vec<u32> {
-    p.ops.iter().map(|o| o.class.index() as u32).collect()
+    p.ops().iter().map(|o| o.class.index() as u32).collect()
 }
 
 /// A schedule of one block: an issue cycle per operation.
@@ -195,7 +195,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
         node[y as usize].waiting += 1;
     }
     let mut cycles: Vec<Cycle> = vec![-1; n];
-    let nclass = m.classes.len();
+    let nclass = m.classes().len();
     let index_of = |k: u64| (u32::MAX - (k & u64::from(u32::MAX)) as u32) as usize;
     let mut ready: Vec<ReadyQueue> = vec![ReadyQueue::default(); nclass];
     let mut pending: BinaryHeap<Reverse<Pending>> = BinaryHeap::new();

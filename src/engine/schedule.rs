@@ -35,7 +35,7 @@ pub struct Schedule {
 
 /// The reference schedule of `p` on `m`.
 pub fn reference(p: &Program, m: &Machine) -> Schedule {
-    match p.kind {
+    match p.kind() {
         Kind::Block => {
             let s = sched::list_schedule(p, m);
             Schedule {

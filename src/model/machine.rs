@@ -80,14 +80,14 @@ impl Class {
 /// A validated machine model (Definition 23.1.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
-    pub name: String,
+    name: String,
     /// W: at most this many micro-ops issue per cycle.
-    pub issue_width: u32,
+    issue_width: u32,
     /// Resource 0 is `issue` with capacity W.
-    pub resources: Vec<Resource>,
-    pub classes: Vec<Class>,
+    resources: Vec<Resource>,
+    classes: Vec<Class>,
     /// LLVM's MicroOpBufferSize: 0 means in-order issue.
-    pub micro_op_buffer_size: u32,
+    micro_op_buffer_size: u32,
     opcode_class: BTreeMap<String, ClassId>,
 }
 
@@ -186,6 +186,44 @@ pub struct MachineError {
 }
 
 impl Machine {
+    /// The machine's name (`toy`, the file's `name:`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// W: at most this many micro-ops issue per cycle (Definition 23.1.1).
+    pub fn issue_width(&self) -> u32 {
+        self.issue_width
+    }
+
+    /// Every resource; resource 0 is `issue` with capacity W.
+    pub fn resources(&self) -> &[Resource] {
+        &self.resources
+    }
+
+    /// Every operation class, in file order.
+    pub fn classes(&self) -> &[Class] {
+        &self.classes
+    }
+
+    /// LLVM's MicroOpBufferSize: 0 means in-order issue (Definition 23.1.8).
+    pub fn micro_op_buffer_size(&self) -> u32 {
+        self.micro_op_buffer_size
+    }
+
+    /// The same machine with another MicroOpBufferSize (0 = in-order),
+    /// capped at the largest size a machine file may state.
+    pub fn with_micro_op_buffer_size(mut self, size: u32) -> Machine {
+        self.micro_op_buffer_size = size.min(1 << 16);
+        self
+    }
+
+    /// The same machine under another name.
+    pub fn with_name(mut self, name: &str) -> Machine {
+        self.name = name.to_string();
+        self
+    }
+
     /// The built-in toy machine (lab SPEC §3).
     pub fn toy() -> Machine {
         Machine::from_yaml(TOY_YAML, "toy.yaml").expect("the embedded toy machine is valid")

@@ -21,8 +21,8 @@
 //! ```
 //! let src = "block t\na: r1 = load [x]\nb: r2 = add r1, 1\n";
 //! let p = course::model::program::parse(src, "t.txt", &course::model::machine::Machine::toy()).unwrap();
-//! assert_eq!(p.edges.len(), 1);
-//! assert_eq!(p.edges[0].latency, 3);
+//! assert_eq!(p.edges().len(), 1);
+//! assert_eq!(p.edges()[0].latency, 3);
 //! ```
 
 use std::collections::HashMap;
@@ -215,16 +215,16 @@ pub struct Edge {
 /// A parsed input with its dependence graph.
 #[derive(Clone, Debug)]
 pub struct Program {
-    pub name: String,
-    pub kind: Kind,
-    pub ops: Vec<Op>,
-    pub edges: Vec<Edge>,
+    name: String,
+    kind: Kind,
+    ops: Vec<Op>,
+    edges: Vec<Edge>,
     /// Edge indices leaving each operation (`succs[x]`, ascending).
-    pub succs: Adjacency,
+    succs: Adjacency,
     /// Edge indices entering each operation (`preds[x]`, ascending).
-    pub preds: Adjacency,
+    preds: Adjacency,
     /// A topological order of the distance-0 edges.
-    pub topo: Vec<OpId>,
+    topo: Vec<OpId>,
 }
 
 /// Edge indices per operation, packed in one array (compressed sparse
@@ -295,6 +295,41 @@ pub const MAX_EDGES: usize = 20_000_000;
 const MAX_DIAGNOSTICS: usize = 50;
 
 impl Program {
+    /// The name in the header (`block NAME`, `loop NAME`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A block or a loop body.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The operations, in source order (indexed by [`OpId`]).
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// The dependences, sorted by `(from, to, distance)`, no two alike.
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    /// Edge indices leaving each operation (`succs()[x]`, ascending).
+    pub fn succs(&self) -> &Adjacency {
+        &self.succs
+    }
+
+    /// Edge indices entering each operation (`preds()[x]`, ascending).
+    pub fn preds(&self) -> &Adjacency {
+        &self.preds
+    }
+
+    /// A topological order of the distance-0 edges.
+    pub fn topo(&self) -> &[OpId] {
+        &self.topo
+    }
+
     pub fn op(&self, id: OpId) -> &Op {
         &self.ops[id.index()]
     }
@@ -928,7 +963,7 @@ fn parse_limited(
                     message: format!(
                         "unknown opcode '{}' for machine {} (known: {})",
                         op.opcode,
-                        machine.name,
+                        machine.name(),
                         known.join(" ")
                     ),
                 });

@@ -47,9 +47,9 @@ pub fn text(a: &AnalyzeOutput) -> String {
     let p = &a.program;
     let mut s = format!(
         "{} {} on machine {} ({} operations)\n\n",
-        p.kind.as_str(),
-        p.name,
-        a.model.name,
+        p.kind().as_str(),
+        p.name(),
+        a.model.name(),
         p.len()
     );
     s.push_str("Dependences:\n");

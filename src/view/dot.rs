@@ -51,7 +51,7 @@ mod tests {
             &m,
         )
         .unwrap();
-        let d = dot(&p.name, &p.op_infos(&m), &p.edge_infos());
+        let d = dot(p.name(), &p.op_infos(&m), &p.edge_infos());
         assert!(d.starts_with("digraph \"l\" {\n"));
         assert!(
             d.contains("  \"a\" [label=\"a: r1 = load [x + r2]\\nload\"];\n"),

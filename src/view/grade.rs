@@ -73,7 +73,7 @@ fn indent(s: &str) -> String {
 /// unified diff of the submitted reservation table against the reference's.
 pub fn feedback(lab: &Lab, r: &InputReport) -> String {
     let li: Option<&LabInput> = lab.input(&r.input);
-    let what = match li.map(|li| li.program.kind) {
+    let what = match li.map(|li| li.program.kind()) {
         Some(Kind::Loop) => "II",
         _ => "length",
     };

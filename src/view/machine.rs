@@ -58,7 +58,7 @@ pub fn model_text(m: &Machine) -> String {
     s.push_str(
         "\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n",
     );
-    for c in &m.classes {
+    for c in m.classes() {
         let d = c.max_offset();
         s.push_str(&format!(
             "\n{}: latency {}, {} uop{}{}, opcodes {}\n",

@@ -158,7 +158,7 @@ pub fn text(o: &McaOutput) -> String {
         let _ = writeln!(s, "{}", row.trim_end());
         let _ = writeln!(s, "\nResource pressure by instruction:");
         let _ = writeln!(s, "{head}Instructions:");
-        for (op, r) in p.ops.iter().zip(&pr.per_instruction) {
+        for (op, r) in p.ops().iter().zip(&pr.per_instruction) {
             let row: String = r.iter().map(|&v| cell(v)).collect();
             let _ = writeln!(s, "{row}{}", op.text());
         }
@@ -220,7 +220,7 @@ pub fn render_timeline(p: &Program, r: &Report) -> String {
             row.push(ch);
         }
         let idx = format!("[{},{}]", t.iteration, t.op);
-        let _ = writeln!(s, "{idx:<10}{row}   {}", p.ops[t.op].text());
+        let _ = writeln!(s, "{idx:<10}{row}   {}", p.ops()[t.op].text());
     }
     s
 }

@@ -3,13 +3,11 @@
 //!
 //! Everything here returns strings or JSON values; nothing prints.
 
-use serde_json::{json, Value};
-
 use crate::engine::mii::Bounds;
 use crate::engine::rtable::GlobalTable;
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::{Machine, ISSUE};
-use crate::model::program::{EdgeKind, Program};
+use crate::model::program::Program;
 use crate::util::text::columns;
 
 /// Runs of more empty cycles than this are folded into one line.
@@ -45,7 +43,7 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
         "cycle".to_string()
     }];
     header.extend(
-        m.resources
+        m.resources()
             .iter()
             .map(|r| format!("{} ({})", r.name, r.capacity)),
     );
@@ -144,7 +142,7 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
 /// `a → d (3)` lines; loop-carried edges show their distance.
 pub fn edges_text(p: &Program) -> String {
     let mut rows = Vec::new();
-    for e in &p.edges {
+    for e in p.edges() {
         let why = p.edge_register(e).unwrap_or("memory").to_string();
         rows.push(vec![
             format!("  {} → {}", p.label(e.from), p.label(e.to)),
@@ -244,79 +242,6 @@ pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
         b.bound.fraction_string()
     ));
     s
-}
-
-/// The input as JSON: `name`, `kind`, `machine`, `ops`, `edges`
-/// (product.md §6); commands add their results to this object.
-pub fn program_json(p: &Program, m: &Machine) -> serde_json::Map<String, Value> {
-    let mut j = serde_json::Map::new();
-    j.insert("name".into(), json!(p.name));
-    j.insert("kind".into(), json!(p.kind.as_str()));
-    j.insert(
-        "machine".into(),
-        serde_json::to_value(m.info()).unwrap_or_default(),
-    );
-    j.insert("ops".into(), ops_json(p, m));
-    j.insert("edges".into(), edges_json(p));
-    j
-}
-
-/// `ops` of product.md §6: label, class, text.
-pub fn ops_json(p: &Program, m: &Machine) -> Value {
-    Value::Array(
-        p.ops
-            .iter()
-            .map(|o| json!({"label": o.label, "class": m.class(o.class).name, "text": o.text()}))
-            .collect(),
-    )
-}
-
-/// `edges` of product.md §6: from, to, latency, distance.
-pub fn edges_json(p: &Program) -> Value {
-    Value::Array(
-        p.edges
-            .iter()
-            .map(|e| {
-                json!({
-                    "from": p.label(e.from),
-                    "to": p.label(e.to),
-                    "latency": e.latency,
-                    "distance": e.distance,
-                    "kind": match e.kind { EdgeKind::Reg => "register", EdgeKind::Mem => "memory" },
-                })
-            })
-            .collect(),
-    )
-}
-
-/// The bounds as JSON (`res_mii`, `rec_mii`, `mii`, `rthroughput`, …).
-pub fn bounds_json(p: &Program, m: &Machine, b: &Bounds) -> Value {
-    json!({
-        "usage": m.resource_ids().map(|r| json!({
-            "resource": m.resource(r).name,
-            "capacity": m.resource(r).capacity,
-            "usage": b.usage[r.index()],
-        })).collect::<Vec<_>>(),
-        "res_mii": b.res_mii,
-        "rec_mii": b.rec_mii,
-        "mii": b.mii,
-        "critical_recurrence": b.recurrence.as_ref().map(|r| json!({
-            "ops": r.ops(p).iter().map(|&o| p.label(o)).collect::<Vec<_>>(),
-            "latency": r.latency,
-            "distance": r.distance,
-        })),
-        "rthroughput": b.rthroughput.fraction_string(),
-        "bound": b.bound.fraction_string(),
-    })
-}
-
-/// Heights as `{label: h}` in source order.
-pub fn heights_json(p: &Program, h: &[u64]) -> Value {
-    let mut map = serde_json::Map::new();
-    for x in p.op_ids() {
-        map.insert(p.label(x).to_string(), json!(h[x.index()]));
-    }
-    Value::Object(map)
 }
 
 #[cfg(test)]

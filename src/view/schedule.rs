@@ -43,9 +43,9 @@ pub fn text(s: &ScheduleOutput) -> String {
     let p = &s.program;
     let mut out = format!(
         "{} {} on machine {}\n\n",
-        p.kind.as_str(),
-        p.name,
-        s.model.name
+        p.kind().as_str(),
+        p.name(),
+        s.model.name()
     );
     match s.ii {
         None => out.push_str(&format!(

@@ -15,15 +15,15 @@ use course::util::rng::Rng;
 /// (latency ok, resources ok), computed without the engine's tables.
 fn independent(p: &Program, m: &Machine, t: &[i64], ii: Option<u64>) -> (bool, bool) {
     let ii = ii.map(|v| v as i64);
-    let lat_ok = p.edges.iter().all(|e| {
-        if p.kind == Kind::Block && e.distance > 0 {
+    let lat_ok = p.edges().iter().all(|e| {
+        if p.kind() == Kind::Block && e.distance > 0 {
             return true;
         }
         t[e.to.index()] + i64::from(e.distance) * ii.unwrap_or(0)
             >= t[e.from.index()] + i64::from(e.latency)
     });
     let mut count: BTreeMap<(usize, i64), u32> = BTreeMap::new();
-    for (i, op) in p.ops.iter().enumerate() {
+    for (i, op) in p.ops().iter().enumerate() {
         for &(r, k) in &m.class(op.class).reservation {
             let c = t[i] + i64::from(k);
             let c = match ii {
@@ -35,7 +35,7 @@ fn independent(p: &Program, m: &Machine, t: &[i64], ii: Option<u64>) -> (bool, b
     }
     let res_ok = count
         .iter()
-        .all(|(&(r, _), &n)| n <= m.resources[r].capacity);
+        .all(|(&(r, _), &n)| n <= m.resources()[r].capacity);
     (lat_ok, res_ok)
 }
 

@@ -44,7 +44,7 @@ fn agree(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
     let mut cycle = 0i64;
     let mut rng = Rng::derived(seed, "hazard-corpus");
     let (mut accepted, mut refused) = (0, 0);
-    let nclass = m.classes.len() as u64;
+    let nclass = m.classes().len() as u64;
     for step in 0..steps {
         if rng.percent(30) {
             state = auto.advance(state);
@@ -60,12 +60,13 @@ fn agree(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
             by_auto.is_some(),
             fits,
             "{} seed {seed} step {step}: automaton vs Algorithm 23.1.4",
-            m.name
+            m.name()
         );
         assert_eq!(
-            by_rec, fits,
+            by_rec,
+            fits,
             "{} seed {seed} step {step}: recognizer vs Algorithm 23.1.4",
-            m.name
+            m.name()
         );
         if let Some(t) = by_auto {
             table.place(m, o, cycle, None);
@@ -75,7 +76,7 @@ fn agree(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
                 auto.state(state),
                 rec.states().to_vec(),
                 "{} seed {seed} step {step}",
-                m.name
+                m.name()
             );
         } else {
             refused += 1;
@@ -94,7 +95,7 @@ fn check_machine(m: &Machine) {
     assert!(
         a > 1000 && r > 1000,
         "{}: {a} accepted, {r} refused",
-        m.name
+        m.name()
     );
 }
 

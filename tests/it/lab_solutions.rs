@@ -42,11 +42,11 @@ fn the_lab_covers_what_the_spec_promises() {
     let lab = grade::load_lab(&Source::Embedded, "ch23-sched").unwrap();
     let m = &lab.machine;
     let find = |s: &str| lab.inputs.iter().find(|i| i.stem == s).unwrap();
-    let has_op = |s: &str, op: &str| find(s).program.ops.iter().any(|o| o.opcode == op);
+    let has_op = |s: &str, op: &str| find(s).program.ops().iter().any(|o| o.opcode == op);
     assert!(has_op("divide", "div"));
     assert!(find("alias")
         .program
-        .edges
+        .edges()
         .iter()
         .any(|e| e.kind == course::model::program::EdgeKind::Mem));
     let bounds = |s: &str| course::engine::mii::analyze(&find(s).program, m);
@@ -58,6 +58,6 @@ fn the_lab_covers_what_the_spec_promises() {
         bounds("dot").rec_mii > bounds("dot").res_mii,
         "dot is recurrence-bound"
     );
-    assert!(find("fib").program.edges.iter().any(|e| e.distance == 2));
-    assert!(find("dot").program.edges.iter().any(|e| e.distance == 1));
+    assert!(find("fib").program.edges().iter().any(|e| e.distance == 2));
+    assert!(find("dot").program.edges().iter().any(|e| e.distance == 1));
 }

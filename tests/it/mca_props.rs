@@ -11,9 +11,10 @@ use course::model::program::Kind;
 
 fn machines() -> Vec<Machine> {
     let toy = Machine::toy();
-    let mut big = toy.clone();
-    big.name = "toy-224".into();
-    big.micro_op_buffer_size = 224;
+    let big = toy
+        .clone()
+        .with_name("toy-224")
+        .with_micro_op_buffer_size(224);
     let named = |n: &str| Machine::from_yaml(builtin_machine(n).unwrap(), n).unwrap();
     vec![toy, big, named("skylake-div"), named("dot-fma")]
 }
@@ -55,7 +56,7 @@ fn never_beats_theorem_23_1_12_and_reaches_the_resource_bound() {
     let mut close = 0;
     let mut loops = 0;
     for m in machines() {
-        let big_buffer = m.micro_op_buffer_size >= 224;
+        let big_buffer = m.micro_op_buffer_size() >= 224;
         for seed in 0..250u64 {
             let ops = 4 + seed % 9;
             let (text, p) = gen::program(&m, &params, seed, Some(ops), Kind::Loop);
@@ -74,7 +75,7 @@ fn never_beats_theorem_23_1_12_and_reaches_the_resource_bound() {
             let ctx = || {
                 format!(
                     "{} seed {seed}: C({n}) = {c}, bound {}\n{text}",
-                    m.name,
+                    m.name(),
                     b.bound.fraction_string()
                 )
             };
@@ -111,10 +112,10 @@ fn never_beats_theorem_23_1_12_and_reaches_the_resource_bound() {
             // starve the recurrence, as llvm-mca's does).
             let rec = b.recurrence.as_ref().map_or(0.0, |z| z.ratio().to_f64());
             let rthr = b.rthroughput.to_f64();
-            let issue = b.usage[0] as f64 / f64::from(m.issue_width);
+            let issue = b.usage[0] as f64 / f64::from(m.issue_width());
             let paced = paced_by_recurrence(&p);
             let hot = (0..p.len())
-                .any(|o| paced[o] && m.class(p.ops[o].class).usage(b.res_bottleneck) > 0);
+                .any(|o| paced[o] && m.class(p.ops()[o].class).usage(b.res_bottleneck) > 0);
             if big_buffer
                 && !hot
                 && b.res_bottleneck.index() != 0
@@ -160,13 +161,13 @@ fn recurrence_free_bodies_reach_rthroughput() {
     let mut close = 0;
     for m in machines()
         .into_iter()
-        .filter(|m| m.micro_op_buffer_size >= 224)
+        .filter(|m| m.micro_op_buffer_size() >= 224)
     {
         for seed in 0..120u64 {
             let (text, p) = gen::program(&m, &params, seed, None, Kind::Block);
             let b = mii::analyze(&p, &m);
             assert!(b.recurrence.is_none());
-            let issue = b.usage[0] as f64 / f64::from(m.issue_width);
+            let issue = b.usage[0] as f64 / f64::from(m.issue_width());
             let run = |n| {
                 simulate(
                     &p,
@@ -182,12 +183,16 @@ fn recurrence_free_bodies_reach_rthroughput() {
             let (c1, c2) = (run(n), run(2 * n));
             let slope = (c2 - c1) as f64 / n as f64;
             let (num, den) = (b.rthroughput.num(), b.rthroughput.den());
-            assert!(c1 * den >= n * num, "{} seed {seed}: {c1}\n{text}", m.name);
+            assert!(
+                c1 * den >= n * num,
+                "{} seed {seed}: {c1}\n{text}",
+                m.name()
+            );
             if b.res_bottleneck.index() != 0 && issue <= 0.8 * b.rthroughput.to_f64() {
                 assert!(
                     slope <= b.rthroughput.to_f64() * 1.10,
                     "{} seed {seed}: {slope} vs {}\n{text}",
-                    m.name,
+                    m.name(),
                     b.rthroughput.decimal1()
                 );
                 close += 1;
@@ -233,7 +238,7 @@ fn in_order_blocks_respect_latencies_and_resources() {
             .unwrap_or(0) as i64;
         let end = cycles
             .iter()
-            .zip(&p.ops)
+            .zip(p.ops())
             .map(|(t, o)| t + i64::from(m.class(o.class).latency))
             .max()
             .unwrap_or(0);

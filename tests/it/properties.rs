@@ -15,17 +15,17 @@ use course::util::rng::Rng;
 fn independent_problems(p: &Program, m: &Machine, t: &[i64]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut count: BTreeMap<(usize, i64), u32> = BTreeMap::new();
-    for (i, op) in p.ops.iter().enumerate() {
+    for (i, op) in p.ops().iter().enumerate() {
         for &(r, k) in &m.class(op.class).reservation {
             *count.entry((r.index(), t[i] + i64::from(k))).or_default() += 1;
         }
     }
     for ((r, c), n) in count {
-        if n > m.resources[r].capacity {
-            problems.push(format!("{} over capacity at {c}", m.resources[r].name));
+        if n > m.resources()[r].capacity {
+            problems.push(format!("{} over capacity at {c}", m.resources()[r].name));
         }
     }
-    for e in &p.edges {
+    for e in p.edges() {
         if e.distance == 0 && t[e.to.index()] < t[e.from.index()] + i64::from(e.latency) {
             problems.push(format!("{} too early", p.label(e.to)));
         }
@@ -55,7 +55,7 @@ fn reference_list_schedules_pass_an_independent_check() {
             assert!(
                 problems.is_empty(),
                 "{} seed {seed}: {problems:?}\n{text}",
-                m.name
+                m.name()
             );
             assert!(course::engine::check::check_cycles(&p, &m, &s.cycles, None).is_empty());
         }
@@ -112,8 +112,8 @@ fn rec_mii_equals_circuit_enumeration() {
                 let mut l = 0u64;
                 let mut d = 0u64;
                 for (i, &e) in r.edges.iter().enumerate() {
-                    let e = &p.edges[e as usize];
-                    let next = &p.edges[r.edges[(i + 1) % r.edges.len()] as usize];
+                    let e = &p.edges()[e as usize];
+                    let next = &p.edges()[r.edges[(i + 1) % r.edges.len()] as usize];
                     assert_eq!(e.to, next.from);
                     l += u64::from(e.latency);
                     d += u64::from(e.distance);
@@ -135,18 +135,22 @@ fn res_mii_and_rthroughput_match_a_direct_count() {
     for m in machines() {
         for seed in 0..1000 {
             let p = parse(&gen::loop_body(&m, &params, seed, None), "loop", &m).unwrap();
-            let mut per_resource = vec![0u64; m.resources.len()];
-            for op in &p.ops {
+            let mut per_resource = vec![0u64; m.resources().len()];
+            for op in p.ops() {
                 for &(r, _) in &m.class(op.class).reservation {
                     per_resource[r.index()] += 1;
                 }
             }
-            let uops: u64 = p.ops.iter().map(|o| u64::from(m.class(o.class).uops)).sum();
+            let uops: u64 = p
+                .ops()
+                .iter()
+                .map(|o| u64::from(m.class(o.class).uops))
+                .sum();
             assert_eq!(per_resource[0], uops);
-            let mut best = Ratio::new(uops, u64::from(m.issue_width));
-            let mut res_mii = uops.div_ceil(u64::from(m.issue_width));
+            let mut best = Ratio::new(uops, u64::from(m.issue_width()));
+            let mut res_mii = uops.div_ceil(u64::from(m.issue_width()));
             for (r, &u) in per_resource.iter().enumerate().skip(1) {
-                let cap = u64::from(m.resources[r].capacity);
+                let cap = u64::from(m.resources()[r].capacity);
                 best = best.max(Ratio::new(u, cap));
                 res_mii = res_mii.max(u.div_ceil(cap));
             }
@@ -173,7 +177,7 @@ fn naive_list_schedule(p: &Program, m: &Machine) -> Vec<i64> {
             let ready = (0..n).filter(|&x| {
                 t[x].is_none()
                     && !failed[x]
-                    && p.edges
+                    && p.edges()
                         .iter()
                         .filter(|e| e.distance == 0 && e.to.index() == x)
                         .all(|e| {
@@ -183,7 +187,7 @@ fn naive_list_schedule(p: &Program, m: &Machine) -> Vec<i64> {
             let Some(x) = ready.max_by_key(|&x| (h[x], std::cmp::Reverse(x))) else {
                 break;
             };
-            let class = p.ops[x].class;
+            let class = p.ops()[x].class;
             if table.fits(m, class, cycle) {
                 table.place(m, class, cycle, None);
                 t[x] = Some(cycle);
@@ -207,7 +211,7 @@ fn the_fast_list_scheduler_equals_the_obvious_one() {
                 list_schedule(&p, &m).cycles,
                 naive_list_schedule(&p, &m),
                 "{} seed {seed}\n{text}",
-                m.name
+                m.name()
             );
         }
     }
@@ -245,20 +249,24 @@ fn edges_sorted_unique_and_adjacency_matches_a_rescan() {
                 gen::GenParams::loop_default()
             };
             let (_, p) = gen::program(&m, &params, seed, Some(60), kind);
-            let keys: Vec<_> = p.edges.iter().map(|e| (e.from, e.to, e.distance)).collect();
+            let keys: Vec<_> = p
+                .edges()
+                .iter()
+                .map(|e| (e.from, e.to, e.distance))
+                .collect();
             assert!(keys.windows(2).all(|w| w[0] < w[1]), "seed {seed}");
-            assert_eq!(p.succs.len(), p.len());
+            assert_eq!(p.succs().len(), p.len());
             for x in 0..p.len() {
-                let out: Vec<u32> = (0..p.edges.len() as u32)
-                    .filter(|&i| p.edges[i as usize].from.index() == x)
+                let out: Vec<u32> = (0..p.edges().len() as u32)
+                    .filter(|&i| p.edges()[i as usize].from.index() == x)
                     .collect();
-                let inc: Vec<u32> = (0..p.edges.len() as u32)
-                    .filter(|&i| p.edges[i as usize].to.index() == x)
+                let inc: Vec<u32> = (0..p.edges().len() as u32)
+                    .filter(|&i| p.edges()[i as usize].to.index() == x)
                     .collect();
-                assert_eq!(&p.succs[x], &out[..]);
-                assert_eq!(&p.preds[x], &inc[..]);
+                assert_eq!(&p.succs()[x], &out[..]);
+                assert_eq!(&p.preds()[x], &inc[..]);
             }
-            for e in &p.edges {
+            for e in p.edges() {
                 if e.kind == course::model::program::EdgeKind::Reg {
                     let r = p.edge_register(e).expect("a register edge has a register");
                     assert!(p.op(e.to).reg_uses().any(|u| u.name == r));

@@ -153,7 +153,7 @@ fn automata(m: &Machine) -> Option<Vec<Automaton>> {
 }
 
 fn random_class(rng: &mut Rng, m: &Machine) -> ClassId {
-    ClassId::from_index(rng.below(m.classes.len() as u64) as usize)
+    ClassId::from_index(rng.below(m.classes().len() as u64) as usize)
 }
 
 /// Mostly one cycle, now and then far enough to empty the window.
@@ -179,7 +179,7 @@ fn in_order(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
     let mut now: Cycle = 0;
     let (mut accepted, mut refused) = (0, 0);
     for step in 0..steps {
-        let what = format!("{} in-order seed {seed} step {step}", m.name);
+        let what = format!("{} in-order seed {seed} step {step}", m.name());
         if rng.percent(30) {
             let k = random_advance(&mut rng, m);
             for _ in 0..k {
@@ -244,7 +244,7 @@ fn with_lookahead(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
     let mut now: Cycle = 0;
     let (mut accepted, mut refused) = (0, 0);
     for step in 0..steps {
-        let what = format!("{} lookahead seed {seed} step {step}", m.name);
+        let what = format!("{} lookahead seed {seed} step {step}", m.name());
         let event = rng.weighted(&[25, 45, 15, 15]);
         if event == 0 {
             now += random_advance(&mut rng, m);
@@ -272,7 +272,7 @@ fn with_lookahead(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
         } else {
             refused += 1;
         }
-        let r = ResourceId::from_index(rng.below(m.resources.len() as u64) as usize);
+        let r = ResourceId::from_index(rng.below(m.resources().len() as u64) as usize);
         let at = now + rng.below(horizon as u64 + 1) as i64;
         let used = brute.count(r, at);
         assert_eq!(global.used(r, at), used, "{what}: used({r}, {at})");
@@ -291,7 +291,7 @@ fn small_ii(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
     let mut brute = Brute::new(m, Some(ii));
     let (mut accepted, mut refused) = (0, 0);
     for step in 0..steps {
-        let what = format!("{} ii {ii} seed {seed} step {step}", m.name);
+        let what = format!("{} ii {ii} seed {seed} step {step}", m.name());
         let x = OpId(step as u32);
         let o = random_class(&mut rng, m);
         let c = rng.below(3 * span as u64) as i64 - span;
@@ -375,7 +375,7 @@ fn corpus(stream: Stream, name: &str, seeds: u64, steps: usize) {
         assert!(
             a > least && r > least,
             "{} {name}: {a} accepted, {r} refused",
-            m.name
+            m.name()
         );
     }
 }
@@ -398,6 +398,6 @@ fn small_ii_agrees_with_a_brute_force_count() {
 #[test]
 fn every_machine_has_an_automaton_for_the_corpus() {
     for m in machines() {
-        assert!(automata(&m).is_some(), "{}: no automaton", m.name);
+        assert!(automata(&m).is_some(), "{}: no automaton", m.name());
     }
 }

@@ -270,7 +270,7 @@ pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, D
         drill: Drill::Hazard,
         verdicts,
         seed,
-        machine_name: m.name.clone(),
+        machine_name: m.name().to_string(),
     })
 }
 

@@ -196,7 +196,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         generator_version: GENERATOR_VERSION,
         verdicts,
         seed,
-        machine_name: m.name.clone(),
+        machine_name: m.name().to_string(),
     }
 }
 

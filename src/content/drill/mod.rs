@@ -322,9 +322,9 @@ impl<S> ProgramProblem<S> {
             drill,
             edges: p.edge_infos(),
             generator_version: GENERATOR_VERSION,
-            kind: p.kind,
+            kind: p.kind(),
             machine: m.info(),
-            name: p.name.clone(),
+            name: p.name().to_string(),
             ops: p.op_infos(m),
             seed,
             solution,
@@ -456,7 +456,7 @@ mod tests {
             assert_eq!(Drill::from_str(d.name(), false), Ok(d));
             assert_eq!(
                 serde_json::to_value(d).unwrap(),
-                serde_json::json!(d.name())
+                serde_json::Value::from(d.name())
             );
         }
         assert_eq!(Drill::value_variants(), &Drill::ALL);

@@ -149,7 +149,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         drill: Drill::Rthroughput,
         verdicts,
         seed,
-        machine_name: m.name.clone(),
+        machine_name: m.name().to_string(),
     }
 }
 

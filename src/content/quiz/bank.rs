@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::content::quiz::generators::Generator;
 use crate::formats::answer;
 use crate::formats::diagnostic::{Diagnostic, Diagnostics, Location};
-use crate::formats::yaml::{yaml_error, LineIndex};
+use crate::formats::yaml::LineIndex;
 use crate::util::ratio::Ratio;
 
 /// The tags the lesson's three techniques use.
@@ -233,7 +233,7 @@ impl Bank {
     /// location.
     pub fn parse(text: &str, origin: &str) -> Result<Bank, Diagnostics> {
         let raw: RawBank =
-            serde_yaml::from_str(text).map_err(|e| Diagnostics(vec![yaml_error(&e, origin)]))?;
+            crate::formats::yaml::from_str(text, origin).map_err(Diagnostics::from)?;
         let idx = LineIndex::new(text, origin, "questions");
         let mut diags = Vec::new();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();

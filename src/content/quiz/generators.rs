@@ -113,7 +113,8 @@ pub enum Variant {
 fn toy_summary(m: &Machine) -> String {
     let mut s = format!(
         "Machine `{}`: issue width W = {}; resources",
-        m.name, m.issue_width
+        m.name(),
+        m.issue_width()
     );
     let res: Vec<String> = m
         .resource_ids()

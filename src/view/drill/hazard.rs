@@ -9,7 +9,7 @@ use crate::util::text::columns;
 pub fn problem(p: &Problem) -> String {
     let (m, unit, seed) = (&p.model, p.unit, p.seed);
     let unit_name = &m.resource(unit).name;
-    let mut text = header(p.drill.name(), seed, &m.name);
+    let mut text = header(p.drill.name(), seed, m.name());
     text.push_str(&format!(
         "Run the hazard recognizer of Algorithm 23.1.7 on the {unit_name} unit. Starting from an\n\
          empty state at cycle 0, these issue attempts happen (Advance between cycles):\n",

@@ -30,7 +30,7 @@ pub fn problem(p: &Problem) -> String {
 }
 
 pub fn report(r: &Report) -> String {
-    let mut out = header(r.drill.name(), r.seed, &r.model.name);
+    let mut out = header(r.drill.name(), r.seed, r.model.name());
     if r.correct {
         out.push_str(&format!(
             "✓ correct: every operation at its list-scheduling cycle (length {}).\n",

@@ -70,7 +70,7 @@ fn statement(
     answer: &str,
 ) -> String {
     let name = drill.name();
-    let mut text = header(name, seed, &m.name);
+    let mut text = header(name, seed, m.name());
     text.push_str(task);
     text.push_str(&p.to_text());
     text.push('\n');
@@ -113,12 +113,12 @@ fn indent(s: &str) -> String {
 /// class's latency, the units it holds at which offsets, its opcodes.
 pub fn machine_summary(m: &Machine) -> String {
     let res: Vec<String> = m
-        .resources
+        .resources()
         .iter()
         .map(|r| format!("{} {}", r.name, r.capacity))
         .collect();
     let mut rows = Vec::new();
-    for c in &m.classes {
+    for c in m.classes() {
         let units: BTreeMap<&str, Vec<u32>> = c
             .reservation
             .iter()
@@ -149,7 +149,7 @@ pub fn machine_summary(m: &Machine) -> String {
     }
     format!(
         "Machine {} (capacities: {}):\n{}",
-        m.name,
+        m.name(),
         res.join(" · "),
         columns(&rows)
     )

@@ -32,7 +32,7 @@ pub fn problem(p: &Problem) -> String {
 }
 
 pub fn report(r: &Report) -> String {
-    let mut out = header(r.drill.name(), r.seed, &r.model.name);
+    let mut out = header(r.drill.name(), r.seed, r.model.name());
     for m in &r.mistakes {
         out.push_str(&wrong(m));
         out.push('\n');
