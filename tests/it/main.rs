@@ -3,6 +3,7 @@
 
 mod common;
 
+mod answers;
 mod bad_inputs;
 mod bench;
 mod cli;
