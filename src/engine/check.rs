@@ -40,7 +40,7 @@ pub enum ViolationKind {
     Ii,
     /// A dependence whose latency has not elapsed.
     Latency,
-    /// A resource over capacity (Alg 23.1.4).
+    /// A resource over capacity (Algorithm 23.1.4).
     Resource,
 }
 

@@ -1,5 +1,5 @@
 //! Forbidden latencies, collision vectors and hazard recognizers
-//! (Def 23.1.5, Lemma 23.1.6, Alg 23.1.7), and the pipeline automaton built
+//! (Definition 23.1.5, Lemma 23.1.6, Algorithm 23.1.7), and the pipeline automaton built
 //! by enumerating a recognizer's reachable states.
 //!
 //! For one resource `r`, `K_r(o)` is the set of offsets at which class `o`
@@ -24,7 +24,7 @@ use std::fmt;
 use crate::model::ids::{ClassId, ResourceId};
 use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 
-/// `F(o, o')` on resource `r` (Def 23.1.5), sorted.
+/// `F(o, o')` on resource `r` (Definition 23.1.5), sorted.
 pub fn forbidden_latencies(m: &Machine, r: ResourceId, o: ClassId, o2: ClassId) -> Vec<u32> {
     let k1: Vec<u32> = m.class(o).offsets(r).collect();
     let k2: Vec<u32> = m.class(o2).offsets(r).collect();
@@ -63,7 +63,7 @@ pub fn collision_vector(m: &Machine, r: ResourceId, o: ClassId) -> String {
 
 /// The state of one resource relative to the current cycle: `counts[k]` is
 /// how many units are reserved in cycle `now + k`. For capacity 1 this is
-/// the set `s[r]` of Alg 23.1.7.
+/// the set `s[r]` of Algorithm 23.1.7.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ResourceState {
     pub resource: ResourceId,
@@ -89,7 +89,7 @@ pub fn set_string(s: &[u32]) -> String {
     }
 }
 
-/// The hazard recognizer of Alg 23.1.7 over chosen resources, in its
+/// The hazard recognizer of Algorithm 23.1.7 over chosen resources, in its
 /// capacity-m form (a count per future cycle instead of a bit).
 #[derive(Clone, Debug)]
 pub struct Recognizer<'m> {

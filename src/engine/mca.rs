@@ -103,7 +103,7 @@ pub struct Report {
     pub total_cycles: u64,
     pub total_uops: u64,
     pub dispatch_width: u32,
-    /// Def 23.1.10 (μ/W and every resource).
+    /// Definition 23.1.10 (μ/W and every resource).
     pub block_rthroughput: Ratio,
     /// The Theorem 23.1.12 bound `max(RThr, max ℓ/d)`.
     pub bound: Ratio,
@@ -465,7 +465,7 @@ pub fn instruction_info(p: &Program, m: &Machine) -> Vec<InstrInfo> {
 /// Resource pressure: occupied cycles per iteration of every resource but
 /// `issue`, in total and per instruction. Every instance books its class's
 /// whole table (no alternatives to choose between), so the per-iteration
-/// figure is `U_r(B)` of Def 23.1.10 whatever `N` is.
+/// figure is `U_r(B)` of Definition 23.1.10 whatever `N` is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pressure {
     pub resources: Vec<ResourceId>,

@@ -1,5 +1,5 @@
 //! Resource and recurrence bounds: usage per resource, ResMII, RecMII with
-//! its critical recurrence, MII (Lesson 23.6), RThroughput (Def 23.1.10) and
+//! its critical recurrence, MII (Lesson 23.6), RThroughput (Definition 23.1.10) and
 //! the bound of Theorem 23.1.12.
 //!
 //! RecMII is `⌈λ*⌉` where `λ* = max_Z ℓ(Z)/d(Z)` over dependence cycles.
@@ -27,7 +27,7 @@ use crate::model::program::Program;
 use crate::util::ratio::Ratio;
 
 /// `U_r` for every resource (issue first), counted from the reservation
-/// tables with multiplicity (Def 23.1.2).
+/// tables with multiplicity (Definition 23.1.2).
 pub fn usage(p: &Program, m: &Machine) -> Vec<u64> {
     let mut per_class = vec![0u64; m.classes().len()];
     for op in p.ops() {

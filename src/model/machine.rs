@@ -378,7 +378,7 @@ impl Machine {
                         return Err(bad(
                             at("occupancy"),
                             format!(
-                                "occupancy {occ} exceeds latency {} (Def 23.1.2 needs occ ≤ lat)",
+                                "occupancy {occ} exceeds latency {} (Definition 23.1.2 needs occ ≤ lat)",
                                 c.latency
                             ),
                         ));
@@ -726,7 +726,7 @@ mod tests {
         let flow = "issue_width: 2\nresources:\n  - { name: mul, capacity: 1 }\nclasses:\n  - { name: mul, latency: 3, opcodes: [mul], unit: mul, occupancy: 4 }\n";
         assert_eq!(
             Machine::from_yaml(flow, "m.yaml").unwrap_err().to_string(),
-            "m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 (Def 23.1.2 needs occ ≤ lat)"
+            "m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 (Definition 23.1.2 needs occ ≤ lat)"
         );
         let block = "issue_width: 2\nresources:\n  - name: alu\n    capacity: 2\nclasses:\n  - name: a\n    latency: 1\n    opcodes: [add]\n    unit: alu\n  - name: b\n    latency: 2\n    opcodes: [sub]\n    reservation:\n      - [alu, 0]\n      - [fpu, 1]\n";
         let (l, c, msg) = at(block);

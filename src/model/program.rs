@@ -10,7 +10,7 @@
 //! line does not hide the next). Dependences follow Lesson 23.2:
 //!
 //! * register flow (RAW) edges with latency `max(0, lat(producer) − a)`
-//!   (Prop 23.1.9, `a` the consumer's ReadAdvance);
+//!   (Proposition 23.1.9, `a` the consumer's ReadAdvance);
 //! * memory edges in source order between two memory operations of which at
 //!   least one writes, when they may alias (same symbol, or either address
 //!   holds a register): latency `lat(store)` from a write, 0 from a read;
