@@ -40,11 +40,12 @@ pub enum ViolationKind {
     Ii,
     /// A dependence whose latency has not elapsed.
     Latency,
-    /// A resource over capacity (Alg 23.1.4).
+    /// A resource over capacity (Algorithm 23.1.4).
     Resource,
 }
 
 impl ViolationKind {
+    /// The kind's name as printed and serialized (`format`, `latency`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             ViolationKind::Format => "format",
@@ -61,7 +62,9 @@ impl ViolationKind {
 /// One mistake, with a message that names operations and cycles.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Violation {
+    /// What kind of rule was broken.
     pub kind: ViolationKind,
+    /// The explanation shown to the student.
     pub message: String,
     /// The submission line it concerns, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -84,6 +87,7 @@ impl fmt::Display for Violation {
 /// The outcome of the hard checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckResult {
+    /// Every violation found, in the order the checks ran; empty when the schedule is valid.
     pub violations: Vec<Violation>,
     /// The cycle of each operation, when every operation has exactly one.
     pub cycles: Option<Vec<Cycle>>,

@@ -1,5 +1,5 @@
 //! Forbidden latencies, collision vectors and hazard recognizers
-//! (Def 23.1.5, Lemma 23.1.6, Alg 23.1.7), and the pipeline automaton built
+//! (Definition 23.1.5, Lemma 23.1.6, Algorithm 23.1.7), and the pipeline automaton built
 //! by enumerating a recognizer's reachable states.
 //!
 //! For one resource `r`, `K_r(o)` is the set of offsets at which class `o`
@@ -24,7 +24,7 @@ use std::fmt;
 use crate::model::ids::{ClassId, ResourceId};
 use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 
-/// `F(o, o')` on resource `r` (Def 23.1.5), sorted.
+/// `F(o, o')` on resource `r` (Definition 23.1.5), sorted.
 pub fn forbidden_latencies(m: &Machine, r: ResourceId, o: ClassId, o2: ClassId) -> Vec<u32> {
     let k1: Vec<u32> = m.class(o).offsets(r).collect();
     let k2: Vec<u32> = m.class(o2).offsets(r).collect();
@@ -63,10 +63,12 @@ pub fn collision_vector(m: &Machine, r: ResourceId, o: ClassId) -> String {
 
 /// The state of one resource relative to the current cycle: `counts[k]` is
 /// how many units are reserved in cycle `now + k`. For capacity 1 this is
-/// the set `s[r]` of Alg 23.1.7.
+/// the set `s[r]` of Algorithm 23.1.7.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ResourceState {
+    /// The resource `r` this state belongs to.
     pub resource: ResourceId,
+    /// `counts[k]`: units of `r` reserved in cycle `now + k` (index 0 is the current cycle).
     pub counts: Vec<u32>,
 }
 
@@ -89,7 +91,7 @@ pub fn set_string(s: &[u32]) -> String {
     }
 }
 
-/// The hazard recognizer of Alg 23.1.7 over chosen resources, in its
+/// The hazard recognizer of Algorithm 23.1.7 over chosen resources, in its
 /// capacity-m form (a count per future cycle instead of a bit).
 #[derive(Clone, Debug)]
 pub struct Recognizer<'m> {
@@ -110,6 +112,7 @@ impl<'m> Recognizer<'m> {
         Recognizer { machine, states }
     }
 
+    /// The state of every tracked resource, in the order given to [`Recognizer::new`].
     pub fn states(&self) -> &[ResourceState] {
         &self.states
     }
@@ -158,18 +161,24 @@ fn window(m: &Machine, r: ResourceId) -> usize {
 /// One row of a recognizer trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceRow {
+    /// The cycle the event happens in.
     pub cycle: i64,
     /// `Issue(class)` or `Advance`.
     pub event: String,
+    /// The state counts before the event, offsets concatenated resource by resource.
     pub before: Vec<u32>,
+    /// `Some(accept)` for an `Issue`, `None` for an `Advance`.
     pub accepted: Option<bool>,
+    /// The state counts after the event.
     pub after: Vec<u32>,
 }
 
 /// An event for [`trace`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// `Issue(o)`: try to issue an operation of class `o` in the current cycle.
     Issue(ClassId),
+    /// `Advance`: move to the next cycle, shifting every offset down by one.
     Advance,
 }
 
@@ -204,10 +213,19 @@ pub fn trace(m: &Machine, r: ResourceId, start_cycle: i64, events: &[Event]) -> 
 /// Why an automaton could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AutomatonError {
+    /// The packed state of the resources would not fit in 128 bits.
     #[error("the state of these resources needs {bits} bits, more than the 128 an automaton state may use")]
-    TooWide { bits: u32 },
+    TooWide {
+        /// The bits the state would need.
+        bits: u32,
+    },
+    /// The enumeration reached its state limit (the pathological family of
+    /// Lesson 23.1 §5 grows as `2^D`).
     #[error("the automaton would have more than {limit} states")]
-    TooManyStates { limit: usize },
+    TooManyStates {
+        /// The limit that was passed.
+        limit: usize,
+    },
 }
 
 /// The pipeline automaton: the recognizer's reachable states, numbered in
@@ -249,6 +267,7 @@ impl Automaton {
         Automaton::build_limited(m, resources, MAX_STATES)
     }
 
+    /// Like [`Automaton::build`], giving up once more than `limit` states are reached.
     pub fn build_limited(
         m: &Machine,
         resources: &[ResourceId],
@@ -370,6 +389,7 @@ impl Automaton {
         self.states.len()
     }
 
+    /// Whether the automaton has no states.
     pub fn is_empty(&self) -> bool {
         self.states.is_empty()
     }

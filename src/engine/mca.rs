@@ -67,12 +67,16 @@ pub struct Options {
 /// Why a simulation was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum McaError {
+    /// The loop body is empty.
     #[error("the body has no instructions")]
     Empty,
+    /// The iteration count is outside `1..=MAX_ITERATIONS`.
     #[error("--iterations must be between 1 and {MAX_ITERATIONS}, got {0}")]
     Iterations(u64),
+    /// Iterations times instructions exceed `MAX_INSTRUCTIONS`.
     #[error("{0} iterations of {1} instructions exceed the limit of {MAX_INSTRUCTIONS} simulated instructions")]
     TooMany(u64, u64),
+    /// The in-flight window the simulation needs exceeds `MAX_RING` slots.
     #[error("the model and loop need {0} in-flight instance slots (buffer, latencies, distances), more than the {MAX_RING} the simulator keeps")]
     TooWide(u64),
 }
@@ -85,25 +89,34 @@ pub const MAX_RING: u64 = 1 << 24;
 /// The life of one recorded instance (timeline view).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stamp {
+    /// The iteration (0-based) the instance belongs to.
     pub iteration: u64,
     /// Index of the operation in the body.
     pub op: usize,
+    /// The cycle the instance entered the reorder buffer.
     pub dispatch: Cycle,
+    /// The cycle it was issued to its resources.
     pub issue: Cycle,
     /// The cycle its result is visible (`issue + lat`).
     pub executed: Cycle,
+    /// The cycle it retired (in order, after it executed).
     pub retire: Cycle,
 }
 
 /// The outcome of [`simulate`], with llvm-mca's summary fields.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
+    /// How many times the body was simulated (`N`).
     pub iterations: u64,
+    /// Instructions simulated: `N` times the body length.
     pub instructions: u64,
+    /// Cycles until the last instance retired (llvm-mca's Total Cycles).
     pub total_cycles: u64,
+    /// Micro-ops simulated (llvm-mca's Total uOps).
     pub total_uops: u64,
+    /// Micro-ops dispatched per cycle at most: the issue width `W` (Definition 23.1.8's IssueWidth).
     pub dispatch_width: u32,
-    /// Def 23.1.10 (μ/W and every resource).
+    /// Definition 23.1.10 (μ/W and every resource).
     pub block_rthroughput: Ratio,
     /// The Theorem 23.1.12 bound `max(RThr, max ℓ/d)`.
     pub bound: Ratio,
@@ -114,10 +127,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// Micro-ops per cycle (llvm-mca's uOps Per Cycle).
     pub fn uops_per_cycle(&self) -> f64 {
         self.total_uops as f64 / self.total_cycles.max(1) as f64
     }
 
+    /// Instructions per cycle (llvm-mca's IPC).
     pub fn ipc(&self) -> f64 {
         self.instructions as f64 / self.total_cycles.max(1) as f64
     }
@@ -432,11 +447,15 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
 /// One row of the instruction-info view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InstrInfo {
+    /// Micro-ops of the class (LLVM's NumMicroOps).
     pub uops: u32,
+    /// The class latency `lat(o)` (Definition 23.1.1).
     pub latency: u32,
     /// `max_r usage/cap` of this instruction alone (issue included).
     pub rthroughput: Ratio,
+    /// Whether the instruction reads memory.
     pub may_load: bool,
+    /// Whether the instruction writes memory.
     pub may_store: bool,
 }
 
@@ -465,15 +484,18 @@ pub fn instruction_info(p: &Program, m: &Machine) -> Vec<InstrInfo> {
 /// Resource pressure: occupied cycles per iteration of every resource but
 /// `issue`, in total and per instruction. Every instance books its class's
 /// whole table (no alternatives to choose between), so the per-iteration
-/// figure is `U_r(B)` of Def 23.1.10 whatever `N` is.
+/// figure is `U_r(B)` of Definition 23.1.10 whatever `N` is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pressure {
+    /// The resources shown, in machine order, `issue` left out.
     pub resources: Vec<ResourceId>,
+    /// `U_r(B)` per resource: occupied cycles per iteration (Definition 23.1.2).
     pub per_iteration: Vec<u64>,
     /// `[instruction][resource]`.
     pub per_instruction: Vec<Vec<u64>>,
 }
 
+/// The resource-pressure view of `p` on `m` (llvm-mca's `-resource-pressure`).
 pub fn resource_pressure(p: &Program, m: &Machine) -> Pressure {
     let resources: Vec<ResourceId> = m.resource_ids().filter(|&r| r != ISSUE).collect();
     let per_instruction: Vec<Vec<u64>> = p

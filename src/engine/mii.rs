@@ -1,5 +1,5 @@
 //! Resource and recurrence bounds: usage per resource, ResMII, RecMII with
-//! its critical recurrence, MII (Lesson 23.6), RThroughput (Def 23.1.10) and
+//! its critical recurrence, MII (Lesson 23.6), RThroughput (Definition 23.1.10) and
 //! the bound of Theorem 23.1.12.
 //!
 //! RecMII is `⌈λ*⌉` where `λ* = max_Z ℓ(Z)/d(Z)` over dependence cycles.
@@ -27,7 +27,7 @@ use crate::model::program::Program;
 use crate::util::ratio::Ratio;
 
 /// `U_r` for every resource (issue first), counted from the reservation
-/// tables with multiplicity (Def 23.1.2).
+/// tables with multiplicity (Definition 23.1.2).
 pub fn usage(p: &Program, m: &Machine) -> Vec<u64> {
     let mut per_class = vec![0u64; m.classes().len()];
     for op in p.ops() {
@@ -47,7 +47,9 @@ pub fn usage(p: &Program, m: &Machine) -> Vec<u64> {
 pub struct Recurrence {
     /// Edge indices into `Program::edges`, in cycle order.
     pub edges: Vec<u32>,
+    /// ℓ: the sum of the edges' latencies.
     pub latency: u64,
+    /// d: the sum of the edges' iteration distances.
     pub distance: u64,
 }
 
@@ -94,12 +96,15 @@ impl Recurrence {
 pub struct Bounds {
     /// `U_r` per resource, issue first.
     pub usage: Vec<u64>,
+    /// ResMII: `max_r ⌈U_r / cap(r)⌉` (Lesson 23.6).
     pub res_mii: u64,
     /// A resource that attains RThroughput (a unit rather than issue on ties).
     pub res_bottleneck: ResourceId,
+    /// A dependence cycle attaining RecMII, when there is one.
     pub recurrence: Option<Recurrence>,
     /// 0 when the loop has no recurrence.
     pub rec_mii: u64,
+    /// MII: `max(ResMII, RecMII)` (Lesson 23.6).
     pub mii: u64,
     /// `max_r U_r / cap(r)`, the issue pseudo-resource (μ/W) included.
     pub rthroughput: Ratio,
@@ -156,8 +161,11 @@ pub struct BoundsInfo {
     pub bound: String,
     /// A dependence cycle attaining RecMII, when there is one.
     pub critical_recurrence: Option<RecurrenceInfo>,
+    /// MII: `max(ResMII, RecMII)` (Lesson 23.6).
     pub mii: u64,
+    /// RecMII: `max ⌈ℓ/d⌉` over dependence cycles, 0 without one.
     pub rec_mii: u64,
+    /// ResMII: `max_r ⌈U_r / cap(r)⌉`.
     pub res_mii: u64,
     /// `max_r U_r / cap(r)` (Definition 23.1.10), as a fraction.
     pub rthroughput: String,
@@ -168,7 +176,9 @@ pub struct BoundsInfo {
 /// A recurrence as data: its operations' labels, latency and distance.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RecurrenceInfo {
+    /// d: the total iteration distance.
     pub distance: u64,
+    /// ℓ: the total latency.
     pub latency: u64,
     /// The labels in cycle order, starting with the first in the source.
     pub ops: Vec<String>,
@@ -177,8 +187,11 @@ pub struct RecurrenceInfo {
 /// One resource's usage as data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct UsageInfo {
+    /// `cap(r)` (Definition 23.1.1).
     pub capacity: u32,
+    /// The resource's name.
     pub resource: String,
+    /// `U_r` of the body (Definition 23.1.2).
     pub usage: u64,
 }
 
@@ -452,6 +465,7 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
 pub struct Enumeration {
     /// `max ℓ/d` over all elementary circuits, if any.
     pub best: Option<Ratio>,
+    /// How many circuits were enumerated.
     pub circuits: u64,
     /// False when `limit` circuits were reached before the end.
     pub complete: bool,

@@ -1,6 +1,8 @@
 //! The engine: reservation tables, hazard recognizers, schedulers, bounds,
 //! hard checks and the simulator.
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod hazard;
 pub mod mca;

@@ -41,7 +41,9 @@ pub const BUDGET_RATIO: usize = 6;
 /// iteration (the first operation at cycle 0 or later; the earliest at 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModuloSchedule {
+    /// The initiation interval II.
     pub ii: u64,
+    /// The issue cycle of each operation of one iteration, by [`OpId`] index.
     pub cycles: Vec<Cycle>,
     /// The lower bound the search started from.
     pub mii: u64,

@@ -168,6 +168,7 @@ fn book<S: Store>(s: &mut S, folded: &[Pair], c: Cycle, op: Option<OpId>) {
 /// operations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
+    /// Units of the resource in use in this cycle (`used[r][c]` of Algorithm 23.1.4).
     pub used: u32,
     /// One entry per pair placed here with an owner: modulo II an operation
     /// with two pairs in this cell is listed twice.
@@ -189,10 +190,13 @@ impl Cell {
 /// would need `needed` units but has `capacity`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
+    /// The resource that would overflow.
     pub resource: ResourceId,
     /// The cycle, or the row of a modulo table.
     pub cycle: Cycle,
+    /// Units the placement would need in that cycle.
     pub needed: u32,
+    /// `cap(r)` (Definition 23.1.1).
     pub capacity: u32,
     /// The operations already holding the resource in that cycle.
     pub owners: Vec<OpId>,
@@ -252,6 +256,7 @@ impl GlobalTable {
         }
     }
 
+    /// `Some(II)` for a modulo table, `None` for a plain one.
     pub fn ii(&self) -> Option<u64> {
         self.ii
     }
@@ -337,10 +342,12 @@ impl GlobalTable {
         out
     }
 
+    /// `used[r][c]` of Algorithm 23.1.4: units of `r` in use in cycle `c` (its row for a modulo table).
     pub fn used(&self, r: ResourceId, c: Cycle) -> u32 {
         self.cells.get(&(r, self.row(c))).map_or(0, |c| c.used)
     }
 
+    /// The cell of `r` in cycle `c` (its row for a modulo table), if anything was placed there.
     pub fn cell(&self, r: ResourceId, c: Cycle) -> Option<&Cell> {
         self.cells.get(&(r, self.row(c)))
     }

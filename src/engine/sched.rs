@@ -89,10 +89,12 @@ fn classes(p: &Program) -> Vec<u32> {
 /// A schedule of one block: an issue cycle per operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockSchedule {
+    /// The issue cycle `t_i` of each operation, by [`OpId`](crate::model::ids::OpId) index.
     pub cycles: Vec<Cycle>,
     /// Cycles until every result is visible: `max(t_i + lat_i)`, at least
     /// the last issue cycle plus one.
     pub length: Cycle,
+    /// The height of each operation, the list scheduler's priority (see [`heights`]).
     pub heights: Vec<u64>,
     /// The cycle each operation became ready (all predecessors placed and
     /// their latencies elapsed).

@@ -33,16 +33,20 @@ pub const TOY_YAML: &str = include_str!("../../labs/ch23-sched/machines/toy.yaml
 /// A resource with a capacity (the number of units of that kind).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resource {
+    /// The name used in machine files and reports (`alu`, `mem`, `issue`).
     pub name: String,
+    /// `cap(r)`: units of this kind (Definition 23.1.1); `W` for `issue`.
     pub capacity: u32,
 }
 
 /// An operation class: latency, opcodes and reservation table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Class {
+    /// The class name (`alu`, `load`, `div`).
     pub name: String,
     /// Cycles from issue until the result is visible (`lat`, Definition 23.1.1).
     pub latency: u32,
+    /// The opcodes of this class, as written in lab inputs.
     pub opcodes: Vec<String>,
     /// RT(o) as `(resource, offset)` pairs, the issue pairs included, in the
     /// order the file gives them. A pair may repeat: it then counts twice.
@@ -98,35 +102,52 @@ pub const ISSUE: ResourceId = ResourceId(0);
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MachineFile {
+    /// `name:`; `machine` when absent.
     pub name: Option<String>,
+    /// `issue_width:`, W (Definition 23.1.1).
     pub issue_width: i64,
+    /// `micro_op_buffer_size:`, LLVM's MicroOpBufferSize (Definition 23.1.8); 0 or absent means in-order.
     #[serde(default)]
     pub micro_op_buffer_size: Option<i64>,
+    /// `resources:` besides `issue`.
     pub resources: Vec<ResourceFile>,
+    /// `classes:`, the operation classes.
     pub classes: Vec<ClassFile>,
 }
 
+/// The file form of one resource.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResourceFile {
+    /// `name:`.
     pub name: String,
+    /// `capacity:`, `cap(r)`.
     pub capacity: i64,
 }
 
+/// The file form of one operation class.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClassFile {
+    /// `name:`.
     pub name: String,
+    /// `latency:`, `lat(o)` (Definition 23.1.1).
     pub latency: i64,
+    /// `opcodes:` that belong to the class.
     pub opcodes: Vec<String>,
+    /// `unit:`, the one unit `u_o` of Definition 23.1.2 (with `occupancy`).
     #[serde(default)]
     pub unit: Option<String>,
+    /// `occupancy:`, `occ(o)` with `1 ≤ occ(o) ≤ lat(o)` (Definition 23.1.2); default 1.
     #[serde(default)]
     pub occupancy: Option<i64>,
+    /// `reservation:`, a general RT(o) as `[resource, offset]` pairs (instead of `unit`).
     #[serde(default)]
     pub reservation: Option<Vec<(String, i64)>>,
+    /// `uops:`, LLVM's NumMicroOps; default 1.
     #[serde(default)]
     pub uops: Option<i64>,
+    /// `read_advance:`, LLVM's ReadAdvance (Proposition 23.1.9); default 0.
     #[serde(default)]
     pub read_advance: Option<i64>,
 }
@@ -181,7 +202,9 @@ impl Field {
 pub struct MachineError {
     /// The file (or generator) the model came from.
     pub origin: String,
+    /// The field the mistake is in.
     pub field: Field,
+    /// What is wrong with it.
     pub message: String,
 }
 
@@ -378,7 +401,7 @@ impl Machine {
                         return Err(bad(
                             at("occupancy"),
                             format!(
-                                "occupancy {occ} exceeds latency {} (Def 23.1.2 needs occ ≤ lat)",
+                                "occupancy {occ} exceeds latency {} (Definition 23.1.2 needs occ ≤ lat)",
                                 c.latency
                             ),
                         ));
@@ -454,18 +477,22 @@ impl Machine {
         })
     }
 
+    /// The class with this id.
     pub fn class(&self, id: ClassId) -> &Class {
         &self.classes[id.index()]
     }
 
+    /// The resource with this id.
     pub fn resource(&self, id: ResourceId) -> &Resource {
         &self.resources[id.index()]
     }
 
+    /// The class an opcode belongs to, if the machine knows the opcode.
     pub fn class_by_opcode(&self, opcode: &str) -> Option<ClassId> {
         self.opcode_class.get(opcode).copied()
     }
 
+    /// The class with this name, if any.
     pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
         self.classes
             .iter()
@@ -473,6 +500,7 @@ impl Machine {
             .map(ClassId::from_index)
     }
 
+    /// The resource with this name, if any.
     pub fn resource_by_name(&self, name: &str) -> Option<ResourceId> {
         self.resources
             .iter()
@@ -480,10 +508,12 @@ impl Machine {
             .map(ResourceId::from_index)
     }
 
+    /// Every resource id, `issue` first.
     pub fn resource_ids(&self) -> impl Iterator<Item = ResourceId> {
         (0..self.resources.len()).map(ResourceId::from_index)
     }
 
+    /// Every class id, in file order.
     pub fn class_ids(&self) -> impl Iterator<Item = ClassId> {
         (0..self.classes.len()).map(ClassId::from_index)
     }
@@ -726,7 +756,7 @@ mod tests {
         let flow = "issue_width: 2\nresources:\n  - { name: mul, capacity: 1 }\nclasses:\n  - { name: mul, latency: 3, opcodes: [mul], unit: mul, occupancy: 4 }\n";
         assert_eq!(
             Machine::from_yaml(flow, "m.yaml").unwrap_err().to_string(),
-            "m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 (Def 23.1.2 needs occ ≤ lat)"
+            "m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 (Definition 23.1.2 needs occ ≤ lat)"
         );
         let block = "issue_width: 2\nresources:\n  - name: alu\n    capacity: 2\nclasses:\n  - name: a\n    latency: 1\n    opcodes: [add]\n    unit: alu\n  - name: b\n    latency: 2\n    opcodes: [sub]\n    reservation:\n      - [alu, 0]\n      - [fpu, 1]\n";
         let (l, c, msg) = at(block);

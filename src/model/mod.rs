@@ -1,6 +1,8 @@
 //! The model: ids, machines (Definition 23.1.1) and programs with their
 //! dependence graphs.
 
+#![warn(missing_docs)]
+
 pub mod ids;
 pub mod machine;
 pub mod program;

@@ -6,11 +6,11 @@
 //! d: r4 = mul r1, r1
 //! ```
 //!
-//! [`parse`] returns the [`Program`] or every [`Diagnostic`] it found (one bad
+//! [`parse`] returns the [`Program`] or every [`Diagnostic`](crate::formats::diagnostic::Diagnostic) it found (one bad
 //! line does not hide the next). Dependences follow Lesson 23.2:
 //!
 //! * register flow (RAW) edges with latency `max(0, lat(producer) − a)`
-//!   (Prop 23.1.9, `a` the consumer's ReadAdvance);
+//!   (Proposition 23.1.9, `a` the consumer's ReadAdvance);
 //! * memory edges in source order between two memory operations of which at
 //!   least one writes, when they may alias (same symbol, or either address
 //!   holds a register): latency `lat(store)` from a write, 0 from a read;
@@ -37,11 +37,14 @@ use crate::model::machine::Machine;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
+    /// A straight-line block (`block NAME`), list-scheduled (Lesson 23.3).
     Block,
+    /// A loop body (`loop NAME`), modulo-scheduled (Lesson 23.6).
     Loop,
 }
 
 impl Kind {
+    /// `block` or `loop`, as written in the input.
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Block => "block",
@@ -53,6 +56,7 @@ impl Kind {
 /// A register read, possibly from `distance` iterations back (`r@k`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegUse {
+    /// The register name (`r1`).
     pub name: String,
     /// `Some(k)` for `r@k`.
     pub at: Option<u32>,
@@ -61,25 +65,37 @@ pub struct RegUse {
 /// A memory address: an optional symbol, registers, and an offset.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Address {
+    /// The symbol (`x` in `[x]`), if any.
     pub symbol: Option<String>,
+    /// Registers in the address (`r2` in `[x + r2]`).
     pub regs: Vec<RegUse>,
+    /// A constant offset, if any.
     pub offset: Option<i64>,
 }
 
+/// One operand of an operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Operand {
+    /// A register read.
     Reg(RegUse),
+    /// An immediate.
     Imm(i64),
+    /// A memory operand `[...]`.
     Mem(Address),
 }
 
 /// One operation of the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Op {
+    /// The label before the colon (`a` in `a: r1 = load [x]`).
     pub label: String,
+    /// The register written, if any.
     pub dest: Option<String>,
+    /// The opcode as written.
     pub opcode: String,
+    /// The opcode's class in the machine.
     pub class: ClassId,
+    /// The operands in source order.
     pub operands: Vec<Operand>,
     /// 1-based line in the input.
     pub line: u32,
@@ -205,10 +221,15 @@ pub struct EdgeInfo {
 /// A dependence `from → to` with latency ℓ and iteration distance d.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
+    /// The producer.
     pub from: OpId,
+    /// The consumer.
     pub to: OpId,
+    /// ℓ: cycles from the producer's issue until the consumer may issue (Proposition 23.1.9 for registers).
     pub latency: u32,
+    /// d: iterations between producer and consumer (0 in a block).
     pub distance: u32,
+    /// Register or memory dependence.
     pub kind: EdgeKind,
 }
 
@@ -261,6 +282,7 @@ impl Adjacency {
         self.start.len().saturating_sub(1)
     }
 
+    /// Whether there are no operations.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -330,26 +352,32 @@ impl Program {
         &self.topo
     }
 
+    /// The operation with this id.
     pub fn op(&self, id: OpId) -> &Op {
         &self.ops[id.index()]
     }
 
+    /// The label of the operation with this id.
     pub fn label(&self, id: OpId) -> &str {
         &self.ops[id.index()].label
     }
 
+    /// The number of operations.
     pub fn len(&self) -> usize {
         self.ops.len()
     }
 
+    /// Whether the program has no operations.
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
     }
 
+    /// Every operation id, in source order.
     pub fn op_ids(&self) -> impl Iterator<Item = OpId> {
         (0..self.ops.len()).map(OpId::from_index)
     }
 
+    /// The operation with this label, if any.
     pub fn op_by_label(&self, label: &str) -> Option<OpId> {
         self.ops
             .iter()

@@ -1,4 +1,4 @@
-//! Exact non-negative fractions for throughput figures (Def 23.1.10).
+//! Exact non-negative fractions for throughput figures (Definition 23.1.10).
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -104,7 +104,7 @@ pub fn model_text(m: &Machine) -> String {
             res.name, res.capacity
         ));
         if res.capacity == 1 {
-            s.push_str("  forbidden latencies F(row, column) (Def 23.1.5):\n");
+            s.push_str("  forbidden latencies F(row, column) (Definition 23.1.5):\n");
             let mut rows = vec![std::iter::once("    ".to_string())
                 .chain(users.iter().map(|&c| m.class(c).name.clone()))
                 .collect::<Vec<_>>()];

@@ -1,6 +1,6 @@
 //! Lesson 23.1 §3 as tests: the running block's schedule and table, the div
 //! variant with its hazard-recognizer trace, forbidden latencies and the
-//! multiplier's automaton, and the pathological family of §5.
+//! multiplier's automaton, and the pathological family of Lesson 23.1 §5.
 
 use crate::common;
 use course::engine::hazard::{self, set_string, Automaton, Event};

@@ -117,13 +117,13 @@ impl Drill {
                 "a modulo schedule of a random loop at the smallest II you can reach (Lesson 23.6)"
             }
             Drill::Forbidden => {
-                "forbidden latencies and collision vectors of random reservation tables (Def 23.1.5)"
+                "forbidden latencies and collision vectors of random reservation tables (Definition 23.1.5)"
             }
             Drill::Hazard => {
-                "the hazard recognizer's trace on the multiplier (Alg 23.1.7, the event table of §3)"
+                "the hazard recognizer's trace on the multiplier (Algorithm 23.1.7, the event table of Lesson 23.1 §3)"
             }
             Drill::Rthroughput => {
-                "Block RThroughput of a random loop body, as llvm-mca prints it (Def 23.1.10)"
+                "Block RThroughput of a random loop body, as llvm-mca prints it (Definition 23.1.10)"
             }
         }
     }

@@ -14,7 +14,7 @@ pub fn problem(p: &Problem) -> String {
         p.generator_version
     );
     text.push_str(
-        "These classes use the capacity-1 resource r at the offsets shown (K_r(o), Def 23.1.5):\n",
+        "These classes use the capacity-1 resource r at the offsets shown (K_r(o), Definition 23.1.5):\n",
     );
     let rows: Vec<Vec<String>> = m
         .class_ids()

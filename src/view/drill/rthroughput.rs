@@ -11,7 +11,7 @@ pub fn problem(p: &Problem) -> String {
         p.seed,
         &p.model,
         &p.program,
-        "What Block RThroughput does llvm-mca print for this loop body (Def 23.1.10)?\n\n",
+        "What Block RThroughput does llvm-mca print for this loop body (Definition 23.1.10)?\n\n",
         "Answer with one number (5/2 or 2.5)",
     );
     if let Some(s) = &p.solution {
