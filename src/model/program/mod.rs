@@ -1,0 +1,700 @@
+//! The lab input format (product.md §4) and the dependence graph built from it.
+//!
+//! ```text
+//! block running
+//! a: r1 = load [x]
+//! d: r4 = mul r1, r1
+//! ```
+//!
+//! [`parse`] returns the [`Program`] or every [`Diagnostic`](crate::formats::diagnostic::Diagnostic) it found (one bad
+//! line does not hide the next). Dependences follow Lesson 23.2:
+//!
+//! * register flow (RAW) edges with latency `max(0, lat(producer) − a)`
+//!   (Proposition 23.1.9, `a` the consumer's ReadAdvance);
+//! * memory edges in source order between two memory operations of which at
+//!   least one writes, when they may alias (same symbol, or either address
+//!   holds a register): latency `lat(store)` from a write, 0 from a read;
+//! * in loops, a use at or before the definition reads the previous
+//!   iteration (distance 1), `r@k` reads `k` iterations back, and memory
+//!   operations on the same plain symbol get distance-1 edges backwards.
+//!
+//! ```
+//! let src = "block t\na: r1 = load [x]\nb: r2 = add r1, 1\n";
+//! let p = course::model::program::parse(src, "t.txt", &course::model::machine::Machine::toy()).unwrap();
+//! assert_eq!(p.edges().len(), 1);
+//! assert_eq!(p.edges()[0].latency, 3);
+//! ```
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::model::ids::{ClassId, OpId};
+use crate::model::machine::Machine;
+
+/// A straight-line block or the body of a loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A straight-line block (`block NAME`), list-scheduled (Lesson 23.3).
+    Block,
+    /// A loop body (`loop NAME`), modulo-scheduled (Lesson 23.6).
+    Loop,
+}
+
+impl Kind {
+    /// `block` or `loop`, as written in the input.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Block => "block",
+            Kind::Loop => "loop",
+        }
+    }
+}
+
+/// A register read, possibly from `distance` iterations back (`r@k`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegUse {
+    /// The register name (`r1`).
+    pub name: String,
+    /// `Some(k)` for `r@k`.
+    pub at: Option<u32>,
+}
+
+/// A memory address: an optional symbol, registers, and an offset.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Address {
+    /// The symbol (`x` in `[x]`), if any.
+    pub symbol: Option<String>,
+    /// Registers in the address (`r2` in `[x + r2]`).
+    pub regs: Vec<RegUse>,
+    /// A constant offset, if any.
+    pub offset: Option<i64>,
+}
+
+/// One operand of an operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// A register read.
+    Reg(RegUse),
+    /// An immediate.
+    Imm(i64),
+    /// A memory operand `[...]`.
+    Mem(Address),
+}
+
+/// One operation of the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Op {
+    /// The label before the colon (`a` in `a: r1 = load [x]`).
+    pub label: String,
+    /// The register written, if any.
+    pub dest: Option<String>,
+    /// The opcode as written.
+    pub opcode: String,
+    /// The opcode's class in the machine.
+    pub class: ClassId,
+    /// The operands in source order.
+    pub operands: Vec<Operand>,
+    /// 1-based line in the input.
+    pub line: u32,
+}
+
+impl Op {
+    /// The memory operand, if any.
+    pub fn address(&self) -> Option<&Address> {
+        self.operands.iter().find_map(|o| match o {
+            Operand::Mem(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    /// A memory operation without a destination writes memory.
+    pub fn writes_memory(&self) -> bool {
+        self.address().is_some() && self.dest.is_none()
+    }
+
+    /// Every register this operation reads (operands and addresses).
+    pub fn reg_uses(&self) -> impl Iterator<Item = &RegUse> {
+        self.operands
+            .iter()
+            .flat_map(|o| -> Box<dyn Iterator<Item = &RegUse>> {
+                match o {
+                    Operand::Reg(r) => Box::new(std::iter::once(r)),
+                    Operand::Mem(a) => Box::new(a.regs.iter()),
+                    Operand::Imm(_) => Box::new(std::iter::empty()),
+                }
+            })
+    }
+
+    /// The operation as written in the lab format, after the label.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        if let Some(d) = &self.dest {
+            s.push_str(d);
+            s.push_str(" = ");
+        }
+        s.push_str(&self.opcode);
+        for (i, o) in self.operands.iter().enumerate() {
+            s.push_str(if i == 0 { " " } else { ", " });
+            match o {
+                Operand::Reg(r) => push_reg(&mut s, r),
+                Operand::Imm(v) => s.push_str(&v.to_string()),
+                Operand::Mem(a) => {
+                    s.push('[');
+                    let mut first = true;
+                    let mut sep = |s: &mut String| {
+                        if !first {
+                            s.push_str(" + ");
+                        }
+                        first = false;
+                    };
+                    if let Some(sym) = &a.symbol {
+                        sep(&mut s);
+                        s.push_str(sym);
+                    }
+                    for r in &a.regs {
+                        sep(&mut s);
+                        push_reg(&mut s, r);
+                    }
+                    if let Some(off) = a.offset {
+                        sep(&mut s);
+                        s.push_str(&off.to_string());
+                    }
+                    s.push(']');
+                }
+            }
+        }
+        s
+    }
+}
+
+fn push_reg(s: &mut String, r: &RegUse) {
+    s.push_str(&r.name);
+    if let Some(k) = r.at {
+        s.push('@');
+        s.push_str(&k.to_string());
+    }
+}
+
+/// Why an edge exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum EdgeKind {
+    /// Register flow through the register its source defines
+    /// ([`Program::edge_register`]).
+    #[serde(rename = "register")]
+    Reg,
+    /// Possible memory aliasing.
+    #[serde(rename = "memory")]
+    Mem,
+}
+
+/// An operation as JSON (`ops` of product.md §6). Fields are declared in
+/// alphabetical order, the order every JSON object of the crate prints its
+/// keys in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpInfo {
+    /// The class name.
+    pub class: String,
+    /// The label.
+    pub label: String,
+    /// The operation as written in the lab format, after the label.
+    pub text: String,
+}
+
+/// A dependence as JSON (`edges` of product.md §6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EdgeInfo {
+    /// Iteration distance d.
+    pub distance: u32,
+    /// The producer's label.
+    pub from: String,
+    /// `register` or `memory`.
+    pub kind: EdgeKind,
+    /// Latency ℓ.
+    pub latency: u32,
+    /// The consumer's label.
+    pub to: String,
+}
+
+/// A dependence `from → to` with latency ℓ and iteration distance d.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// The producer.
+    pub from: OpId,
+    /// The consumer.
+    pub to: OpId,
+    /// ℓ: cycles from the producer's issue until the consumer may issue (Proposition 23.1.9 for registers).
+    pub latency: u32,
+    /// d: iterations between producer and consumer (0 in a block).
+    pub distance: u32,
+    /// Register or memory dependence.
+    pub kind: EdgeKind,
+}
+
+/// A parsed input with its dependence graph.
+#[derive(Clone, Debug)]
+pub struct Program {
+    name: String,
+    kind: Kind,
+    ops: Vec<Op>,
+    edges: Vec<Edge>,
+    /// Edge indices leaving each operation (`succs[x]`, ascending).
+    succs: Adjacency,
+    /// Edge indices entering each operation (`preds[x]`, ascending).
+    preds: Adjacency,
+    /// A topological order of the distance-0 edges.
+    topo: Vec<OpId>,
+}
+
+/// Edge indices per operation, packed in one array (compressed sparse
+/// rows): two allocations for the whole graph instead of one per operation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Adjacency {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Adjacency {
+    /// Groups the indices of `edges` by `end(edge)` (an operation index
+    /// below `n`), keeping edge order within each group.
+    fn build(n: usize, edges: &[Edge], end: impl Fn(&Edge) -> usize) -> Adjacency {
+        let mut start = vec![0u32; n + 1];
+        for e in edges {
+            start[end(e) + 1] += 1;
+        }
+        for x in 0..n {
+            start[x + 1] += start[x];
+        }
+        let mut next: Vec<u32> = start[..n].to_vec();
+        let mut list = vec![0u32; edges.len()];
+        for (i, e) in edges.iter().enumerate() {
+            let slot = &mut next[end(e)];
+            list[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        Adjacency { start, list }
+    }
+
+    /// The number of operations.
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// Whether there are no operations.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The groups in operation order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        (0..self.len()).map(|x| &self[x])
+    }
+}
+
+impl std::ops::Index<usize> for Adjacency {
+    type Output = [u32];
+
+    fn index(&self, x: usize) -> &[u32] {
+        &self.list[self.start[x] as usize..self.start[x + 1] as usize]
+    }
+}
+
+/// One problem in an input before the file name is attached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Diagnostic {
+    line: u32,
+    column: u32,
+    message: String,
+}
+
+/// The most dependences an input may have: memory pairs can grow
+/// quadratically with the number of memory operations.
+pub const MAX_EDGES: usize = 20_000_000;
+
+/// The most diagnostics one file reports before giving up.
+const MAX_DIAGNOSTICS: usize = 50;
+
+impl Program {
+    /// The name in the header (`block NAME`, `loop NAME`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A block or a loop body.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The operations, in source order (indexed by [`OpId`]).
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// The dependences, sorted by `(from, to, distance)`, no two alike.
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    /// Edge indices leaving each operation (`succs()[x]`, ascending).
+    pub fn succs(&self) -> &Adjacency {
+        &self.succs
+    }
+
+    /// Edge indices entering each operation (`preds()[x]`, ascending).
+    pub fn preds(&self) -> &Adjacency {
+        &self.preds
+    }
+
+    /// A topological order of the distance-0 edges.
+    pub fn topo(&self) -> &[OpId] {
+        &self.topo
+    }
+
+    /// The operation with this id.
+    pub fn op(&self, id: OpId) -> &Op {
+        &self.ops[id.index()]
+    }
+
+    /// The label of the operation with this id.
+    pub fn label(&self, id: OpId) -> &str {
+        &self.ops[id.index()].label
+    }
+
+    /// The number of operations.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Whether the program has no operations.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Every operation id, in source order.
+    pub fn op_ids(&self) -> impl Iterator<Item = OpId> {
+        (0..self.ops.len()).map(OpId::from_index)
+    }
+
+    /// The operation with this label, if any.
+    pub fn op_by_label(&self, label: &str) -> Option<OpId> {
+        self.ops
+            .iter()
+            .position(|o| o.label == label)
+            .map(OpId::from_index)
+    }
+
+    /// The register a register edge carries: the one its source defines.
+    pub fn edge_register(&self, e: &Edge) -> Option<&str> {
+        match e.kind {
+            EdgeKind::Reg => self.op(e.from).dest.as_deref(),
+            EdgeKind::Mem => None,
+        }
+    }
+
+    /// A map from label to op, for lookups in bulk.
+    pub fn label_map(&self) -> HashMap<&str, OpId> {
+        self.ops
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.label.as_str(), OpId::from_index(i)))
+            .collect()
+    }
+
+    /// Edges leaving `id`.
+    pub fn out_edges(&self, id: OpId) -> impl Iterator<Item = &Edge> {
+        self.succs[id.index()]
+            .iter()
+            .map(|&e| &self.edges[e as usize])
+    }
+
+    /// Edges entering `id`.
+    pub fn in_edges(&self, id: OpId) -> impl Iterator<Item = &Edge> {
+        self.preds[id.index()]
+            .iter()
+            .map(|&e| &self.edges[e as usize])
+    }
+
+    /// Every operation as JSON (`ops` of product.md §6).
+    pub fn op_infos(&self, m: &Machine) -> Vec<OpInfo> {
+        self.ops
+            .iter()
+            .map(|o| OpInfo {
+                class: m.class(o.class).name.clone(),
+                label: o.label.clone(),
+                text: o.text(),
+            })
+            .collect()
+    }
+
+    /// Every dependence as JSON (`edges` of product.md §6).
+    pub fn edge_infos(&self) -> Vec<EdgeInfo> {
+        self.edges
+            .iter()
+            .map(|e| EdgeInfo {
+                distance: e.distance,
+                from: self.label(e.from).to_string(),
+                kind: e.kind,
+                latency: e.latency,
+                to: self.label(e.to).to_string(),
+            })
+            .collect()
+    }
+
+    /// The lab-format text of the program (parses back to the same program).
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{} {}\n", self.kind.as_str(), self.name);
+        for op in &self.ops {
+            s.push_str(&op.label);
+            s.push_str(": ");
+            s.push_str(&op.text());
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Builds the program from parsed operations: adjacency, and the check
+    /// that distance-0 edges form no cycle.
+    fn assemble(
+        name: String,
+        kind: Kind,
+        ops: Vec<Op>,
+        edges: Vec<Edge>,
+    ) -> Result<Program, Diagnostic> {
+        let n = ops.len();
+        let succs = Adjacency::build(n, &edges, |e| e.from.index());
+        let preds = Adjacency::build(n, &edges, |e| e.to.index());
+        let mut indeg: Vec<u32> = vec![0; n];
+        for e in edges.iter().filter(|e| e.distance == 0) {
+            indeg[e.to.index()] += 1;
+        }
+        let mut stack: Vec<usize> = (0..n).rev().filter(|&i| indeg[i] == 0).collect();
+        let mut topo = Vec::with_capacity(n);
+        while let Some(u) = stack.pop() {
+            topo.push(OpId::from_index(u));
+            for &ei in succs[u].iter().rev() {
+                let e = &edges[ei as usize];
+                if e.distance == 0 {
+                    let v = e.to.index();
+                    indeg[v] -= 1;
+                    if indeg[v] == 0 {
+                        stack.push(v);
+                    }
+                }
+            }
+        }
+        let mut p = Program {
+            name,
+            kind,
+            ops,
+            edges,
+            succs,
+            preds,
+            topo,
+        };
+        if p.topo.len() != n {
+            let cycle = p.zero_distance_cycle(&indeg);
+            let first = &p.ops[cycle[0].index()];
+            let names: Vec<&str> = cycle
+                .iter()
+                .chain(std::iter::once(&cycle[0]))
+                .map(|&o| p.label(o))
+                .collect();
+            return Err(Diagnostic {
+                line: first.line,
+                column: 1,
+                message: format!(
+                    "zero-distance dependence cycle {}: an operation would have to wait for itself",
+                    names.join(" → ")
+                ),
+            });
+        }
+        p.topo.shrink_to_fit();
+        Ok(p)
+    }
+
+    /// A cycle among the operations Kahn's algorithm could not order.
+    fn zero_distance_cycle(&mut self, indeg: &[u32]) -> Vec<OpId> {
+        let start = indeg.iter().position(|&d| d > 0).unwrap_or(0);
+        // Walk backwards along distance-0 predecessors that are still blocked:
+        // every blocked node has one, so the walk must repeat a node.
+        let mut seen: HashMap<usize, usize> = HashMap::new();
+        let mut path = Vec::new();
+        let mut u = start;
+        loop {
+            if let Some(&pos) = seen.get(&u) {
+                let mut cyc: Vec<OpId> = path[pos..].iter().map(|&i| OpId::from_index(i)).collect();
+                cyc.reverse();
+                // Start at the operation that comes first in the source.
+                if let Some(first) = cyc
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, o)| **o)
+                    .map(|(i, _)| i)
+                {
+                    cyc.rotate_left(first);
+                }
+                return cyc;
+            }
+            seen.insert(u, path.len());
+            path.push(u);
+            let next = self.preds[u]
+                .iter()
+                .map(|&e| &self.edges[e as usize])
+                .find(|e| e.distance == 0 && indeg[e.from.index()] > 0)
+                .map(|e| e.from.index());
+            match next {
+                Some(v) => u = v,
+                None => return vec![OpId::from_index(start)],
+            }
+        }
+    }
+}
+
+mod deps;
+mod parser;
+
+pub use parser::parse;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
+
+    fn toy() -> Machine {
+        Machine::toy()
+    }
+
+    fn edge_list(p: &Program) -> Vec<String> {
+        p.edges
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}->{} {}{}",
+                    p.label(e.from),
+                    p.label(e.to),
+                    e.latency,
+                    if e.distance > 0 {
+                        format!(" d{}", e.distance)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn running_block_dependences() {
+        let p = parse(RUNNING, "running.txt", &toy()).unwrap();
+        assert_eq!(p.kind, Kind::Block);
+        assert_eq!(p.len(), 10);
+        assert_eq!(
+            edge_list(&p),
+            vec![
+                "a->d 3", "a->f 3", "b->g 3", "b->h 3", "c->e 3", "d->j 3", "e->f 1", "f->i 3",
+                "g->h 0", "g->i 3", "i->j 1"
+            ]
+        );
+        assert_eq!(p.op(OpId(7)).text(), "store [w], r2");
+        assert_eq!(parse(&p.to_text(), "again", &toy()).unwrap().edges, p.edges);
+    }
+
+    #[test]
+    fn loop_carried_edges() {
+        let src = "loop l\na: r1 = load [x + r3]\nb: r2 = add r1, r2\nc: r3 = add r3, 4\nd: r4 = mul r2@2, 3\ne: store [s], r4\nf: r5 = load [s]\n";
+        let p = parse(src, "l.txt", &toy()).unwrap();
+        assert_eq!(
+            edge_list(&p),
+            vec![
+                "a->b 3",
+                "a->e 0",
+                "b->b 1 d1",
+                "b->d 1 d2",
+                "c->a 1 d1",
+                "c->c 1 d1",
+                "d->e 3",
+                "e->e 1 d1",
+                "e->f 1",
+                "f->e 0 d1"
+            ]
+        );
+    }
+
+    fn errors(src: &str) -> String {
+        parse(src, "in.txt", &toy()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_inputs_are_located() {
+        assert_eq!(
+            errors(""),
+            "in.txt:1:1: empty input: expected the header 'block NAME' or 'loop NAME'"
+        );
+        assert!(
+            errors("block b\na: r1 = frob r2\n").starts_with("in.txt:2:9: unknown opcode 'frob'")
+        );
+        assert!(errors("block b\na: r1 = li 1\nb: r1 = li 2\n")
+            .starts_with("in.txt:3:4: register r1 is already defined by a"));
+        assert!(
+            errors("block b\na: r1 = load [x\n").starts_with("in.txt:2:16: expected '+' or ']'")
+        );
+        assert!(errors("block b\na: r1 = load [x + y]\n").contains("second symbol"));
+        assert!(errors("block b\na: r1 = add r2, 1\nb: r2 = add r1, 1\n")
+            .contains("zero-distance dependence cycle"));
+        assert!(errors("block b\na r1 = li 1\n")
+            .starts_with("in.txt:2:3: expected ':' after the label"));
+        assert!(errors("block b\na: r1 = add r2@1, 1\n").contains("only loops"));
+        assert!(errors("loop l\na: r1 = add r2@0, 1\n").contains("1 ≤ k"));
+        assert!(
+            errors("loop l\na: r1 = add r9@1, 1\n").contains("no operation of the loop defines")
+        );
+        assert!(errors("block b\na: r1 = li 99999999999999999999\n").contains("64 bits"));
+        assert!(errors("block b\na: r1 = li 1\na: r2 = li 2\n")
+            .contains("label 'a' is already used on line 2"));
+        assert!(errors("blok b\n").starts_with("in.txt:1:1: expected the header"));
+        assert!(errors("block b\n").contains("has no operations"));
+        assert!(errors("block b\na: r1 = li $3\n").contains("unexpected character '$'"));
+        // several problems are all reported
+        assert_eq!(
+            errors("block b\na: r1 = frob 1\nb: r2 = frob 2\n")
+                .lines()
+                .count(),
+            2
+        );
+    }
+
+    #[test]
+    fn crlf_bom_comments() {
+        let p = parse(
+            "\u{feff}# hi\r\nblock b # x\r\na: r1 = li 1\r\n",
+            "in.txt",
+            &toy(),
+        )
+        .unwrap();
+        assert_eq!(p.len(), 1);
+    }
+
+    #[test]
+    fn too_many_memory_edges_names_the_first_group_in_source_order() {
+        // Six symbols, two stores each: 6 forward edges, then 3 loop-carried
+        // edges per symbol. With room for 6, the first group (p) fits and
+        // the second (q, first stored on line 3) passes the limit.
+        let m = toy();
+        let mut src = String::from("loop l\n");
+        for (k, sym) in ["p", "q", "s", "t", "u", "v", "p", "q", "s", "t", "u", "v"]
+            .iter()
+            .enumerate()
+        {
+            src.push_str(&format!("o{k}: store [{sym}], r1\n"));
+        }
+        for _ in 0..20 {
+            let e = parse_limited(&src, "l.txt", &m, 6).unwrap_err();
+            assert_eq!(e.len(), 1);
+            assert_eq!((e.0[0].line, e.0[0].column), (3, 1), "{e}");
+            assert!(e.0[0].message.starts_with("more than 6 dependences"), "{e}");
+        }
+        assert!(parse_limited(&src, "l.txt", &m, 24).is_ok());
+    }
+}
