@@ -558,9 +558,10 @@ pub use parser::parse;
 
 #[cfg(test)]
 mod tests {
+    use super::parser::parse_limited;
     use super::*;
 
-    pub const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
+    pub const RUNNING: &str = include_str!("../../../labs/ch23-sched/inputs/running.txt");
 
     fn toy() -> Machine {
         Machine::toy()

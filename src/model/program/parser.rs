@@ -308,7 +308,7 @@ pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Dia
 }
 
 /// [`parse`] refusing more than `max_edges` dependences.
-fn parse_limited(
+pub(super) fn parse_limited(
     text: &str,
     origin: &str,
     machine: &Machine,
