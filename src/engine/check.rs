@@ -22,7 +22,7 @@ use crate::engine::rtable::GlobalTable;
 use crate::formats::submission::Submission;
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::Machine;
-use crate::model::program::{Kind, Program};
+use crate::model::program::{EdgeKind, Kind, Program};
 
 /// What kind of mistake a violation is (stable names for JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
@@ -208,7 +208,12 @@ pub fn latency_violations(
         }
         if tj < need {
             let (a, b) = (p.label(e.from), p.label(e.to));
-            let message = if e.distance == 0 {
+            let message = if e.kind == EdgeKind::Anti {
+                format!(
+                    "{b} at {tj}: {a} reads {} before {b} redefines it, so {b} may not issue before {a} (at {ti})",
+                    p.edge_register(e).unwrap_or("a register")
+                )
+            } else if e.distance == 0 {
                 format!(
                     "{b} at {tj}: {a}'s result is visible from {need} ({a} at {ti} + latency {})",
                     e.latency

@@ -39,7 +39,7 @@ use crate::engine::mii;
 use crate::engine::rtable::WindowTable;
 use crate::model::ids::{ClassId, Cycle, ResourceId};
 use crate::model::machine::{Machine, ISSUE};
-use crate::model::program::Program;
+use crate::model::program::{EdgeKind, Program};
 use crate::util::ratio::Ratio;
 
 /// The most iterations a simulation accepts: far beyond any useful run,
@@ -196,8 +196,10 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
                 class: op.class,
                 uops: c.uops,
                 latency: Cycle::from(c.latency),
+                // Register renaming removes anti dependences, as in llvm-mca.
                 preds: p
                     .in_edges(crate::model::ids::OpId(i as u32))
+                    .filter(|e| e.kind != EdgeKind::Anti)
                     .map(|e| {
                         (
                             e.from.index(),

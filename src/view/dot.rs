@@ -3,8 +3,8 @@
 
 use crate::model::program::{EdgeInfo, EdgeKind, OpInfo};
 
-/// Solid intra-iteration register edges, dotted memory edges, dashed
-/// loop-carried edges labelled `ℓ/d`.
+/// Solid intra-iteration register edges, dotted memory edges, dotted anti
+/// edges with an open arrowhead, dashed loop-carried edges labelled `ℓ/d`.
 pub fn dot(name: &str, ops: &[OpInfo], edges: &[EdgeInfo]) -> String {
     let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
     let mut s = format!(
@@ -24,6 +24,10 @@ pub fn dot(name: &str, ops: &[OpInfo], edges: &[EdgeInfo]) -> String {
         let style = match (&e.kind, e.distance) {
             (_, d) if d > 0 => format!("style=dashed, label=\"{}/{}\"", e.latency, d),
             (EdgeKind::Mem, _) => format!("style=dotted, label=\"{}\"", e.latency),
+            (EdgeKind::Anti, _) => format!(
+                "style=dotted, arrowhead=empty, label=\"anti {}\"",
+                e.latency
+            ),
             _ => format!("label=\"{}\"", e.latency),
         };
         s.push_str(&format!(

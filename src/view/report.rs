@@ -7,7 +7,7 @@ use crate::engine::mii::Bounds;
 use crate::engine::rtable::GlobalTable;
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::{Machine, ISSUE};
-use crate::model::program::Program;
+use crate::model::program::{EdgeKind, Program};
 use crate::util::text::columns;
 
 /// Runs of more empty cycles than this are folded into one line.
@@ -143,7 +143,15 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
 pub fn edges_text(p: &Program) -> String {
     let mut rows = Vec::new();
     for e in p.edges() {
-        let why = p.edge_register(e).unwrap_or("memory").to_string();
+        let why = match (e.kind, p.edge_register(e)) {
+            (EdgeKind::Anti, Some(r)) => format!(
+                "{r} (anti: {} reads {r} before {} redefines it)",
+                p.label(e.from),
+                p.label(e.to)
+            ),
+            (_, Some(r)) => r.to_string(),
+            (_, None) => "memory".to_string(),
+        };
         rows.push(vec![
             format!("  {} → {}", p.label(e.from), p.label(e.to)),
             format!("ℓ = {}", e.latency),

@@ -6,6 +6,7 @@ mod common;
 mod answers;
 mod bad_inputs;
 mod bench;
+mod block_reads;
 mod cli;
 mod drill_snapshots;
 mod flash_cli;

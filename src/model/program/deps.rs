@@ -1,6 +1,7 @@
 //! Dependences of a parsed program (Lesson 23.2): register flow with the
-//! latencies of Proposition 23.1.9, memory ordering between operations that
-//! may alias, and loop-carried distances.
+//! latencies of Proposition 23.1.9, anti dependences on values live on entry
+//! to a block, memory ordering between operations that may alias, and
+//! loop-carried distances.
 
 use std::collections::HashMap;
 
@@ -28,6 +29,20 @@ pub(super) fn build_edges(
             let Some(&(i, _)) = defs.get(u.name.as_str()) else {
                 continue; // live-in value
             };
+            if kind == Kind::Block && i >= j {
+                // A read at or before the definition reads the value live on
+                // entry; a later definition must wait for it (ℓ = 0).
+                if i > j {
+                    edges.push(Edge {
+                        from: OpId::from_index(j),
+                        to: OpId::from_index(i),
+                        latency: 0,
+                        distance: 0,
+                        kind: EdgeKind::Anti,
+                    });
+                }
+                continue;
+            }
             let distance = match (kind, u.at) {
                 (Kind::Block, _) => 0,
                 (Kind::Loop, Some(k)) => k,
@@ -128,12 +143,18 @@ pub(super) fn build_edges(
     }
 
     // Deduplicate per (from, to, distance), keeping the first edge of the
-    // largest latency: register edges come first, so they win ties. A
+    // largest latency: register (flow, then anti) edges come first, so they
+    // win ties. A
     // stable sort keeps generation order within each key.
     edges.sort_by_key(|e| (e.from, e.to, e.distance));
     edges.dedup_by(|later, kept| {
         let same = (later.from, later.to, later.distance) == (kept.from, kept.to, kept.distance);
-        if same && later.latency > kept.latency {
+        // A flow edge also wins a tie against an anti edge on the same pair.
+        let better = later.latency > kept.latency
+            || (later.latency == kept.latency
+                && later.kind == EdgeKind::Reg
+                && kept.kind == EdgeKind::Anti);
+        if same && better {
             *kept = *later;
         }
         same

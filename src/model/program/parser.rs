@@ -456,6 +456,18 @@ pub(super) fn parse_limited(
                 ClassId(0)
             }
         };
+        if let Some((d, col)) = op.dest {
+            if op.opcode == "store" || machine.class(class).name == "store" {
+                diags.push(Diagnostic {
+                    line: op.line,
+                    column: col,
+                    message: format!(
+                        "a store writes memory and defines no register: drop '{d} =' (write '{}: {} …')",
+                        op.label, op.opcode
+                    ),
+                });
+            }
+        }
         let mut operands = Vec::with_capacity(op.operands.len());
         let mut mem_count = 0;
         for o in &op.operands {
@@ -527,7 +539,7 @@ pub(super) fn parse_limited(
     // The names in `defs` borrow the text, not the raw operations.
     drop((labels, raw_ops));
     let edges = build_edges(kind, &ops, &defs, machine, max_edges).map_err(|d| err(vec![d]))?;
-    Program::assemble(name, kind, ops, edges).map_err(|d| err(vec![d]))
+    Ok(Program::assemble(name, kind, ops, edges))
 }
 
 /// Reports a misplaced `r@k`: in a block, or on a name the loop never defines.
