@@ -37,6 +37,7 @@ pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
         program: p,
         model: m,
         cycles: s.cycles,
+        ii_facts: s.ii_facts,
     }
 }
 

@@ -37,6 +37,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use crate::engine::exact;
 use crate::engine::mii;
 use crate::engine::rtable::{GlobalTable, ModuloTable};
 use crate::engine::sched;
@@ -59,6 +60,47 @@ pub struct ModuloSchedule {
     pub mii: u64,
     /// IIs tried before this one succeeded.
     pub attempts: u64,
+    /// What is known about II being the smallest possible.
+    pub minimality: Minimality,
+    /// The II iterative modulo scheduling reached on its own (the exact
+    /// search may have found a smaller one).
+    pub heuristic_ii: u64,
+}
+
+impl ModuloSchedule {
+    /// The facts a view needs to say how good II is.
+    pub fn facts(&self) -> IiFacts {
+        IiFacts {
+            mii: self.mii,
+            heuristic_ii: self.heuristic_ii,
+            minimality: self.minimality,
+        }
+    }
+}
+
+/// What is known about a reference II: the lower bound, what the heuristic
+/// reached, and whether II is proven minimal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IiFacts {
+    /// MII (Lesson 23.6).
+    pub mii: u64,
+    /// The II of iterative modulo scheduling alone.
+    pub heuristic_ii: u64,
+    /// Whether II is known to be the minimum.
+    pub minimality: Minimality,
+}
+
+/// How far an II is known to be the smallest a modulo schedule can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Minimality {
+    /// II = MII: no modulo schedule does better (Lesson 23.6).
+    Mii,
+    /// The exact search ([`crate::engine::exact`]) showed every II from
+    /// MII to II − 1 infeasible.
+    Proven,
+    /// Iterative modulo scheduling's answer, not proven minimal: the loop
+    /// is larger than the exact search covers, or the search gave up.
+    Heuristic,
 }
 
 /// The graph facts every II attempt shares: strongly connected components
@@ -317,8 +359,54 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize, g: &Components) -> O
     Some(cycles)
 }
 
-/// The reference modulo schedule of a loop body.
+/// The reference modulo schedule of a loop body: iterative modulo
+/// scheduling ([`iterative`]), then, on a loop of at most
+/// [`exact::MAX_OPS`] operations whose II is above MII, the exact search
+/// at every smaller II from MII up. The II never exceeds the heuristic's,
+/// and [`ModuloSchedule::minimality`] says whether it is proven minimal.
 pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
+    let heuristic = iterative(p, m);
+    if heuristic.minimality == Minimality::Mii || p.len() > exact::MAX_OPS {
+        return heuristic;
+    }
+    let mut all_infeasible = true;
+    let mut left = exact::LOOP_STEPS;
+    for ii in heuristic.mii..heuristic.ii {
+        let mut steps = left.min(exact::STEPS);
+        let before = steps;
+        let outcome = exact::search_counted(p, m, ii, &mut steps);
+        left -= before - steps;
+        match outcome {
+            exact::Outcome::Found(cycles) => {
+                return ModuloSchedule {
+                    ii,
+                    cycles,
+                    minimality: if ii == heuristic.mii {
+                        Minimality::Mii
+                    } else if all_infeasible {
+                        Minimality::Proven
+                    } else {
+                        Minimality::Heuristic
+                    },
+                    ..heuristic
+                };
+            }
+            exact::Outcome::Infeasible => {}
+            exact::Outcome::Undecided => all_infeasible = false,
+        }
+    }
+    ModuloSchedule {
+        minimality: if all_infeasible {
+            Minimality::Proven
+        } else {
+            Minimality::Heuristic
+        },
+        ..heuristic
+    }
+}
+
+/// Iterative modulo scheduling alone (Rau), from II = MII up.
+pub fn iterative(p: &Program, m: &Machine) -> ModuloSchedule {
     let bounds = mii::analyze(p, m);
     let mii = bounds.mii.max(1);
     // An II at which the body, list-scheduled once, never overlaps itself:
@@ -335,6 +423,13 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
     let components = Components::new(p);
     let mut ii = mii;
     let mut attempts = 0;
+    let minimality = |ii: u64| {
+        if ii == mii {
+            Minimality::Mii
+        } else {
+            Minimality::Heuristic
+        }
+    };
     while ii < safe {
         if let Some(cycles) = try_ii(p, m, ii, budget, &components) {
             return ModuloSchedule {
@@ -342,6 +437,8 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
                 cycles,
                 mii,
                 attempts,
+                minimality: minimality(ii),
+                heuristic_ii: ii,
             };
         }
         attempts += 1;
@@ -353,6 +450,8 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
         cycles: flat.cycles,
         mii,
         attempts,
+        minimality: minimality(safe),
+        heuristic_ii: safe,
     }
 }
 

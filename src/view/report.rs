@@ -3,7 +3,9 @@
 //!
 //! Everything here returns strings or JSON values; nothing prints.
 
+use crate::engine::exact;
 use crate::engine::mii::Bounds;
+use crate::engine::modulo::{IiFacts, Minimality};
 use crate::engine::rtable::GlobalTable;
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::{Machine, ISSUE};
@@ -137,6 +139,41 @@ pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>)
         out.push('\n');
     }
     out
+}
+
+/// How a reference reached its II and what is known about it being the
+/// minimum: `iterative modulo scheduling reaches II = 5, the minimum: II 4
+/// is infeasible`. `ops` is the size of the loop.
+pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
+    let mut s = if f.heuristic_ii > ii {
+        format!(
+            "iterative modulo scheduling reaches II = {}, an exact search II = {ii}",
+            f.heuristic_ii
+        )
+    } else {
+        format!("iterative modulo scheduling reaches II = {ii}")
+    };
+    match f.minimality {
+        Minimality::Mii => s.push_str(&format!(", the minimum (MII = {})", f.mii)),
+        Minimality::Proven if ii == f.mii + 1 => {
+            s.push_str(&format!(", the minimum: II {} is infeasible", f.mii))
+        }
+        Minimality::Proven => s.push_str(&format!(
+            ", the minimum: IIs {}–{} are infeasible",
+            f.mii,
+            ii - 1
+        )),
+        Minimality::Heuristic if ops > exact::MAX_OPS => s.push_str(&format!(
+            " (heuristic: MII = {}; the exact search covers loops of up to {} operations)",
+            f.mii,
+            exact::MAX_OPS
+        )),
+        Minimality::Heuristic => s.push_str(&format!(
+            " (heuristic: MII = {}; the exact search did not finish)",
+            f.mii
+        )),
+    }
+    s
 }
 
 /// `a → d (3)` lines; loop-carried edges show their distance.

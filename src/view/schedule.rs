@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::check;
+use crate::engine::modulo::IiFacts;
 use crate::model::ids::Cycle;
 use crate::model::machine::{Machine, MachineInfo};
 use crate::model::program::{EdgeInfo, Kind, OpInfo, Program};
@@ -36,6 +37,9 @@ pub struct ScheduleOutput<'m> {
     /// The issue cycles in source order.
     #[serde(skip)]
     pub cycles: Vec<Cycle>,
+    /// For a loop, what is known about the II (for the text view).
+    #[serde(skip)]
+    pub ii_facts: Option<IiFacts>,
 }
 
 /// The schedule in the submission format, then its reservation table.
@@ -52,10 +56,16 @@ pub fn text(s: &ScheduleOutput) -> String {
             "List schedule (top-down, priority = height, ties by source order), length {}:\n",
             s.length
         )),
-        Some(ii) => out.push_str(&format!(
-            "Modulo schedule (iterative modulo scheduling), II = {ii}, one iteration spans {} cycles:\n",
-            s.length
-        )),
+        Some(ii) => {
+            let claim = s
+                .ii_facts
+                .map(|f| report::ii_claim(ii, &f, p.len()))
+                .unwrap_or_else(|| format!("II = {ii}"));
+            out.push_str(&format!(
+                "Modulo schedule: {claim}; one iteration spans {} cycles:\n",
+                s.length
+            ))
+        }
     }
     out.push_str(&check::submission_text(p, &s.cycles, s.ii));
     out.push_str(&format!(

@@ -19,6 +19,7 @@ mod lab_solutions;
 mod layers;
 mod mca;
 mod mca_props;
+mod modulo_exact;
 mod modulo_quality;
 mod properties;
 mod quiz_bank;

@@ -12,6 +12,7 @@ use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, Progra
 use crate::content::gen::GenParams;
 use crate::engine::check;
 use crate::engine::mii;
+use crate::engine::modulo::{IiFacts, Minimality};
 use crate::engine::schedule;
 use crate::formats::submission;
 use crate::model::ids::Cycle;
@@ -34,6 +35,10 @@ pub struct Solution {
     /// The same cycles by operation (for the text view).
     #[serde(skip)]
     pub cycles: Vec<Cycle>,
+    /// How the II was reached and whether it is the minimum (for the text
+    /// view).
+    #[serde(skip)]
+    pub ii_facts: Option<IiFacts>,
 }
 
 impl Solution {
@@ -56,6 +61,9 @@ pub struct Valid {
     pub mii: u64,
     /// True when the reference reaches a smaller II.
     pub above_reference: bool,
+    /// True when no valid schedule has a smaller II: II = MII, or the
+    /// reference's II, proven minimal.
+    pub optimal: bool,
     /// The student's cycles.
     pub cycles: Vec<Cycle>,
 }
@@ -98,6 +106,7 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
             res_mii: b.res_mii,
             schedule: by_label(&p, &s.cycles),
             cycles: s.cycles,
+            ii_facts: s.ii_facts,
         }
     });
     ProgramProblem::new(Drill::Modulo, m, p, seed, solution)
@@ -108,7 +117,11 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
 pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
     let p = body(m, params, seed);
     let b = mii::analyze(&p, m);
-    let reference_ii = schedule::reference(&p, m).ii.unwrap_or(0);
+    let reference = schedule::reference(&p, m);
+    let reference_ii = reference.ii.unwrap_or(0);
+    let proven = reference
+        .ii_facts
+        .is_some_and(|f| f.minimality != Minimality::Heuristic);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     let mut mistakes = violations(&sub, &result);
@@ -128,6 +141,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                 ii,
                 mii: b.mii,
                 above_reference: ii > reference_ii,
+                optimal: ii == b.mii || (proven && ii == reference_ii),
                 cycles: t.clone(),
             })
         }

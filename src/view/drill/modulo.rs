@@ -15,9 +15,13 @@ pub fn problem(p: &Problem) -> String {
         "Answer with a line 'ii N' and one 'LABEL CYCLE' line per operation",
     );
     if let Some(s) = &p.solution {
+        let claim = s
+            .ii_facts
+            .map(|f| report::ii_claim(s.ii, &f, p.program.len()))
+            .unwrap_or_else(|| format!("II = {}", s.ii));
         text.push_str(&format!(
-            "\nSolution\n\nResMII = {}, RecMII = {}, MII = {}; iterative modulo scheduling reaches II = {}.\n\n",
-            s.res_mii, s.rec_mii, s.mii, s.ii
+            "\nSolution\n\nResMII = {}, RecMII = {}, MII = {}; {claim}.\n\n",
+            s.res_mii, s.rec_mii, s.mii
         ));
         text.push_str(&indent(&submission_text(&p.program, &s.cycles, Some(s.ii))));
         text.push_str("\nModulo reservation table (rows = cycle mod II):\n");
@@ -43,7 +47,7 @@ pub fn report(r: &Report) -> String {
                 "✓ valid at II = {} (MII = {}{})\n",
                 v.ii,
                 v.mii,
-                if v.ii == v.mii { ": optimal" } else { "" }
+                if v.optimal { ": optimal" } else { "" }
             ));
         }
         out.push_str("\nYour modulo reservation table:\n");
