@@ -1,5 +1,7 @@
 //! Plain-text layout helpers shared by every view.
 
+use std::fmt;
+
 /// Lays out rows as left-aligned columns separated by two spaces, trailing
 /// spaces trimmed. Widths count characters, not bytes.
 pub fn columns(rows: &[Vec<String>]) -> String {
@@ -24,6 +26,48 @@ pub fn columns(rows: &[Vec<String>]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// [`columns`] written to `w` without holding the rows: `fill(i, cells)`
+/// puts the cells of row `i` into `cells` (cleared before each call); it is
+/// called twice per row, once to measure the columns and once to write.
+/// `between(i, w)` may write extra lines before row `i` (and, with
+/// `i == nrows`, after the last row) that take no part in the alignment.
+pub fn write_columns<W: fmt::Write + ?Sized>(
+    w: &mut W,
+    nrows: usize,
+    mut fill: impl FnMut(usize, &mut Vec<String>),
+    mut between: impl FnMut(usize, &mut W) -> fmt::Result,
+) -> fmt::Result {
+    let mut cells: Vec<String> = Vec::new();
+    let mut width: Vec<usize> = Vec::new();
+    for i in 0..nrows {
+        cells.clear();
+        fill(i, &mut cells);
+        if width.len() < cells.len() {
+            width.resize(cells.len(), 0);
+        }
+        for (c, cell) in cells.iter().enumerate() {
+            width[c] = width[c].max(cell.chars().count());
+        }
+    }
+    let mut line = String::new();
+    for i in 0..nrows {
+        between(i, w)?;
+        cells.clear();
+        fill(i, &mut cells);
+        line.clear();
+        for (c, cell) in cells.iter().enumerate() {
+            line.push_str(cell);
+            if c + 1 < cells.len() {
+                let pad = width[c] - cell.chars().count() + 2;
+                line.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        w.write_str(line.trim_end())?;
+        w.write_char('\n')?;
+    }
+    between(nrows, w)
 }
 
 /// A byte count in binary units, three significant figures.
@@ -62,10 +106,23 @@ mod tests {
 
     #[test]
     fn columns_align_by_characters() {
+        use std::fmt::Write;
         let rows = vec![
             vec!["µs".to_string(), "x".into()],
             vec!["abcd".to_string(), "y".into()],
         ];
         assert_eq!(columns(&rows), "µs    x\nabcd  y\n");
+        let mut out = String::new();
+        write_columns(
+            &mut out,
+            2,
+            |i, cells| cells.extend(rows[i].iter().cloned()),
+            |i, w| match i {
+                1 => w.write_str("⋮\n"),
+                _ => Ok(()),
+            },
+        )
+        .unwrap();
+        assert_eq!(out, "µs    x\n⋮\nabcd  y\n");
     }
 }

@@ -4,6 +4,8 @@
 //! `accept {…}` or `reject {…}` line per issue, the set read with
 //! [`answer::set`].
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::{all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, Verdict};
@@ -11,7 +13,8 @@ use crate::engine::hazard::{self, set_string, Event, TraceRow};
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
 use crate::model::ids::ResourceId;
-use crate::model::machine::{Machine, MachineInfo};
+use crate::model::json::MachineJson;
+use crate::model::machine::Machine;
 use crate::util::rng::{Rng, GENERATOR_VERSION};
 
 /// The problem: issue attempts on the multiplier.
@@ -21,13 +24,13 @@ pub struct Problem {
     /// `cycle 0: Issue(div)`, … (Advance implied between cycles).
     pub events: Vec<String>,
     pub generator_version: u32,
-    pub machine: MachineInfo,
+    pub machine: MachineJson<Arc<Machine>>,
     pub seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<Solution>,
     /// The machine (for the text view).
     #[serde(skip)]
-    pub model: Machine,
+    pub model: Arc<Machine>,
     /// The unit traced (for the text view).
     #[serde(skip)]
     pub unit: ResourceId,
@@ -163,14 +166,15 @@ pub fn problem(m: &Machine, seed: u64, solution: bool) -> Result<Problem, DrillE
             trace,
         }
     });
+    let model = Arc::new(m.clone());
     Ok(Problem {
         drill: Drill::Hazard,
         events: event_names(m, &events),
         generator_version: GENERATOR_VERSION,
-        machine: m.info(),
+        machine: MachineJson(model.clone()),
         seed,
         solution,
-        model: m.clone(),
+        model,
         unit,
     })
 }

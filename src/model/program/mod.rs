@@ -29,6 +29,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::fmt;
 
 use serde::Serialize;
 
@@ -132,52 +133,66 @@ impl Op {
 
     /// The operation as written in the lab format, after the label.
     pub fn text(&self) -> String {
-        let mut s = String::new();
-        if let Some(d) = &self.dest {
-            s.push_str(d);
-            s.push_str(" = ");
-        }
-        s.push_str(&self.opcode);
-        for (i, o) in self.operands.iter().enumerate() {
-            s.push_str(if i == 0 { " " } else { ", " });
-            match o {
-                Operand::Reg(r) => push_reg(&mut s, r),
-                Operand::Imm(v) => s.push_str(&v.to_string()),
-                Operand::Mem(a) => {
-                    s.push('[');
-                    let mut first = true;
-                    let mut sep = |s: &mut String| {
-                        if !first {
-                            s.push_str(" + ");
-                        }
-                        first = false;
-                    };
-                    if let Some(sym) = &a.symbol {
-                        sep(&mut s);
-                        s.push_str(sym);
-                    }
-                    for r in &a.regs {
-                        sep(&mut s);
-                        push_reg(&mut s, r);
-                    }
-                    if let Some(off) = a.offset {
-                        sep(&mut s);
-                        s.push_str(&off.to_string());
-                    }
-                    s.push(']');
-                }
-            }
-        }
-        s
+        self.display().to_string()
+    }
+
+    /// [`Op::text`] as a value that writes itself, without allocating.
+    pub fn display(&self) -> OpDisplay<'_> {
+        OpDisplay(self)
     }
 }
 
-fn push_reg(s: &mut String, r: &RegUse) {
-    s.push_str(&r.name);
-    if let Some(k) = r.at {
-        s.push('@');
-        s.push_str(&k.to_string());
+/// An operation's lab-format text after the label (`r1 = load [x + r2]`),
+/// written on demand ([`Op::display`]).
+#[derive(Clone, Copy, Debug)]
+pub struct OpDisplay<'a>(&'a Op);
+
+impl fmt::Display for OpDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let op = self.0;
+        if let Some(d) = &op.dest {
+            write!(f, "{d} = ")?;
+        }
+        f.write_str(&op.opcode)?;
+        for (i, o) in op.operands.iter().enumerate() {
+            f.write_str(if i == 0 { " " } else { ", " })?;
+            match o {
+                Operand::Reg(r) => write_reg(f, r)?,
+                Operand::Imm(v) => write!(f, "{v}")?,
+                Operand::Mem(a) => {
+                    f.write_str("[")?;
+                    let mut first = true;
+                    let mut sep = |f: &mut fmt::Formatter<'_>| {
+                        let s = if first { "" } else { " + " };
+                        first = false;
+                        f.write_str(s)
+                    };
+                    if let Some(sym) = &a.symbol {
+                        sep(f)?;
+                        f.write_str(sym)?;
+                    }
+                    for r in &a.regs {
+                        sep(f)?;
+                        write_reg(f, r)?;
+                    }
+                    if let Some(off) = a.offset {
+                        sep(f)?;
+                        write!(f, "{off}")?;
+                    }
+                    f.write_str("]")?;
+                }
+            }
+        }
+        Ok(())
     }
+}
+
+fn write_reg(f: &mut fmt::Formatter<'_>, r: &RegUse) -> fmt::Result {
+    f.write_str(&r.name)?;
+    if let Some(k) = r.at {
+        write!(f, "@{k}")?;
+    }
+    Ok(())
 }
 
 /// Why an edge exists.
