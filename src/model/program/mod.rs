@@ -35,6 +35,7 @@ use serde::Serialize;
 
 use crate::model::ids::{ClassId, OpId};
 use crate::model::machine::Machine;
+use crate::util::name::Name;
 
 /// A straight-line block or the body of a loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -60,7 +61,7 @@ impl Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegUse {
     /// The register name (`r1`).
-    pub name: String,
+    pub name: Name,
     /// `Some(k)` for `r@k`.
     pub at: Option<u32>,
 }
@@ -69,7 +70,7 @@ pub struct RegUse {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Address {
     /// The symbol (`x` in `[x]`), if any.
-    pub symbol: Option<String>,
+    pub symbol: Option<Name>,
     /// Registers in the address (`r2` in `[x + r2]`).
     pub regs: Vec<RegUse>,
     /// A constant offset, if any.
@@ -91,11 +92,11 @@ pub enum Operand {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Op {
     /// The label before the colon (`a` in `a: r1 = load [x]`).
-    pub label: String,
+    pub label: Name,
     /// The register written, if any.
-    pub dest: Option<String>,
+    pub dest: Option<Name>,
     /// The opcode as written.
-    pub opcode: String,
+    pub opcode: Name,
     /// The opcode's class in the machine.
     pub class: ClassId,
     /// The operands in source order.
@@ -120,15 +121,14 @@ impl Op {
 
     /// Every register this operation reads (operands and addresses).
     pub fn reg_uses(&self) -> impl Iterator<Item = &RegUse> {
-        self.operands
-            .iter()
-            .flat_map(|o| -> Box<dyn Iterator<Item = &RegUse>> {
-                match o {
-                    Operand::Reg(r) => Box::new(std::iter::once(r)),
-                    Operand::Mem(a) => Box::new(a.regs.iter()),
-                    Operand::Imm(_) => Box::new(std::iter::empty()),
-                }
-            })
+        self.operands.iter().flat_map(|o| {
+            let (one, many): (Option<&RegUse>, &[RegUse]) = match o {
+                Operand::Reg(r) => (Some(r), &[]),
+                Operand::Mem(a) => (None, &a.regs),
+                Operand::Imm(_) => (None, &[]),
+            };
+            one.into_iter().chain(many)
+        })
     }
 
     /// The operation as written in the lab format, after the label.
@@ -447,7 +447,7 @@ impl Program {
             .iter()
             .map(|o| OpInfo {
                 class: m.class(o.class).name.clone(),
-                label: o.label.clone(),
+                label: o.label.to_string(),
                 text: o.text(),
             })
             .collect()
