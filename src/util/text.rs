@@ -28,39 +28,98 @@ pub fn columns(rows: &[Vec<String>]) -> String {
     out
 }
 
-/// [`columns`] written to `w` without holding the rows: `fill(i, cells)`
-/// puts the cells of row `i` into `cells` (cleared before each call); it is
-/// called twice per row, once to measure the columns and once to write.
-/// `between(i, w)` may write extra lines before row `i` (and, with
-/// `i == nrows`, after the last row) that take no part in the alignment.
+/// The cells of one row for [`write_columns`], reusing their buffers from
+/// row to row.
+#[derive(Debug, Default)]
+pub struct Row {
+    cells: Vec<String>,
+    len: usize,
+}
+
+impl Row {
+    /// The next cell, empty, to write into.
+    pub fn cell(&mut self) -> &mut String {
+        if self.len == self.cells.len() {
+            self.cells.push(String::new());
+        }
+        let c = &mut self.cells[self.len];
+        c.clear();
+        self.len += 1;
+        c
+    }
+
+    /// A cell holding `s`.
+    pub fn push(&mut self, s: &str) {
+        self.cell().push_str(s);
+    }
+
+    /// The cells written so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no cell is written yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Cell `i`, one of those written so far, to add to.
+    pub fn get(&mut self, i: usize) -> &mut String {
+        &mut self.cells[..self.len][i]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn cells(&self) -> &[String] {
+        &self.cells[..self.len]
+    }
+}
+
+/// Characters in a cell (its width in a column).
+fn width_of(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+/// [`columns`] written to `w` without holding the rows: `fill(i, row)`
+/// writes the cells of row `i`; it is called twice per row, once to
+/// measure the columns and once to write. `between(i, w)` may write extra
+/// lines before row `i` (and, with `i == nrows`, after the last row) that
+/// take no part in the alignment.
 pub fn write_columns<W: fmt::Write + ?Sized>(
     w: &mut W,
     nrows: usize,
-    mut fill: impl FnMut(usize, &mut Vec<String>),
+    mut fill: impl FnMut(usize, &mut Row),
     mut between: impl FnMut(usize, &mut W) -> fmt::Result,
 ) -> fmt::Result {
-    let mut cells: Vec<String> = Vec::new();
+    let mut row = Row::default();
     let mut width: Vec<usize> = Vec::new();
     for i in 0..nrows {
-        cells.clear();
-        fill(i, &mut cells);
-        if width.len() < cells.len() {
-            width.resize(cells.len(), 0);
+        row.clear();
+        fill(i, &mut row);
+        if width.len() < row.len {
+            width.resize(row.len, 0);
         }
-        for (c, cell) in cells.iter().enumerate() {
-            width[c] = width[c].max(cell.chars().count());
+        for (c, cell) in row.cells().iter().enumerate() {
+            width[c] = width[c].max(width_of(cell));
         }
     }
     let mut line = String::new();
     for i in 0..nrows {
         between(i, w)?;
-        cells.clear();
-        fill(i, &mut cells);
+        row.clear();
+        fill(i, &mut row);
         line.clear();
+        let cells = row.cells();
         for (c, cell) in cells.iter().enumerate() {
             line.push_str(cell);
             if c + 1 < cells.len() {
-                let pad = width[c] - cell.chars().count() + 2;
+                let pad = width[c] - width_of(cell) + 2;
                 line.extend(std::iter::repeat_n(' ', pad));
             }
         }
@@ -116,7 +175,7 @@ mod tests {
         write_columns(
             &mut out,
             2,
-            |i, cells| cells.extend(rows[i].iter().cloned()),
+            |i, row| rows[i].iter().for_each(|c| row.push(c)),
             |i, w| match i {
                 1 => w.write_str("⋮\n"),
                 _ => Ok(()),

@@ -12,7 +12,17 @@ use crate::engine::modulo::{IiFacts, Minimality};
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::{EdgeKind, Program};
-use crate::util::text::{columns, write_columns};
+use crate::util::text::{columns, write_columns, Row};
+
+/// One reservation pair of a placed operation: the row it lands in, the
+/// operation, the resource and the units it takes there.
+#[derive(Clone, Copy)]
+struct Entry {
+    row: Cycle,
+    op: u32,
+    resource: u32,
+    units: u32,
+}
 
 /// Runs of more empty cycles than this are folded into one line.
 const EMPTY_RUN: i64 = 3;
@@ -43,31 +53,36 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
         Some(ii) => c.rem_euclid(ii.max(1) as i64),
         None => c,
     };
-    let folded = |x: u32| &m.class(p.ops()[x as usize].class).folded;
     // Placement order: issue cycle, then source order.
     let mut order: Vec<u32> = (0..p.len() as u32).collect();
     order.sort_by_key(|&x| (t[x as usize], x));
-    // Every pair (r, k, n) of every operation at the row of t + k; the
-    // stable sort keeps placement order within a row.
-    let mut entries: Vec<(Cycle, u32, u32)> = Vec::with_capacity(order.len() * 2);
+    // Every pair (r, k, n) of every operation, at the row of t + k, with
+    // its resource and units; the stable sort keeps placement order within
+    // a row.
+    let mut entries: Vec<Entry> = Vec::with_capacity(order.len() * 2);
     for &x in &order {
-        for (j, &(_, k, _)) in folded(x).iter().enumerate() {
-            entries.push((row(t[x as usize].saturating_add(i64::from(k))), x, j as u32));
+        for &(r, k, n) in &m.class(p.ops()[x as usize].class).folded {
+            entries.push(Entry {
+                row: row(t[x as usize].saturating_add(i64::from(k))),
+                op: x,
+                resource: r.index() as u32,
+                units: n,
+            });
         }
     }
-    entries.sort_by_key(|e| e.0);
+    entries.sort_by_key(|e| e.row);
     let mut placed = order;
     placed.sort_by_key(|&x| row(t[x as usize]));
     let last = match ii {
         Some(ii) => ii as i64 - 1,
-        None => entries.last().map_or(-1, |e| e.0),
+        None => entries.last().map_or(-1, |e| e.row),
     };
     // The rows to print; runs of more than EMPTY_RUN empty rows fold into
     // one line, placed before the table row it precedes (header = row 0).
     let mut rows: Vec<Cycle> = Vec::new();
     let mut marks: Vec<(usize, String)> = Vec::new();
     let mut next: Cycle = 0;
-    let mut occupied = entries.iter().map(|e| e.0).peekable();
+    let mut occupied = entries.iter().map(|e| e.row).peekable();
     loop {
         let c = match occupied.next() {
             Some(c) => {
@@ -100,51 +115,60 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
         }
     }
     let (mut ep, mut pp) = (0usize, 0usize);
-    let fill = |i: usize, cells: &mut Vec<String>| {
+    let nres = m.resources().len();
+    let mut last_holder: Vec<Option<u32>> = vec![None; nres];
+    let fill = |i: usize, cells: &mut Row| {
         if i == 0 {
             (ep, pp) = (0, 0);
-            cells.push(if ii.is_some() { "row" } else { "cycle" }.to_string());
-            cells.extend(
-                m.resources()
-                    .iter()
-                    .map(|r| format!("{} ({})", r.name, r.capacity)),
-            );
-            cells.push("placed".into());
+            cells.push(if ii.is_some() { "row" } else { "cycle" });
+            for r in m.resources() {
+                let _ = write!(cells.cell(), "{} ({})", r.name, r.capacity);
+            }
+            cells.push("placed");
             return;
         }
         let c = rows[i - 1];
-        while ep < entries.len() && entries[ep].0 < c {
+        while ep < entries.len() && entries[ep].row < c {
             ep += 1;
         }
-        let here_end = entries[ep..].partition_point(|e| e.0 == c) + ep;
+        let here_end = entries[ep..].partition_point(|e| e.row == c) + ep;
         let here = &entries[ep..here_end];
-        cells.push(c.to_string());
-        for r in m.resource_ids() {
-            let pairs = here.iter().filter_map(|&(_, x, j)| {
-                let (res, _, n) = folded(x)[j as usize];
-                (res == r).then_some((x, n))
-            });
-            if r == ISSUE {
-                cells.push(pairs.map(|(_, n)| n).sum::<u32>().to_string());
-                continue;
-            }
-            let mut cell = String::new();
-            let mut prev = None;
-            for (x, _) in pairs {
-                if prev != Some(x) {
-                    if prev.is_some() {
-                        cell.push(',');
-                    }
-                    cell.push_str(p.label(OpId(x)));
-                    prev = Some(x);
+        let _ = write!(cells.cell(), "{c}");
+        // The issue column counts slots; the others list their holders in
+        // placement order, each once (an operation's pairs in one row are
+        // next to each other).
+        let issue = ISSUE.index();
+        let mut slots = 0u32;
+        last_holder.iter_mut().for_each(|h| *h = None);
+        let first = cells.len();
+        for _ in 0..nres {
+            cells.cell();
+        }
+        for e in here {
+            let r = e.resource as usize;
+            if r == issue {
+                slots += e.units;
+            } else if last_holder[r] != Some(e.op) {
+                let cell = cells.get(first + r);
+                if last_holder[r].is_some() {
+                    cell.push(',');
                 }
+                cell.push_str(p.label(OpId(e.op)));
+                last_holder[r] = Some(e.op);
             }
-            cells.push(if cell.is_empty() { ".".into() } else { cell });
+        }
+        for r in 0..nres {
+            let cell = cells.get(first + r);
+            if r == issue {
+                let _ = write!(cell, "{slots}");
+            } else if cell.is_empty() {
+                cell.push('.');
+            }
         }
         while pp < placed.len() && row(t[placed[pp] as usize]) < c {
             pp += 1;
         }
-        let mut cell = String::new();
+        let cell = cells.cell();
         for &x in placed[pp..]
             .iter()
             .take_while(|&&x| row(t[x as usize]) == c)
@@ -159,7 +183,9 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
                 _ => write!(cell, "{} ({})", op.label, op.opcode),
             };
         }
-        cells.push(if cell.is_empty() { "—".into() } else { cell });
+        if cell.is_empty() {
+            cell.push('—');
+        }
     };
     let mut mark = 0usize;
     write_columns(w, rows.len() + 1, fill, |i, w| {
@@ -219,25 +245,23 @@ pub fn write_edges<W: fmt::Write + ?Sized>(w: &mut W, p: &Program) -> fmt::Resul
     if p.edges().is_empty() {
         return w.write_str("(no dependences)\n");
     }
-    let fill = |i: usize, cells: &mut Vec<String>| {
+    let fill = |i: usize, row: &mut Row| {
         let e = &p.edges()[i];
-        let why = match (e.kind, p.edge_register(e)) {
-            (EdgeKind::Anti, Some(r)) => format!(
-                "{r} (anti: {} reads {r} before {} redefines it)",
-                p.label(e.from),
-                p.label(e.to)
-            ),
-            (_, Some(r)) => r.to_string(),
-            (_, None) => "memory".to_string(),
+        let (from, to) = (p.label(e.from), p.label(e.to));
+        let _ = write!(row.cell(), "  {from} → {to}");
+        let _ = write!(row.cell(), "ℓ = {}", e.latency);
+        let d = row.cell();
+        if e.distance > 0 {
+            let _ = write!(d, "d = {}", e.distance);
+        }
+        let why = row.cell();
+        let _ = match (e.kind, p.edge_register(e)) {
+            (EdgeKind::Anti, Some(r)) => {
+                write!(why, "{r} (anti: {from} reads {r} before {to} redefines it)")
+            }
+            (_, Some(r)) => why.write_str(r),
+            (_, None) => why.write_str("memory"),
         };
-        cells.push(format!("  {} → {}", p.label(e.from), p.label(e.to)));
-        cells.push(format!("ℓ = {}", e.latency));
-        cells.push(if e.distance > 0 {
-            format!("d = {}", e.distance)
-        } else {
-            String::new()
-        });
-        cells.push(why);
     };
     write_columns(w, p.edges().len(), fill, |_, _| Ok(()))
 }
@@ -251,11 +275,11 @@ pub fn heights_text(p: &Program, h: &[u64]) -> String {
 
 /// [`heights_text`] written to `w`, one operation at a time.
 pub fn write_heights<W: fmt::Write + ?Sized>(w: &mut W, p: &Program, h: &[u64]) -> fmt::Result {
-    let fill = |i: usize, cells: &mut Vec<String>| {
+    let fill = |i: usize, row: &mut Row| {
         let op = &p.ops()[i];
-        cells.push(format!("  {}", op.label));
-        cells.push(h[i].to_string());
-        cells.push(op.text());
+        let _ = write!(row.cell(), "  {}", op.label);
+        let _ = write!(row.cell(), "{}", h[i]);
+        let _ = write!(row.cell(), "{}", op.display());
     };
     write_columns(w, p.len(), fill, |_, _| Ok(()))
 }
