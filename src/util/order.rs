@@ -6,33 +6,45 @@
 //! instead of jumping through the program once per label.
 
 /// `items` ordered by `key`, equal keys in their given order (a stable
-/// sort). `key` is called once per item.
+/// sort).
 pub fn stable_sorted_by_key<T: Copy>(items: &[T], key: impl Fn(&T) -> i64) -> Vec<T> {
-    let keys: Vec<i64> = items.iter().map(key).collect();
-    let (Some(&lo), Some(&hi)) = (keys.iter().min(), keys.iter().max()) else {
-        return Vec::new();
+    let mut v = items.to_vec();
+    stable_sort_by_key(&mut v, &mut Vec::new(), key);
+    v
+}
+
+/// Sorts `items` stably by `key`, using `scratch` (whose allocation is
+/// reused across calls) for the counting sort. `key` is called up to three
+/// times per item and should be cheap.
+pub fn stable_sort_by_key<T: Copy>(
+    items: &mut Vec<T>,
+    scratch: &mut Vec<T>,
+    key: impl Fn(&T) -> i64,
+) {
+    let (Some(lo), Some(hi)) = (items.iter().map(&key).min(), items.iter().map(&key).max()) else {
+        return;
     };
     let span = hi.abs_diff(lo);
     if span > 4 * items.len() as u64 + 1024 {
-        let mut idx: Vec<usize> = (0..items.len()).collect();
-        idx.sort_by_key(|&i| keys[i]);
-        return idx.into_iter().map(|i| items[i]).collect();
+        items.sort_by_key(key);
+        return;
     }
     // start[k - lo] = where the first item of key k goes.
     let mut start = vec![0usize; span as usize + 2];
-    for &k in &keys {
-        start[k.abs_diff(lo) as usize + 1] += 1;
+    for x in items.iter() {
+        start[key(x).abs_diff(lo) as usize + 1] += 1;
     }
     for i in 1..start.len() {
         start[i] += start[i - 1];
     }
-    let mut out = items.to_vec();
-    for (item, &k) in items.iter().zip(&keys) {
-        let at = &mut start[k.abs_diff(lo) as usize];
-        out[*at] = *item;
+    scratch.clear();
+    scratch.resize(items.len(), items[0]);
+    for x in items.iter() {
+        let at = &mut start[key(x).abs_diff(lo) as usize];
+        scratch[*at] = *x;
         *at += 1;
     }
-    out
+    std::mem::swap(items, scratch);
 }
 
 /// The items `each` produces, with their keys, ordered by key; equal keys
