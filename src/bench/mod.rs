@@ -23,6 +23,8 @@ use crate::model::program::{self, Kind, Program};
 
 pub use crate::view::bench::{BenchOutput, Fit, Measurement, Section};
 
+pub mod process;
+
 /// Every benchmark `course bench --only` accepts, in run order.
 pub const NAMES: &[&str] = &[
     "list-schedule",
@@ -33,6 +35,7 @@ pub const NAMES: &[&str] = &[
     "hazard",
     "grading",
     "drill-latency",
+    "process",
 ];
 
 /// How hard to work: `quick` uses small sizes and few runs.
@@ -170,8 +173,15 @@ pub fn diamond_ladder(k: u32) -> String {
 }
 
 /// Runs the benchmark `name` (one of [`NAMES`]). `exe` is the `course`
-/// binary for `drill-latency`.
-pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section, String> {
+/// binary for `drill-latency` (and writes the inputs of `process`);
+/// `measured` is the binary `process` times.
+pub fn run(
+    name: &str,
+    m: &Machine,
+    opts: Options,
+    exe: &Path,
+    measured: &Path,
+) -> Result<Section, String> {
     match name {
         "list-schedule" => Ok(list_schedule(m, opts)),
         "parse" => Ok(parse_blocks(m, opts)),
@@ -181,6 +191,11 @@ pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section
         "hazard" => Ok(hazard_automaton(opts)),
         "grading" => Ok(grading(m, opts)),
         "drill-latency" => drill_latency(exe, opts),
+        "process" => process::processes(
+            opts,
+            process::Binaries { gen: exe, measured },
+            Duration::from_secs(if opts.quick { 10 } else { 60 }),
+        ),
         _ => Err(format!(
             "unknown benchmark '{name}' (expected one of: {})",
             NAMES.join(", ")
@@ -214,6 +229,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             runs: 1,
             peak_bytes: gen_peak,
             note: format!("{} bytes", text.len()),
+            ..Default::default()
         });
         let start = Instant::now();
         let (p, parse_peak) = crate::util::heap::peak_during(|| {
@@ -227,6 +243,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             runs: 1,
             peak_bytes: parse_peak,
             note: format!("{} edges", p.edges().len()),
+            ..Default::default()
         });
         drop(text);
         let (t, peak, s) = time(opts.runs(n), || (), |()| sched::list_schedule(&p, m));
@@ -237,6 +254,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             runs: opts.runs(n),
             peak_bytes: peak,
             note: format!("length {} cycles", s.length),
+            ..Default::default()
         });
     }
     let fits = [
@@ -282,6 +300,7 @@ pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
             runs: opts.runs(n),
             peak_bytes: peak,
             note: format!("{} bytes of text, {} edges", text.len(), p.edges().len()),
+            ..Default::default()
         });
     }
     let fits = [
@@ -325,6 +344,7 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
                 b.rec_mii,
                 b.mii
             ),
+            ..Default::default()
         });
     }
     let fits = [fit(&ms, "analyze", sizes[0], u64::MAX)];
@@ -370,6 +390,7 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
                 s.ii,
                 s.attempts
             ),
+            ..Default::default()
         });
     }
     let fits = [fit(&ms, "modulo", sizes[0], u64::MAX)];
@@ -432,6 +453,7 @@ pub fn mii_ladder_with(
             runs: times.len(),
             peak_bytes: None,
             note: format!("{} circuits, max ratio {best}", e.circuits),
+            ..Default::default()
         });
         enum_ks.push(k);
         if first > cap {
@@ -457,6 +479,7 @@ pub fn mii_ladder_with(
             runs: opts.runs(1),
             peak_bytes: peak,
             note: format!("max ratio {best}"),
+            ..Default::default()
         });
     }
     // Enumeration is exponential in k, so a log–log slope would mislead: its
@@ -522,6 +545,7 @@ pub fn hazard_sizes(opts: Options, ds: &[u32]) -> Section {
             runs,
             peak_bytes: peak,
             note,
+            ..Default::default()
         });
     }
     // The work is states (2^D) × transitions per state (D + 1): the slope is
@@ -604,6 +628,7 @@ pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
             runs: opts.runs(1),
             peak_bytes: peak,
             note: format!("{rate:.0} submissions/s; {invalid} invalid"),
+            ..Default::default()
         }],
         fits: Vec::new(),
     }
@@ -645,6 +670,7 @@ pub fn drill_latency(exe: &Path, opts: Options) -> Result<Section, String> {
             runs,
             peak_bytes: None,
             note: format!("exit code {}", codes.join("/")),
+            ..Default::default()
         }],
         fits: Vec::new(),
     })
@@ -691,6 +717,7 @@ mod tests {
             runs: 1,
             peak_bytes: None,
             note: String::new(),
+            ..Default::default()
         };
         let ms = vec![
             mk("a", 10, 1.0),
@@ -802,6 +829,6 @@ mod tests {
         );
         let s = grading_count(&m, o, 9);
         assert_eq!(s.measurements[0].size, 9);
-        assert!(run("nope", &m, o, Path::new("x")).is_err());
+        assert!(run("nope", &m, o, Path::new("x"), Path::new("x")).is_err());
     }
 }
