@@ -120,9 +120,19 @@ pub fn fit(ms: &[Measurement], label: &str, from: u64, to: u64) -> Option<Fit> {
 /// untimed); the median and the peak heap of the first run.
 fn time<I, T>(
     runs: usize,
+    setup: impl FnMut() -> I,
+    f: impl FnMut(I) -> T,
+) -> (f64, Option<u64>, T) {
+    let (times, peak, out) = time_each(runs, setup, f);
+    (median(&times), peak, out)
+}
+
+/// [`time`] with every run's time.
+fn time_each<I, T>(
+    runs: usize,
     mut setup: impl FnMut() -> I,
     mut f: impl FnMut(I) -> T,
-) -> (f64, Option<u64>, T) {
+) -> (Vec<f64>, Option<u64>, T) {
     let mut times = Vec::with_capacity(runs);
     let mut peak = None;
     let mut last = None;
@@ -140,7 +150,7 @@ fn time<I, T>(
         }
         last = Some(out);
     }
-    (median(&times), peak, last.expect("at least one run"))
+    (times, peak, last.expect("at least one run"))
 }
 
 /// A random block of `n` operations from the list-schedule drill parameters.
@@ -288,7 +298,7 @@ pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
     let mut ms = Vec::new();
     for &n in sizes {
         let text = gen::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block);
-        let (t, peak, p) = time(
+        let (times, peak, p) = time_each(
             opts.runs(n),
             || (),
             |()| program::parse(&text, "generated", m).expect("generated inputs parse"),
@@ -296,7 +306,9 @@ pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
         ms.push(Measurement {
             label: "parse".into(),
             size: n,
-            median_s: t,
+            median_s: median(&times),
+            min_s: times.iter().copied().reduce(f64::min),
+            max_s: times.iter().copied().reduce(f64::max),
             runs: opts.runs(n),
             peak_bytes: peak,
             note: format!("{} bytes of text, {} edges", text.len(), p.edges().len()),
@@ -356,13 +368,13 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
     }
 }
 
-/// Iterative modulo scheduling of random loops, 10² … 10⁴ operations, with
+/// Iterative modulo scheduling of random loops, 10² … 10⁵ operations, with
 /// the II reached against MII.
 pub fn modulo_random(m: &Machine, opts: Options) -> Section {
     let sizes: &[u64] = if opts.quick {
         &[100, 1_000]
     } else {
-        &[100, 1_000, 10_000]
+        &[100, 1_000, 10_000, 100_000]
     };
     let mut ms = Vec::new();
     for &n in sizes {
@@ -393,7 +405,10 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
             ..Default::default()
         });
     }
-    let fits = [fit(&ms, "modulo", sizes[0], u64::MAX)];
+    let fits = [
+        fit(&ms, "modulo", sizes[0], u64::MAX),
+        fit(&ms, "modulo", 10_000, u64::MAX),
+    ];
     Section {
         name: "modulo".into(),
         title: "Iterative modulo scheduling of random loops (toy machine)".into(),

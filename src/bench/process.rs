@@ -300,6 +300,8 @@ pub fn processes(opts: Options, bins: Binaries<'_>, cap: Duration) -> Result<Sec
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let scratch = Scratch(dir);
     let mut ms = Vec::new();
+    // Sizes stopped at the cap, left out of the fits (only a lower bound).
+    let mut stopped = Vec::new();
     let mut fits = Vec::new();
     for w in WORKLOADS {
         let sizes = if opts.quick { w.quick_sizes } else { w.sizes };
@@ -316,17 +318,24 @@ pub fn processes(opts: Options, bins: Binaries<'_>, cap: Duration) -> Result<Sec
                 done.push(run_once(bins.measured, &args, cap)?);
             }
             ms.push(measurement(w, n, &done, cap));
-            if done.iter().any(|r| r.stopped) {
+            stopped.push(done.iter().any(|r| r.stopped));
+            if stopped[stopped.len() - 1] {
                 break;
             }
         }
+        let finished: Vec<Measurement> = ms
+            .iter()
+            .zip(&stopped)
+            .filter(|(_, &s)| !s)
+            .map(|(m, _)| m.clone())
+            .collect();
         let first = sizes.first().copied().unwrap_or(0);
-        fits.extend(fit(&ms, w.label, first, u64::MAX));
+        fits.extend(fit(&finished, w.label, first, u64::MAX));
         if w.input == Input::Block || w.input == Input::Loop {
-            fits.extend(fit(&ms, w.label, first.max(10_000), u64::MAX));
+            fits.extend(fit(&finished, w.label, first.max(10_000), u64::MAX));
         }
     }
-    // A fit needs two sizes; a stopped size is only a lower bound.
+    // A fit needs two sizes.
     fits.retain(|f| f.from < f.to);
     Ok(Section {
         name: "process".into(),
