@@ -118,8 +118,7 @@ impl Gathered {
                 bytes[at..at + s.len()].copy_from_slice(s);
             }
         }
-        // Whole strings copied end to end: still UTF-8.
-        let text = String::from_utf8(bytes).unwrap_or_default();
+        let text = String::from_utf8(bytes).expect("whole strings joined end to end are UTF-8");
         Gathered {
             text,
             starts,
