@@ -29,10 +29,15 @@ pub fn problem(p: &Problem) -> String {
         text.push_str("\nSolution\n\n");
         text.push_str(&report::usage_ratio_text(m, b));
         text.push_str(&format!(
-            "RThroughput = max(μ/W, max over r of U_r/cap(r)) = {} ({}), not rounded\n\
+            "RThroughput = max(μ/W, max over r of U_r/cap(r)) = {} ({}){}\n\
              → Block RThroughput: {}\n",
             b.rthroughput.fraction_string(),
             names.join(", "),
+            if b.rthroughput.den() > 1 {
+                ", not rounded up"
+            } else {
+                ""
+            },
             b.rthroughput.decimal1()
         ));
     }
