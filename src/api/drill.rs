@@ -141,8 +141,9 @@ fn answer_seed(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<u64, Error> {
     if let Some(machine) = line.machine.filter(|n| n != req.machine.name()) {
         return Err(Error::Answer(format!(
             "{here}: this answer is for machine {machine}, but the run uses machine {}: \
-             give --machine {machine}",
-            req.machine.name()
+             give {}",
+            req.machine.name(),
+            drill::machine_flag(&machine)
         )));
     }
     Ok(line.seed)

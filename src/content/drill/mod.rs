@@ -256,6 +256,16 @@ impl std::fmt::Display for ProblemLine {
     }
 }
 
+/// How to ask for the machine `name` on the command line: `--machine
+/// NAME` for a built-in machine, the machine's file otherwise.
+pub fn machine_flag(name: &str) -> String {
+    if crate::content::data::builtin_machine(name).is_some() {
+        format!("--machine {name}")
+    } else {
+        format!("--machine FILE (the file of machine {name})")
+    }
+}
+
 impl ProblemLine {
     /// The line of a problem on the machine `m`.
     pub fn on(drill: Drill, seed: u64, m: &Machine) -> ProblemLine {

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::content::drill::{
-    DrillEntry, Mistake, Problem, ProblemLine, ProgramProblem, Report, Verdict,
+    machine_flag, DrillEntry, Mistake, Problem, ProblemLine, ProgramProblem, Report, Verdict,
 };
 use crate::model::machine::Machine;
 use crate::model::program::Program;
@@ -79,13 +79,13 @@ fn problem_header(line: &ProblemLine) -> String {
 /// checks.
 fn answer_text(line: &ProblemLine, syntax: &str) -> String {
     let machine = match line.machine.as_deref() {
-        Some(m) if m != "toy" => format!(" --machine {m}"),
+        Some(m) if m != "toy" => format!(" {}", machine_flag(m)),
         _ => String::new(),
     };
     format!(
         "Answer with {syntax}\n\
          Keep the first line above at the top of your answer file, and check it with:\n\
-         \x20 course drill {}{machine} --check FILE\n",
+         \x20 course drill {}{machine} --check ANSWER\n",
         line.drill.name()
     )
 }
