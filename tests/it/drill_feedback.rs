@@ -319,6 +319,8 @@ fn swapping_a_height_ordered_pair_names_both_first() {
         };
         let s = pr.solution.as_ref().unwrap();
         let (p, t, h) = (&pr.program, &s.reference.cycles, &s.reference.heights);
+        // Seeds 8, 19 and 20 have no such pair: two are one chain, and in
+        // the third no two ready operations compete for a resource.
         let Some((x, y)) = height_ordered_pair(p, &m, t, h) else {
             continue;
         };
@@ -348,10 +350,7 @@ fn swapping_a_height_ordered_pair_names_both_first() {
             "{first}"
         );
     }
-    assert!(
-        tried >= 15,
-        "only {tried} seeds have a pair ordered by height"
-    );
+    assert_eq!(tried, 17, "seeds with a pair ordered by height");
 }
 
 #[test]

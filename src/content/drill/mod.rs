@@ -298,7 +298,7 @@ impl ProblemLine {
                 .find(|d| d.name() == name)
                 .ok_or_else(|| err(format!("'{}' is not a drill", answer::shorten(name))))?;
             let (mut seed, mut machine) = (None, None);
-            let mut it = words[3..].iter();
+            let mut it = words.iter().skip(3);
             while let Some(w) = it.next() {
                 let (flag, inline) = match w.split_once('=') {
                     Some((f, v)) => (f, Some(v)),

@@ -159,7 +159,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
 fn below_mii(p: &Program, m: &Machine, b: &mii::Bounds, ii: u64) -> String {
     let rec = b.recurrence.as_ref().filter(|_| ii < b.rec_mii).map(|r| {
         format!(
-            "the recurrence {} has ℓ = {} and d = {}, so II ≥ ⌈{}/{}⌉ = {} (RecMII)",
+            "the recurrence {} has latency ℓ = {} over distance {}, so II ≥ ⌈{}/{}⌉ = {} (RecMII)",
             r.path_string(p),
             r.latency,
             r.distance,
