@@ -24,13 +24,14 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         }
         DrillChoice::One(d) => d,
     };
-    let seed = match a.seed {
-        Some(s) => s,
-        None => {
+    // A problem without --seed draws one; an answer names its own.
+    let seed = match (a.seed, &a.check) {
+        (None, None) => {
             let s = course::host::clock::fresh_seed();
             eprintln!("course: no --seed given; using --seed {s}");
-            s
+            Some(s)
         }
+        (seed, _) => seed,
     };
     let answer = match &a.check {
         Some(path) => Some((

@@ -183,7 +183,8 @@ pub struct DrillArgs {
     /// `list`, or a drill name.
     #[arg(value_enum)]
     pub drill: DrillChoice,
-    /// Seed of the problem (default: drawn at random and printed).
+    /// Seed of the problem (default: drawn at random and printed; with
+    /// --check, the seed in the answer's first line).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Show the solution.

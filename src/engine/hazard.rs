@@ -7,6 +7,14 @@
 //! `d ≥ 0` at which the two would meet on `r`: `F(o, o') = { k − k' | k ∈
 //! K_r(o), k' ∈ K_r(o'), k ≥ k' }`.
 //!
+//! A collision vector is something else: the *state* of a capacity-1
+//! resource, the set of future offsets `k ≥ 0` at which it is already
+//! reserved, written as bits with offset 0 first. Right after a class issues
+//! on a free resource that state is `K_r(o)` itself. For the toy divider
+//! (`K = {0,1,2,3}`) the state and `F(div, div)` happen to have the same
+//! bits, `1111`; for `K = {3, 5}` the state is `000101` while `F(o, o) =
+//! {0, 2}`.
+//!
 //! ```
 //! use course::{engine::hazard, model::machine::Machine};
 //! let m = Machine::toy();
@@ -14,6 +22,9 @@
 //! let (div, mulc) = (m.class_by_opcode("div").unwrap(), m.class_by_opcode("mul").unwrap());
 //! assert_eq!(hazard::forbidden_latencies(&m, mul, div, mulc), vec![0, 1, 2, 3]);
 //! assert_eq!(hazard::forbidden_latencies(&m, mul, mulc, div), vec![0]);
+//! assert_eq!(hazard::collision_vector(&m, mul, div), "1111");
+//! assert_eq!(hazard::bits(&[3, 5]), "000101");
+//! assert_eq!(hazard::bit_order(6), "offsets 0..5, offset 0 first");
 //! let a = hazard::Automaton::build(&m, &[mul]).unwrap();
 //! assert_eq!(a.len(), 5);
 //! ```
@@ -51,14 +62,33 @@ pub fn forbidden_matrix(m: &Machine, r: ResourceId) -> Vec<(ClassId, ClassId, Ve
     out
 }
 
-/// Davidson's collision vector of class `o` on `r`: `F(o, o)` as bits,
-/// written with latency 0 first (`1111` for the toy divider).
+/// A state of a capacity-1 resource (the set of reserved offsets) as a
+/// bit vector, offset 0 first: bit `k` is `1` when the resource is
+/// reserved `k` cycles from now. The empty state is the empty string.
+pub fn bits(state: &[u32]) -> String {
+    let len = state.iter().max().map_or(0, |&k| k as usize + 1);
+    let mut v = vec!['0'; len];
+    for &k in state {
+        v[k as usize] = '1';
+    }
+    v.into_iter().collect()
+}
+
+/// The bit order of a vector of `len` bits, printed with it: `offsets
+/// 0..5, offset 0 first`.
+pub fn bit_order(len: usize) -> String {
+    match len {
+        0 | 1 => "offset 0".to_string(),
+        n => format!("offsets 0..{}, offset 0 first", n - 1),
+    }
+}
+
+/// Davidson's collision vector of `r` right after class `o` issues on it
+/// while it is free (Definition 23.1.5): the state `K_r(o)` as [`bits`],
+/// offset 0 first. `1111` for the toy div, `000101` for `K = {3, 5}`; it is
+/// not `F(o, o)` written as bits.
 pub fn collision_vector(m: &Machine, r: ResourceId, o: ClassId) -> String {
-    let f = forbidden_latencies(m, r, o, o);
-    let len = f.last().map_or(0, |&x| x + 1);
-    (0..len)
-        .map(|d| if f.contains(&d) { '1' } else { '0' })
-        .collect()
+    bits(&m.class(o).offsets(r).collect::<Vec<_>>())
 }
 
 /// The state of one resource relative to the current cycle: `counts[k]` is
@@ -538,6 +568,41 @@ mod tests {
         assert_eq!(forbidden_latencies(&m, mul, mulc, mulc), vec![0]);
         assert_eq!(forbidden_latencies(&m, mul, div, div), vec![0, 1, 2, 3]);
         assert_eq!(collision_vector(&m, mul, div), "1111");
+        assert_eq!(collision_vector(&m, mul, mulc), "1");
+    }
+
+    #[test]
+    fn a_collision_vector_is_the_state_not_f_o_o() {
+        // K = {3, 5}: the state marks offsets 3 and 5; F(o, o) is {0, 2}.
+        let file = MachineFile {
+            name: Some("gappy".into()),
+            issue_width: 1,
+            micro_op_buffer_size: None,
+            resources: vec![ResourceFile {
+                name: "r".into(),
+                capacity: 1,
+            }],
+            classes: vec![ClassFile {
+                name: "g".into(),
+                latency: 6,
+                opcodes: vec!["g".into()],
+                unit: None,
+                occupancy: None,
+                reservation: Some(vec![("r".into(), 3), ("r".into(), 5)]),
+                uops: None,
+                read_advance: None,
+            }],
+        };
+        let m = Machine::from_file(&file, "gappy").unwrap();
+        let (r, g) = (m.resource_by_name("r").unwrap(), ClassId::from_index(0));
+        assert_eq!(forbidden_latencies(&m, r, g, g), vec![0, 2]);
+        assert_eq!(collision_vector(&m, r, g), "000101");
+        // It is the recognizer's state after Issue(g) on a free resource.
+        let mut rec = Recognizer::new(&m, &[r]);
+        assert!(rec.issue(g));
+        assert_eq!(bits(&rec.states()[0].offsets()), "000101");
+        assert_eq!(bits(&[]), "");
+        assert_eq!(bit_order(1), "offset 0");
     }
 
     #[test]

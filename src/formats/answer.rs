@@ -11,9 +11,10 @@
 //! | whole number | `0`, `42`, `+3` | `-1`, `3.0`, `4x` |
 //! | number | `3`, `5/2`, `2.5` (exact fractions) | `2,5`, `1e3`, `5/0`, `-1` |
 //! | set | `{0, 2}`, `{0 2}`, `{}`, `∅` (any order, repeats ignored) | `{1, 2` · `0,1` · `{0; 2}` · `{a}` |
+//! | bit vector | `000101`, `0 0 0 1 0 1` (offset 0 first; trailing zeros change nothing), or the set of its ones `{3, 5}` | `10x`, `0,1` |
 //! | choice | its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text | |
 //! | several choices | letters separated by commas or spaces (`a, c`, `a c`, `ac`), or texts separated by `;` | |
-//! | key and value | `key: value`, `key = value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
+//! | key and value | `key: value`, `key = value`, `key=value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
 //!
 //! ```
 //! use course::formats::answer;
@@ -215,6 +216,39 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
     if inner.split(',').skip(1).any(|part| part.trim().is_empty()) || inner.trim().starts_with(',')
     {
         return Err(format!("'{}' has an empty element; {SYNTAX}", shorten(t)));
+    }
+    Ok(out)
+}
+
+/// A bit vector written offset 0 first (`000101`, blanks between bits
+/// allowed), or the set of its ones (`{3, 5}`): the offsets whose bit is 1.
+pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
+    let t = s.trim();
+    const SYNTAX: &str = "write bits such as 0101, offset 0 first (or the set {1, 3})";
+    if t.starts_with('{') || t == "∅" {
+        return set(t);
+    }
+    if t.is_empty() {
+        return Err(format!("an empty answer; {SYNTAX}"));
+    }
+    let mut out = BTreeSet::new();
+    let mut k: u64 = 0;
+    for c in t.chars().filter(|c| !c.is_whitespace()) {
+        match c {
+            '0' => {}
+            '1' => {
+                out.insert(k);
+            }
+            _ => return Err(format!("'{}' is not a bit vector; {SYNTAX}", shorten(t))),
+        }
+        k += 1;
+        if k > MAX_SET_ELEMENT + 1 {
+            return Err(format!(
+                "'{}' has more than {} bits",
+                shorten(t),
+                MAX_SET_ELEMENT + 1
+            ));
+        }
     }
     Ok(out)
 }
@@ -443,6 +477,18 @@ mod tests {
             "{1, 2", "0,1,2,3", "{0; 2}", "{a}", "[0, 2]", "", "{1,,2}", "{,1}",
         ] {
             assert!(set(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bit_vectors_offset_0_first_or_as_sets() {
+        let b = |t: &str| bits(t).map(|s| s.into_iter().collect::<Vec<_>>());
+        assert_eq!(b("000101"), Ok(vec![3, 5]));
+        assert_eq!(b("0 0 0 1 0 1 0"), Ok(vec![3, 5]));
+        assert_eq!(b("{5, 3}"), Ok(vec![3, 5]));
+        assert_eq!(b("0000"), Ok(vec![]));
+        for bad in ["10x", "0,1", "", "{1, 2", "0b101"] {
+            assert!(bits(bad).is_err(), "{bad}");
         }
     }
 

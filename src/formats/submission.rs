@@ -1,6 +1,9 @@
 //! The submission format (product.md §8): one `LABEL CYCLE` line per
-//! operation (`LABEL: CYCLE` too), `ii N` (or `ii: N`) for loops, `#`
-//! comments; a BOM, CRLF, tabs and trailing spaces are accepted.
+//! operation, `ii N` for loops, `#` comments; a BOM, CRLF, tabs and
+//! trailing spaces are accepted. Lines are split by the key-value reader of
+//! [`crate::formats::answer`], so `LABEL: CYCLE`, `LABEL = CYCLE` and
+//! `LABEL=CYCLE` (and `ii: N`, `ii=N`) read the same, as in every other
+//! answer file.
 //!
 //! Submissions are untrusted: numbers are range-checked, at most
 //! [`MAX_LINES`] lines are read, and parsing never fails: every line that
@@ -89,9 +92,20 @@ pub fn parse(text: &str, file: &str) -> Submission {
             )));
             break;
         }
-        let words: Vec<&str> = l.text.split_whitespace().collect();
-        match words.as_slice() {
-            ["ii" | "ii:", n] => match number(n, "II") {
+        // The key-value reader every answer file uses: `a 0`, `a: 0`,
+        // `a = 0` and `a=0` are one placement.
+        let kv = match answer::key_value(l) {
+            Ok(kv) if !kv.value.contains(char::is_whitespace) => kv,
+            _ => {
+                sub.errors.push(err(format!(
+                    "expected 'LABEL CYCLE' or 'ii N', found '{}'",
+                    shorten(l.text)
+                )));
+                continue;
+            }
+        };
+        if kv.key == "ii" {
+            match number(kv.value, "II") {
                 Ok(0) => sub
                     .errors
                     .push(err("ii 0: the initiation interval is at least 1".into())),
@@ -105,30 +119,58 @@ pub fn parse(text: &str, file: &str) -> Submission {
                     }
                 }
                 Err(e) => sub.errors.push(err(e)),
-            },
-            [label, n] => {
-                let label = label.strip_suffix(':').unwrap_or(label);
-                if !is_label(label) {
-                    sub.errors.push(err(format!(
-                        "'{}' is not an operation label",
-                        shorten(label)
-                    )));
-                    continue;
-                }
-                match number(n, "cycle") {
-                    Ok(c) => sub.placements.push(Placement {
-                        label: label.to_string(),
-                        cycle: c,
-                        line,
-                    }),
-                    Err(e) => sub.errors.push(err(format!("{label}: {e}"))),
-                }
             }
-            _ => sub.errors.push(err(format!(
-                "expected 'LABEL CYCLE' or 'ii N', found '{}'",
-                shorten(l.text)
-            ))),
+            continue;
+        }
+        let label = kv.key;
+        if !is_label(label) {
+            sub.errors.push(err(format!(
+                "'{}' is not an operation label",
+                shorten(label)
+            )));
+            continue;
+        }
+        match number(kv.value, "cycle") {
+            Ok(c) => sub.placements.push(Placement {
+                label: label.to_string(),
+                cycle: c,
+                line,
+            }),
+            Err(e) => sub.errors.push(err(format!("{label}: {e}"))),
         }
     }
     sub
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_value_spelling_is_one_placement() {
+        let s = parse("a 0\nb: 1\nc = 2\nd=3\nii=4\n", "a.sched");
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        let got: Vec<(&str, i64)> = s
+            .placements
+            .iter()
+            .map(|p| (p.label.as_str(), p.cycle))
+            .collect();
+        assert_eq!(got, vec![("a", 0), ("b", 1), ("c", 2), ("d", 3)]);
+        assert_eq!(s.ii, Some((4, 5)));
+    }
+
+    #[test]
+    fn malformed_lines_are_located() {
+        let s = parse("a\n  b 1 2\nc: x\n1a 3\n", "a.sched");
+        let msgs: Vec<String> = s.errors.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            msgs,
+            vec![
+                "a.sched:1:1: expected 'LABEL CYCLE' or 'ii N', found 'a'",
+                "a.sched:2:3: expected 'LABEL CYCLE' or 'ii N', found 'b 1 2'",
+                "a.sched:3:1: c: expected a whole number for the cycle, found 'x'",
+                "a.sched:4:1: '1a' is not an operation label",
+            ]
+        );
+    }
 }

@@ -1,8 +1,9 @@
 //! `course machine`: what a machine model implies. As data
 //! ([`MachineOutput`], the JSON form): the model and the forbidden latencies
 //! of each capacity-1 unit. As text: each class's reservation table
-//! (Definition 23.1.1), forbidden-latency matrices and collision vectors per
-//! capacity-1 resource (Definition 23.1.5), and hazard automata
+//! (Definition 23.1.1), forbidden-latency matrices and collision vectors (the
+//! state after one issue, with its bit order) per capacity-1 resource
+//! (Definition 23.1.5), and hazard automata
 //! (Algorithm 23.1.7) per unit and for the whole machine.
 
 use serde::Serialize;
@@ -116,15 +117,19 @@ pub fn model_text(m: &Machine) -> String {
                 rows.push(row);
             }
             s.push_str(&columns(&rows));
-            s.push_str("  collision vectors (latency 0 first):");
-            for &c in &users {
-                s.push_str(&format!(
-                    " {} {}",
-                    m.class(c).name,
-                    hazard::collision_vector(m, r, c)
-                ));
-            }
-            s.push('\n');
+            s.push_str(&format!(
+                "  collision vectors: the state of {} after one issue (Definition 23.1.5):\n",
+                res.name
+            ));
+            let rows: Vec<Vec<String>> = users
+                .iter()
+                .map(|&c| {
+                    let v = hazard::collision_vector(m, r, c);
+                    let order = hazard::bit_order(v.len());
+                    vec![format!("    {}", m.class(c).name), v, order]
+                })
+                .collect();
+            s.push_str(&columns(&rows));
         }
         match Automaton::build_limited(m, &[r], 1 << 16) {
             Ok(a) => {
@@ -164,7 +169,7 @@ mod tests {
         assert!(t.contains("Resource mul (capacity 1):"));
         assert!(t.contains("hazard automaton: 5 reachable states"), "{t}");
         assert!(
-            t.contains("collision vectors (latency 0 first): mul 1 div 1111"),
+            t.contains("    mul  1     offset 0\n    div  1111  offsets 0..3, offset 0 first\n"),
             "{t}"
         );
     }

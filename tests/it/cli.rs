@@ -119,7 +119,8 @@ fn dot_graphs() {
 #[test]
 fn gen_output_parses_and_is_seeded() {
     let a = common::ok(["gen", "loop", "--ops", "12", "--seed", "7"]);
-    assert!(a.contains("loop l7"));
+    assert!(a.contains("--seed 7"));
+    assert!(a.lines().any(|l| l.starts_with("loop ")));
     assert_eq!(
         a.lines()
             .filter(|l| l.contains(':') && !l.starts_with('#'))

@@ -7,6 +7,7 @@ mod answers;
 mod bad_inputs;
 mod bench;
 mod cli;
+mod drill_feedback;
 mod drill_snapshots;
 mod flash_cli;
 mod grade_adversarial;

@@ -57,7 +57,9 @@ fn never_beats_theorem_23_1_12_and_reaches_the_resource_bound() {
     let mut loops = 0;
     for m in machines() {
         let big_buffer = m.micro_op_buffer_size() >= 224;
-        for seed in 0..250u64 {
+        // Generator v2 (no `li` reads a register) makes fewer loops
+        // resource bound: 350 seeds per machine give the sample below.
+        for seed in 0..350u64 {
             let ops = 4 + seed % 9;
             let (text, p) = gen::program(&m, &params, seed, Some(ops), Kind::Loop);
             let b = mii::analyze(&p, &m);
@@ -144,7 +146,7 @@ fn never_beats_theorem_23_1_12_and_reaches_the_resource_bound() {
     assert!(loops >= 500);
     assert!(
         close >= 15,
-        "only {close} resource-bound loops on big buffers"
+        "only {close} resource-bound loops on big buffers (of {loops})"
     );
 }
 

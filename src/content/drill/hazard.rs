@@ -6,7 +6,9 @@
 
 use serde::Serialize;
 
-use super::{all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, Verdict};
+use super::{
+    all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, ProblemLine, Verdict,
+};
 use crate::engine::hazard::{self, set_string, Event, TraceRow};
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
@@ -31,6 +33,13 @@ pub struct Problem {
     /// The unit traced (for the text view).
     #[serde(skip)]
     pub unit: ResourceId,
+}
+
+impl Problem {
+    /// The problem's first line (the command that makes it); it names the machine.
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine::on(self.drill, self.seed, &self.model)
+    }
 }
 
 /// The recognizer's answer to each issue attempt.
@@ -203,10 +212,14 @@ pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, D
             )));
             continue;
         };
-        let (word, rest) = l
+        // `accept {…}`, or `accept: {…}` as in every key-value answer.
+        let end = l
             .text
-            .split_once(char::is_whitespace)
-            .unwrap_or((l.text, ""));
+            .find(|c: char| c == ':' || c.is_whitespace())
+            .unwrap_or(l.text.len());
+        let (word, rest) = l.text.split_at(end);
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
         let word = word.to_ascii_lowercase();
         if word != "accept" && word != "reject" {
             verdicts.push(located(
@@ -291,6 +304,12 @@ mod tests {
         for seed in 0..40 {
             let s = problem(&m, seed, true).unwrap().solution.unwrap();
             let r = check(&m, seed, &s.answer(), "a.txt").unwrap();
+            assert!(r.correct, "seed {seed}: {:?}", messages(&r));
+            let colons = s
+                .answer()
+                .replace("accept ", "Accept: ")
+                .replace("reject ", "reject:");
+            let r = check(&m, seed, &colons, "a.txt").unwrap();
             assert!(r.correct, "seed {seed}: {:?}", messages(&r));
         }
     }

@@ -1,17 +1,19 @@
 //! The list-schedule drill: the top-down list schedule of a random block
-//! (Lesson 23.3), placing each ready operation in priority order when it
-//! Fits (Algorithm 23.1.4). The answer is a submission file, `LABEL CYCLE`
-//! lines; the check explains every difference from the reference schedule
-//! and shows a diff.
+//! (the lab's scheduler, labs/ch23-sched/SPEC.md §1), placing each ready
+//! operation in priority order when it Fits (Algorithm 23.1.4). The answer
+//! is a submission file, `LABEL CYCLE` lines. The check names the root
+//! cause first: the first cycle where the answer departs from the list
+//! rule, and why (see [`super::replay`]); then every hard violation, and
+//! the later differences grouped as consequences; and a diff.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use similar::TextDiff;
 
-use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, ProgramProblem};
+use super::{by_label, generated, replay, Drill, Mistake, MistakeKind, ProgramProblem};
 use crate::content::gen::GenParams;
-use crate::engine::check;
+use crate::engine::check::{self, ViolationKind};
 use crate::engine::schedule::{self, Schedule};
 use crate::formats::{answer, submission};
 use crate::model::ids::Cycle;
@@ -48,11 +50,16 @@ impl Solution {
 /// The outcome of checking a list schedule.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// Later placements that differ from the reference as a consequence of
+    /// the first departure, in issue order.
+    pub consequences: Vec<Consequence>,
     pub correct: bool,
     /// Unified diff of the answer against the reference.
     pub diff: String,
     pub drill: Drill,
     pub generator_version: u32,
+    /// Problems with the file, then the root cause, then the other hard
+    /// violations.
     pub mistakes: Vec<Mistake>,
     pub seed: u64,
     /// The block (for the text view).
@@ -67,6 +74,17 @@ pub struct Report {
     /// The reference schedule's length.
     #[serde(skip)]
     pub length: Cycle,
+}
+
+/// An operation placed elsewhere than the list rule places it, after the
+/// first departure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Consequence {
+    /// The student's cycle.
+    pub cycle: Cycle,
+    pub label: String,
+    /// The reference's cycle.
+    pub list_cycle: Cycle,
 }
 
 fn block(m: &Machine, params: &GenParams, seed: u64) -> Program {
@@ -88,31 +106,63 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
     ProgramProblem::new(Drill::ListSchedule, m, p, seed, solution)
 }
 
-/// Checks a submission: the hard checks first, then every feasible
-/// placement that is not where the list scheduler puts it.
+/// Checks a submission: problems with the file, then the root cause (the
+/// first cycle where the answer departs from the list rule, and why), the
+/// other hard violations, and the later differences as consequences.
 pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
     let p = block(m, params, seed);
     let reference = schedule::reference(&p, m);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
-    let mut mistakes = violations(&sub, &result);
-    if let Some(t) = &result.cycles {
-        for x in p.op_ids() {
-            let (mine, refc) = (t[x.index()], reference.cycles[x.index()]);
-            if mine == refc || result.violations.iter().any(|v| v.op == Some(x)) {
-                continue;
-            }
-            let label = p.label(x);
-            mistakes.push(Mistake::new(
-                MistakeKind::Order,
-                format!(
-                    "{label} at {mine}: feasible, but the list scheduler places {label} at {refc} (ready from {}, height {})",
-                    reference.ready[x.index()],
-                    reference.heights[x.index()]
-                ),
-            ));
+    // The file first: unreadable lines, unknown labels, duplicates.
+    let hard = |k: ViolationKind| {
+        matches!(
+            k,
+            ViolationKind::Missing | ViolationKind::Latency | ViolationKind::Resource
+        )
+    };
+    let mut mistakes: Vec<Mistake> = sub
+        .errors
+        .iter()
+        .map(|d| Mistake::new(MistakeKind::Format, d.to_string()))
+        .collect();
+    mistakes.extend(
+        result
+            .violations
+            .iter()
+            .filter(|v| v.kind != ViolationKind::Format && !hard(v.kind))
+            .map(|v| Mistake::new(v.kind.into(), v.message.clone())),
+    );
+    let departure = replay::first_departure(
+        &p,
+        m,
+        &reference.cycles,
+        &reference.heights,
+        &result.placed,
+        &result.violations,
+    )
+    .unwrap_or_default();
+    mistakes.extend(departure.mistakes.iter().cloned());
+    for (i, v) in result.violations.iter().enumerate() {
+        if hard(v.kind) && !departure.covered.contains(&i) {
+            mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
         }
     }
+    let mut consequences: Vec<Consequence> = p
+        .op_ids()
+        .filter(|x| !departure.named.contains(x))
+        .filter(|&x| !result.violations.iter().any(|v| v.op == Some(x)))
+        .filter_map(|x| {
+            let mine = result.placed[x.index()]?;
+            let list = reference.cycles[x.index()];
+            (mine != list).then(|| Consequence {
+                cycle: mine,
+                label: p.label(x).to_string(),
+                list_cycle: list,
+            })
+        })
+        .collect();
+    consequences.sort_by_key(|c| (c.cycle, c.list_cycle));
     let reference_text = check::submission_text(&p, &reference.cycles, None);
     let mine_text = match &result.cycles {
         Some(t) => check::submission_text(&p, t, None),
@@ -123,6 +173,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         .header("your schedule", "reference")
         .to_string();
     Report {
+        consequences,
         correct: mistakes.is_empty(),
         diff,
         drill: Drill::ListSchedule,

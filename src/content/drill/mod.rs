@@ -19,6 +19,11 @@
 //! the drill views (`view::drill`) render them as text. Answers are read with
 //! [`crate::formats::answer`] and [`crate::formats::submission`] only.
 //!
+//! A problem's text starts with its [`ProblemLine`], `# course drill
+//! list-schedule --seed 4 --machine toy`: a comment the student keeps at the
+//! top of the answer file, so that `--check` grades the answer against the
+//! problem it was written for.
+//!
 //! ```
 //! use course::content::drill::Drill;
 //! use course::model::machine::Machine;
@@ -34,6 +39,8 @@ use serde::{Serialize, Serializer};
 
 use crate::content::gen::{self, GenParams};
 use crate::engine::check::{CheckResult, ViolationKind};
+use crate::formats::answer;
+use crate::formats::diagnostic::Diagnostic;
 use crate::formats::submission::Submission;
 use crate::model::machine::{Machine, MachineInfo};
 use crate::model::program::{EdgeInfo, Kind, OpInfo, Program};
@@ -44,6 +51,7 @@ pub mod hazard;
 pub mod list_schedule;
 pub mod mii;
 pub mod modulo;
+mod replay;
 pub mod rthroughput;
 
 /// The drills, in the order `course drill list` shows them.
@@ -221,6 +229,109 @@ impl Drill {
     }
 }
 
+/// The first line of a problem, `# course drill NAME --seed N [--machine
+/// M]`: the command that makes it. Kept at the top of an answer file (it is
+/// a comment to every answer reader), it tells `--check` which problem the
+/// answer is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemLine {
+    pub drill: Drill,
+    pub seed: u64,
+    /// The machine's name, for the drills that run on the `--machine`.
+    pub machine: Option<String>,
+}
+
+impl std::fmt::Display for ProblemLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "# course drill {} --seed {}",
+            self.drill.name(),
+            self.seed
+        )?;
+        match &self.machine {
+            Some(m) => write!(f, " --machine {m}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How to ask for the machine `name` on the command line: `--machine
+/// NAME` for a built-in machine, the machine's file otherwise.
+pub fn machine_flag(name: &str) -> String {
+    if crate::content::data::builtin_machine(name).is_some() {
+        format!("--machine {name}")
+    } else {
+        format!("--machine FILE (the file of machine {name})")
+    }
+}
+
+impl ProblemLine {
+    /// The line of a problem on the machine `m`.
+    pub fn on(drill: Drill, seed: u64, m: &Machine) -> ProblemLine {
+        ProblemLine {
+            drill,
+            seed,
+            machine: Some(m.name().to_string()),
+        }
+    }
+
+    /// The first problem line of an answer text and its line number, if it
+    /// has one; a line that starts like one but cannot be read is an error
+    /// located in `file`.
+    pub fn find(text: &str, file: &str) -> Result<Option<(ProblemLine, u32)>, String> {
+        for (i, raw) in answer::strip_bom(text).lines().enumerate() {
+            let t = raw.trim_start();
+            let Some(rest) = t.strip_prefix('#') else {
+                continue;
+            };
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            if words.len() < 2 || words[0] != "course" || words[1] != "drill" {
+                continue;
+            }
+            let line = i as u32 + 1;
+            let column = (raw.len() - t.len()) as u32 + 1;
+            let err = |m: String| Diagnostic::new(file, line, column, m).to_string();
+            let name = words.get(2).copied().unwrap_or_default();
+            let drill = Drill::ALL
+                .into_iter()
+                .find(|d| d.name() == name)
+                .ok_or_else(|| err(format!("'{}' is not a drill", answer::shorten(name))))?;
+            let (mut seed, mut machine) = (None, None);
+            let mut it = words.iter().skip(3);
+            while let Some(w) = it.next() {
+                let (flag, inline) = match w.split_once('=') {
+                    Some((f, v)) => (f, Some(v)),
+                    None => (*w, None),
+                };
+                if flag != "--seed" && flag != "--machine" {
+                    continue;
+                }
+                let Some(value) = inline.or_else(|| it.next().copied()) else {
+                    return Err(err(format!("{flag} has no value")));
+                };
+                if flag == "--seed" {
+                    seed = Some(answer::whole(value).map_err(|e| err(format!("--seed: {e}")))?);
+                } else {
+                    machine = Some(value.to_string());
+                }
+            }
+            let Some(seed) = seed else {
+                return Err(err("the problem line has no --seed".into()));
+            };
+            return Ok(Some((
+                ProblemLine {
+                    drill,
+                    seed,
+                    machine,
+                },
+                line,
+            )));
+        }
+        Ok(None)
+    }
+}
+
 /// The listing of `course drill list`.
 pub fn list() -> Vec<DrillEntry> {
     Drill::ALL.iter().map(|d| d.entry()).collect()
@@ -239,6 +350,18 @@ pub enum Problem {
 }
 
 impl Problem {
+    /// The problem's first line (the command that makes it).
+    pub fn line(&self) -> ProblemLine {
+        match self {
+            Problem::ListSchedule(p) => p.line(),
+            Problem::Mii(p) => p.line(),
+            Problem::Modulo(p) => p.line(),
+            Problem::Forbidden(p) => p.line(),
+            Problem::Hazard(p) => p.line(),
+            Problem::Rthroughput(p) => p.line(),
+        }
+    }
+
     /// The solution written as an answer file that checks as correct, when
     /// the problem was made with its solution.
     pub fn answer(&self) -> Option<String> {
@@ -317,6 +440,11 @@ pub struct ProgramProblem<S> {
 }
 
 impl<S> ProgramProblem<S> {
+    /// The problem's first line (the command that makes it).
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine::on(self.drill, self.seed, &self.model)
+    }
+
     fn new(drill: Drill, m: &Machine, p: Program, seed: u64, solution: Option<S>) -> Self {
         ProgramProblem {
             drill,
@@ -379,12 +507,15 @@ pub enum MistakeKind {
     Latency,
     /// A resource over capacity (Algorithm 23.1.4).
     Resource,
-    /// Feasible, but not where the list scheduler puts it.
+    /// Not what the list rule does at the first cycle where the answer
+    /// departs from it.
     Order,
     /// A wrong value.
     Wrong,
     /// A valid modulo schedule at an II above the reference.
     Quality,
+    /// An II below MII: no schedule can exist (the bound says which).
+    BelowMii,
 }
 
 impl From<ViolationKind> for MistakeKind {
@@ -460,6 +591,38 @@ mod tests {
             );
         }
         assert_eq!(Drill::value_variants(), &Drill::ALL);
+    }
+
+    #[test]
+    fn problem_lines_round_trip() {
+        let m = Machine::toy();
+        for d in Drill::ALL {
+            let line = d.problem(&m, None, 4, false).unwrap().line();
+            let text = format!("\u{feff}\n  {line}\nrest # course drill mii\n");
+            assert_eq!(ProblemLine::find(&text, "a.txt"), Ok(Some((line, 2))));
+        }
+        let find = |t: &str| ProblemLine::find(t, "a.txt");
+        assert_eq!(find("a 0\n# a comment\n"), Ok(None));
+        assert_eq!(
+            find("# course drill mii --seed=7 --solution --machine=wide\n"),
+            Ok(Some((
+                ProblemLine {
+                    drill: Drill::Mii,
+                    seed: 7,
+                    machine: Some("wide".into())
+                },
+                1
+            )))
+        );
+        assert_eq!(
+            find("#course drill mii --seed x\n"),
+            Err("a.txt:1:1: --seed: 'x' is not a whole number".into())
+        );
+        assert_eq!(
+            find("# course drill nope --seed 1\n"),
+            Err("a.txt:1:1: 'nope' is not a drill".into())
+        );
+        assert!(find("# course drill mii\n").is_err());
     }
 
     #[test]

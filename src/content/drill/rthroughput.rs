@@ -5,7 +5,9 @@
 
 use serde::Serialize;
 
-use super::{all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
+use super::{
+    all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, Verdict,
+};
 use crate::content::gen::GenParams;
 use crate::engine::mii::{self, Bounds};
 use crate::formats::answer::{self, shorten};
@@ -31,6 +33,13 @@ pub struct Problem {
     /// The machine (for the text view).
     #[serde(skip)]
     pub model: Machine,
+}
+
+impl Problem {
+    /// The problem's first line (the command that makes it); it names the machine.
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine::on(self.drill, self.seed, &self.model)
+    }
 }
 
 /// RThroughput as an exact fraction.
@@ -127,11 +136,19 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                     Verdict::Right(b.rthroughput)
                 } else {
                     let bott = m.resource(b.res_bottleneck);
+                    // The ResMII habit: ⌈U/cap⌉ instead of U/cap.
+                    let rounded_up =
+                        b.rthroughput.den() > 1 && r == Ratio::int(b.rthroughput.ceil());
                     Verdict::Wrong(Mistake::new(
                         MistakeKind::Wrong,
                         format!(
-                            "you said {}; {} has U = {} on capacity {}, so RThroughput = {} ({})",
+                            "you said {}; {}{} has U = {} on capacity {}, so RThroughput = {} ({})",
                             r.fraction_string(),
+                            if rounded_up {
+                                "RThroughput is not rounded up, unlike ResMII: "
+                            } else {
+                                ""
+                            },
                             bott.name,
                             b.usage[b.res_bottleneck.index()],
                             bott.capacity,
@@ -194,6 +211,29 @@ mod tests {
             r.verdicts[0].mistake().map(|x| x.kind),
             Some(MistakeKind::Wrong)
         );
+    }
+
+    #[test]
+    fn a_rounded_up_answer_is_told_why() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let mut seen = 0;
+        for seed in 0..40 {
+            let s = problem(&m, &params, seed, true).solution.unwrap();
+            let exact = s.bounds.rthroughput;
+            let r = check(&m, &params, seed, &format!("{}\n", exact.ceil()), "a.txt");
+            if exact.den() == 1 {
+                assert!(r.correct);
+                continue;
+            }
+            seen += 1;
+            assert!(
+                message(&r).contains("RThroughput is not rounded up, unlike ResMII"),
+                "{}",
+                message(&r)
+            );
+        }
+        assert!(seen > 0);
     }
 
     #[test]

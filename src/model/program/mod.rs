@@ -140,32 +140,25 @@ impl Op {
             match o {
                 Operand::Reg(r) => push_reg(&mut s, r),
                 Operand::Imm(v) => s.push_str(&v.to_string()),
-                Operand::Mem(a) => {
-                    s.push('[');
-                    let mut first = true;
-                    let mut sep = |s: &mut String| {
-                        if !first {
-                            s.push_str(" + ");
-                        }
-                        first = false;
-                    };
-                    if let Some(sym) = &a.symbol {
-                        sep(&mut s);
-                        s.push_str(sym);
-                    }
-                    for r in &a.regs {
-                        sep(&mut s);
-                        push_reg(&mut s, r);
-                    }
-                    if let Some(off) = a.offset {
-                        sep(&mut s);
-                        s.push_str(&off.to_string());
-                    }
-                    s.push(']');
-                }
+                Operand::Mem(a) => s.push_str(&a.text()),
             }
         }
         s
+    }
+}
+
+impl Address {
+    /// The address as written in the lab format: `[x]`, `[x + r2]`.
+    pub fn text(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.symbol.iter().cloned());
+        for r in &self.regs {
+            let mut s = String::new();
+            push_reg(&mut s, r);
+            parts.push(s);
+        }
+        parts.extend(self.offset.map(|o| o.to_string()));
+        format!("[{}]", parts.join(" + "))
     }
 }
 

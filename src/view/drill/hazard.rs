@@ -1,22 +1,29 @@
 //! The hazard drill as text: the issue attempts, the unit's K sets, and as
 //! solution the recognizer's event table (Lesson 23.1 §3).
 
-use super::{header, verdict_lines};
+use super::{answer_text, header, problem_header, verdict_lines};
 use crate::content::drill::hazard::{Problem, Report};
 use crate::engine::hazard::set_string;
 use crate::util::text::columns;
 
+/// The answer syntax ([`crate::formats::answer::set`]).
+const SYNTAX: &str = "\
+one line per issue attempt: 'accept' or 'reject' and the state
+after it, such as 'accept {0, 1, 2}' (a set; {} when empty).";
+
 pub fn problem(p: &Problem) -> String {
-    let (m, unit, seed) = (&p.model, p.unit, p.seed);
-    let unit_name = &m.resource(unit).name;
-    let mut text = header(p.drill.name(), seed, m.name());
+    let (m, unit) = (&p.model, p.unit);
+    let u = &m.resource(unit).name;
+    let line = p.line();
+    let mut text = problem_header(&line);
     text.push_str(&format!(
-        "Run the hazard recognizer of Algorithm 23.1.7 on the {unit_name} unit. Starting from an\n\
-         empty state at cycle 0, these issue attempts happen (Advance between cycles):\n",
+        "Run the hazard recognizer of Algorithm 23.1.7 on the {u} unit. Its state\n\
+         s = s[{u}] is the set of offsets k ≥ 0 such that {u} is already reserved\n\
+         k cycles from now; it is empty at cycle 0.\n\
+         \x20 Issue(o) is accepted iff s ∩ K(o) = ∅, and then s ← s ∪ K(o); a\n\
+         \x20   rejected Issue(o) changes nothing.\n\
+         \x20 Advance, between two cycles: s ← {{k − 1 | k ∈ s, k ≥ 1}}.\n",
     ));
-    for e in &p.events {
-        text.push_str(&format!("  {e}\n"));
-    }
     let ks: Vec<String> = m
         .class_ids()
         .filter(|&c| m.class(c).usage(unit) > 0)
@@ -28,14 +35,16 @@ pub fn problem(p: &Problem) -> String {
             )
         })
         .collect();
-    text.push_str(&format!("\n{}\n", ks.join(", ")));
-    text.push_str(&format!(
-        "For each issue give 'accept' or 'reject' and s[{unit_name}] after it, one line each\n(e.g. 'accept {{0,1,2}}'), then:\n  course drill hazard --seed {seed} --check FILE\n",
-    ));
+    text.push_str(&format!("{}\n\nThe issue attempts:\n", ks.join(", ")));
+    for e in &p.events {
+        text.push_str(&format!("  {e}\n"));
+    }
+    text.push('\n');
+    text.push_str(&answer_text(&line, SYNTAX));
     if let Some(s) = &p.solution {
         let mut rows = vec![vec![
             "  event".to_string(),
-            format!("s[{unit_name}] before"),
+            format!("s[{u}] before"),
             "action".into(),
             "after".into(),
         ]];

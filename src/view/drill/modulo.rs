@@ -6,18 +6,35 @@ use crate::content::drill::modulo::{Problem, Report};
 use crate::engine::check::submission_text;
 use crate::view::report;
 
+/// The rules the answer is graded by.
+const TASK: &str = "\
+Modulo-schedule this loop body: choose an initiation interval II and an
+issue cycle t for each operation of one iteration (iteration k issues it at
+t + k·II). The smallest II iterative modulo scheduling reaches is expected.
+  Dependences as in labs/ch23-sched/SPEC.md §2 (a read at or before the
+    definition reads the previous iteration, r@k reads k back); an edge
+    i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
+  Modulo reservation table: an operation at t holds resource r in row
+    (t + k) mod II for each (r, k) of its table; no row over capacity.
+  MII = max(ResMII, RecMII) (the mii drill) is a lower bound on II.
+";
+
+/// The answer syntax ([`crate::formats::submission`]).
+const SYNTAX: &str = "\
+a line 'ii N' and one line per operation, 'LABEL CYCLE' ('ii: 4'
+and 'a = 0' read the same).";
+
 pub fn problem(p: &Problem) -> String {
-    let mut text = program_problem(
-        p,
-        "Modulo-schedule this loop (Lesson 23.6): choose an initiation interval II and an\n\
-         issue cycle for each operation of one iteration so that every dependence holds\n\
-         (t_j + d·II ≥ t_i + ℓ) and the modulo reservation table never overflows.\n\n",
-        "Answer with a line 'ii N' and one 'LABEL CYCLE' line per operation",
-    );
+    let mut text = program_problem(p, TASK, SYNTAX);
     if let Some(s) = &p.solution {
+        text.push_str("\nSolution\n\nDependences:\n");
+        text.push_str(&report::edges_text(&p.program));
+        text.push('\n');
+        text.push_str(&report::bounds_text(&p.program, &p.model, &s.bounds));
         text.push_str(&format!(
-            "\nSolution\n\nResMII = {}, RecMII = {}, MII = {}; iterative modulo scheduling reaches II = {}.\n\n",
-            s.res_mii, s.rec_mii, s.mii, s.ii
+            "\nIterative modulo scheduling reaches II = {}{}:\n",
+            s.ii,
+            if s.ii == s.mii { " = MII" } else { "" }
         ));
         text.push_str(&indent(&submission_text(&p.program, &s.cycles, Some(s.ii))));
         text.push_str("\nModulo reservation table (rows = cycle mod II):\n");
