@@ -76,7 +76,7 @@ fn all_wrong_through_piped_stdin() {
 }
 
 #[test]
-fn malformed_answers_are_said_and_asked_again_once() {
+fn malformed_answers_are_said_and_asked_again() {
     let qs = reveal("3", Some("reservation-tables"));
     let kind = |i: usize| qs[i]["kind"].as_str().unwrap().to_string();
     let mut input = String::new();
@@ -84,10 +84,11 @@ fn malformed_answers_are_said_and_asked_again_once() {
         match (i, kind(i).as_str()) {
             // Unreadable once, then right: full credit after the retry.
             (0, _) => input += &format!("abc\n{}\n", right(q)),
-            // Unreadable twice: a format error, no credit.
-            (_, "set") if i < 3 => input += "{0, x}\n{zero}\n",
-            (_, "number") | (_, "set") => input += &format!("{}\n", right(q)),
-            (_, "single") | (_, "multiple") => input += "zz\nqq\n",
+            // Unreadable twice, then right: never graded as unreadable.
+            (_, "set") if i < 3 => input += &format!("{{0, x}}\n{{1, 2\n{}\n", right(q)),
+            (_, "set") => input += "0,1,2,3\n{}\n",
+            (_, "number") => input += &format!("{}\n", right(q)),
+            (_, "single") | (_, "multiple") => input += &format!("zz\nqq\n{}\n", wrong(q)),
             _ => input += &format!("{}\n", right(q)),
         }
     }
@@ -95,8 +96,13 @@ fn malformed_answers_are_said_and_asked_again_once() {
         .stdin(input)
         .code(1)
         .stdout_has("Cannot read that: 'abc' is not a number")
-        .stdout_has("Format error:")
+        .stdout_has("'{1, 2' does not end with '}'")
+        .stdout_has("'0,1,2,3' does not start with '{'")
+        .stdout_has("Your answer (a set in braces: {0, 2}, or {} when empty): ")
+        .stdout_has("Your answer (one letter a–d, or the text of a choice): zz")
         .run();
+    assert!(!o.stdout.contains("Format error"), "{}", o.stdout);
+    assert!(!o.stdout.contains("format-error"), "{}", o.stdout);
     common::snapshot!("interactive_malformed", o.stdout);
 }
 
@@ -171,9 +177,13 @@ fn answer_files_are_graded_per_question() {
         dot-product-bound: 4.1\n\
         operand-latency: 3\n";
     let f = answers_file(dir, "mixed.txt", mixed);
-    let o = Course::new(["quiz", "23", "--answers", &f])
+    // Run in the folder so that locations read `mixed.txt:LINE:COLUMN`.
+    let o = Course::new(["quiz", "23", "--answers", "mixed.txt"])
+        .current_dir(dir)
         .args(["--tag", "reservation-tables", "--tag", "llvm-mca"])
         .code(1)
+        .stdout_has("mixed.txt:4:20: '0 1 2' does not start with '{'")
+        .stdout_has("mixed.txt:6:18: 'eleven' is not a number")
         .run();
     common::snapshot!("answers_mixed_text", o.stdout);
     let j = Course::new(["quiz", "23", "--answers", &f, "--format", "json"])
