@@ -209,6 +209,7 @@ fn garbage_and_wrong_versions_are_recovered_too() {
         let dir = dir_tmp.path();
         let st = dir.join("s.json");
         std::fs::write(&st, &bytes).unwrap();
+        // A listing says so and leaves the file alone.
         let o = flash(&st, "2026-01-01", &["--list"], "");
         assert_eq!(o.code, 0, "{name}: {}", o.stderr);
         assert!(
@@ -216,18 +217,33 @@ fn garbage_and_wrong_versions_are_recovered_too() {
             "{name}: {}",
             o.stderr
         );
-        assert!(o.stderr.contains("moved it to"), "{name}");
+        assert!(o.stderr.contains("left as it is"), "{name}: {}", o.stderr);
         assert!(
             o.stdout.contains(&format!("{CARDS} cards, {CARDS} due")),
             "{name}"
         );
-        // The fresh state is written at once, next to the kept original.
+        assert_eq!(std::fs::read(&st).unwrap(), bytes, "{name}");
+        assert_eq!(files(dir), vec!["s.json".to_string()], "{name}");
+        // A review moves it aside and writes the fresh state at once.
+        let o = flash(&st, "2026-01-01", &[], "q\n");
+        assert_eq!(o.code, 0, "{name}: {}", o.stderr);
+        assert!(o.stderr.contains("moved it to"), "{name}: {}", o.stderr);
         assert_eq!(
             state_json(&st)["cards"].as_object().map(|c| c.len()),
             Some(0),
             "{name}"
         );
     }
+}
+
+/// The names in a folder, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -238,7 +254,8 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
     let mut v = state_json(&st);
     v["cards"]["two-bounds"]["box"] = serde_json::json!("nine");
     v["cards"]["retired-card"] = serde_json::json!({"box": 4, "due": "2025-12-01", "reviews": 7, "lapses": 0, "last": "2025-11-23"});
-    std::fs::write(&st, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    std::fs::write(&st, &text).unwrap();
     let o = flash(&st, "2026-01-02", &["--list"], "");
     assert_eq!(o.code, 0);
     assert!(
@@ -246,12 +263,9 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
         "{}",
         o.stderr
     );
-    assert!(
-        o.stderr
-            .contains("kept the other 3 card(s); the original file is saved as"),
-        "{}",
-        o.stderr
-    );
+    // A listing changes nothing on disk.
+    assert_eq!(std::fs::read_to_string(&st).unwrap(), text);
+    assert_eq!(files(dir), vec!["s.json".to_string()]);
     assert!(
         o.stdout
             .contains("no-instruction-latency   box 1  due 2026-01-02"),
@@ -265,9 +279,16 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
         o.stdout
     );
     assert!(o.stdout.contains("two-bounds               box -  due new"));
-    // A review keeps the entry of a card that left the deck.
+    // A review keeps the entry of a card that left the deck, and a copy of
+    // the original file.
     let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
     assert_eq!(o.code, 0);
+    assert!(
+        o.stderr
+            .contains("kept the other 3 card(s); the original file is saved as"),
+        "{}",
+        o.stderr
+    );
     let v = state_json(&st);
     assert_eq!(card(&v, "retired-card")["reviews"], 7);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
@@ -284,7 +305,7 @@ fn default_state_lives_in_the_data_folder() {
     Course::new(["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"])
         .stdin(replies(&["good"]))
         .env("XDG_DATA_HOME", dir)
-        .stdout_has(format!("state: {}", p.display()))
+        .stdout_has(format!("State: {}", p.display()))
         .run();
     assert!(p.exists());
     let home_tmp = tempdir();
