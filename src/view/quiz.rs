@@ -112,14 +112,15 @@ fn explanation_text(explanation: &str, indent: &str, style: &Style) -> String {
     s + "\n"
 }
 
-/// `--list`: id, kind, tags, generator; then the count.
+/// `--list`: id, kind, tags (and the generator on a line of its own); then
+/// the count.
 pub fn list(l: &QuestionList) -> String {
     let mut s = String::new();
     for q in &l.questions {
-        let gen = q
-            .generator
-            .map_or(String::new(), |g| format!("  (generated: {g})"));
-        s += &format!("{:<28} {:<8} {}{gen}\n", q.id, q.kind, q.tags.join(","));
+        s += &format!("{:<28} {:<8} {}\n", q.id, q.kind, q.tags.join(","));
+        if let Some(g) = q.generator {
+            s += &format!("{:<38}(generated: {g})\n", "");
+        }
     }
     s + &format!("{} questions\n", l.questions.len())
 }
