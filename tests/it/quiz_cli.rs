@@ -316,8 +316,10 @@ fn transcript_scores(stdout: &str) -> Vec<(String, String)> {
 
 /// Issue 11, point 1: over the whole bank, for seeds 0..20, every choice of
 /// every single and multiple choice question, given by its letter or by its
-/// exact text, earns the credit it deserves: typed at the prompt and in an
-/// `--answers` file.
+/// exact text, earns the credit it deserves in an `--answers` file, and
+/// typed at the prompt (through the binary for seeds 0..6; the library test
+/// `api::quiz::tests::every_choice_by_letter_or_text_earns_its_credit`
+/// drives the interactive session for all 20).
 #[test]
 fn every_choice_by_letter_or_text_earns_its_credit() {
     let mut checked = 0;
@@ -346,16 +348,21 @@ fn every_choice_by_letter_or_text_earns_its_credit() {
                     .any_code()
                     .run()
                     .json();
-                let typed: String = qs
-                    .iter()
-                    .map(|q| reply(q).unwrap_or_else(|| right(q)) + "\n")
-                    .collect();
-                let o = Course::new(["quiz", "23", "--seed", &s])
-                    .stdin(&typed)
-                    .any_code()
-                    .run();
-                let scores = transcript_scores(&o.stdout);
-                assert_eq!(scores.len(), qs.len(), "seed {seed}:\n{}", o.stdout);
+                let scores = if seed < 6 {
+                    let typed: String = qs
+                        .iter()
+                        .map(|q| reply(q).unwrap_or_else(|| right(q)) + "\n")
+                        .collect();
+                    let o = Course::new(["quiz", "23", "--seed", &s])
+                        .stdin(&typed)
+                        .any_code()
+                        .run();
+                    let scores = transcript_scores(&o.stdout);
+                    assert_eq!(scores.len(), qs.len(), "seed {seed}:\n{}", o.stdout);
+                    Some(scores)
+                } else {
+                    None
+                };
                 for (i, q) in qs.iter().enumerate() {
                     if k >= choices(q) {
                         continue;
@@ -366,7 +373,9 @@ fn every_choice_by_letter_or_text_earns_its_credit() {
                     let g = &graded["questions"][i];
                     assert_eq!(g["id"], id);
                     assert_eq!(g["score"], want.as_str(), "file: {how}: {g}");
-                    assert_eq!(scores[i], (id.to_string(), want), "typed: {how}");
+                    if let Some(scores) = &scores {
+                        assert_eq!(scores[i], (id.to_string(), want), "typed: {how}");
+                    }
                     checked += 1;
                 }
             }
