@@ -1,8 +1,14 @@
 //! `course flash`: [`open`] loads a chapter's deck and the saved review
-//! state (recovering a damaged one); the [`Flashcards`] it returns lists the
-//! cards or starts a [`Review`], a session the front end drives line by
-//! line (front → Enter → back → rating), which saves the state after every
-//! rated card. [`check_deck`] validates a deck.
+//! state (recovering a damaged one); the [`Flashcards`] it returns starts a
+//! [`Review`], a session the front end drives line by line (front → Enter →
+//! back → rating), which saves each rated card before it says where the
+//! card went, and asks again later in the session the cards rated `again`.
+//! [`list`] shows the cards without changing anything on disk.
+//! [`check_deck`] validates a deck.
+//!
+//! Saves go through [`flash_state::update_state`]: under a lock, the state
+//! file is read again and only the card just rated is changed, so two
+//! reviews of one state file at the same time keep each other's work.
 
 use std::path::PathBuf;
 
@@ -42,7 +48,7 @@ pub struct Options<'a> {
     pub tags: &'a [String],
     /// The state file (default: in the user's data folder).
     pub state: Option<&'a std::path::Path>,
-    /// The day to review on (default: today, UTC).
+    /// The day to review on (default: today, in local time).
     pub today: Option<Date>,
 }
 
@@ -70,10 +76,16 @@ pub fn check_chapter_deck(source: &Source, chapter: u32) -> Result<DeckCheck, Fl
     Ok(DeckCheck::of(&text, &origin(source, &path)))
 }
 
-/// Loads the deck, selects the cards and loads the state. A state that had
-/// to be recovered is saved at once, so what was saved survives even if
-/// nothing is reviewed; [`Flashcards::warnings`] says what happened.
-pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
+/// The deck's selected cards, the state file's path and today.
+struct Opened {
+    chapter: u32,
+    today: Date,
+    cards: Vec<Card>,
+    state_path: PathBuf,
+    now: i64,
+}
+
+fn open_deck(opts: Options<'_>) -> Result<Opened, FlashError> {
     let chapter = opts.chapter;
     let path = deck_path(chapter);
     let text = opts.source.read(&path).map_err(|e| match opts.source {
@@ -82,7 +94,7 @@ pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
     })?;
     let deck = Deck::parse(&text, &origin(opts.source, &path)).map_err(FlashError::InvalidDeck)?;
     let now = clock::now_secs();
-    let today = opts.today.unwrap_or_else(|| Date::from_unix(now));
+    let today = opts.today.unwrap_or_else(|| clock::today(now));
     let cards: Vec<Card> = deck
         .select(opts.tags)
         .map_err(FlashError::UnknownTag)?
@@ -94,20 +106,58 @@ pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
         None => flash_state::default_state_path(|k| std::env::var(k).ok(), chapter)
             .ok_or(FlashError::NoDataFolder)?,
     };
-    let loaded = flash_state::load_state(
-        &state_path,
-        &format!("ch{chapter}"),
-        &flash_state::stamp(now),
-    )?;
-    if loaded.backup.is_some() {
-        flash_state::save_state(&state_path, &loaded.state)?;
-    }
-    Ok(Flashcards {
+    Ok(Opened {
         chapter,
         today,
         cards,
-        state: loaded.state,
         state_path,
+        now,
+    })
+}
+
+/// The name a chapter's deck has in its state file.
+fn deck_name(chapter: u32) -> String {
+    format!("ch{chapter}")
+}
+
+/// `--list`: the selected cards with their box and due date, and what
+/// reading the state found. Nothing on disk changes, even for a damaged
+/// state file (the next review moves that aside).
+pub fn list(opts: Options<'_>) -> Result<Listing, FlashError> {
+    let o = open_deck(opts)?;
+    let loaded = flash_state::peek_state(&o.state_path, &deck_name(o.chapter))?;
+    let cards: Vec<&Card> = o.cards.iter().collect();
+    Ok(Listing {
+        list: CardList::new(&cards, &loaded.state, o.today),
+        warnings: loaded.warnings,
+    })
+}
+
+/// What `--list` shows.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    pub list: CardList,
+    /// What reading the state had to tell (a damaged file, bad entries).
+    pub warnings: Vec<String>,
+}
+
+/// Loads the deck, selects the cards and loads the state for a review. A
+/// state that had to be recovered is saved at once, so what was saved
+/// survives even if nothing is reviewed; [`Flashcards::warnings`] says what
+/// happened.
+pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
+    let o = open_deck(opts)?;
+    let loaded = flash_state::open_state(
+        &o.state_path,
+        &deck_name(o.chapter),
+        &flash_state::stamp(o.now),
+    )?;
+    Ok(Flashcards {
+        chapter: o.chapter,
+        today: o.today,
+        cards: o.cards,
+        state: loaded.state,
+        state_path: o.state_path,
         warnings: loaded.warnings,
     })
 }
@@ -162,6 +212,7 @@ impl Flashcards {
             at: 0,
             reviewed: 0,
             stopped: false,
+            told: self.warnings.len(),
             flash: self,
         })
     }
@@ -187,6 +238,8 @@ pub struct Review {
     at: usize,
     reviewed: usize,
     stopped: bool,
+    /// Warnings the front end had before the review started.
+    told: usize,
 }
 
 /// The reply that ends a review.
@@ -255,13 +308,33 @@ impl Review {
                 reply: reply.trim().to_string(),
             }));
         };
+        let card = card.clone();
         let f = &mut self.flash;
         let next = schedule(f.state.cards.get(&card.id), rating, f.today);
-        f.state.cards.insert(card.id.clone(), next.clone());
-        flash_state::save_state(&f.state_path, &f.state)?;
+        let saved = flash_state::update_state(
+            &f.state_path,
+            &deck_name(f.chapter),
+            &flash_state::stamp(clock::now_secs()),
+            &f.state,
+            |s| {
+                s.cards.insert(card.id.clone(), next.clone());
+            },
+        )?;
+        f.state = saved.state;
+        f.warnings.extend(saved.warnings);
         self.at += 1;
         self.reviewed += 1;
+        // `again` means "not yet": the card comes back before the end.
+        if rating == Rating::Again {
+            self.order.push(card);
+        }
         Ok(Rated::Scheduled(next))
+    }
+
+    /// What saving had to tell since the review started (a state file
+    /// found damaged and moved aside meanwhile).
+    pub fn warnings(&self) -> &[String] {
+        &self.flash.warnings[self.told..]
     }
 
     /// Ends the review (input ended, or `q`).

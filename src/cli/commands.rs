@@ -3,13 +3,12 @@
 //! result with [`course::view`] (text, DOT) or as JSON.
 
 use course::api::{self, drill::DrillOutput};
-use course::model::machine::Machine;
 use course::model::program::Kind;
 use course::view;
 
 use super::{
-    print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice, Format,
-    GenArgs, GenKind, InputArgs, MachineArgs,
+    print, print_json, read_file, CmdResult, Ctx, DrillArgs, DrillChoice, Format, GenArgs, GenKind,
+    GraphFormat, InputArgs, MachineArgs,
 };
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
@@ -18,7 +17,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             let list = api::drill::list();
             match a.format {
                 Format::Json => print_json(&list),
-                _ => print(&view::drill::list_text(&list)),
+                Format::Text => print(&view::drill::list_text(&list)),
             }
             return Ok(0);
         }
@@ -58,17 +57,13 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         DrillOutput::Report(r) => {
             match a.format {
                 Format::Json => print_json(&r),
-                _ => print(&super::paint(ctx, &view::drill::report_text(&r))),
+                Format::Text => print(&super::paint(ctx, &view::drill::report_text(&r))),
             }
             Ok(if r.correct() { 0 } else { 1 })
         }
         DrillOutput::Problem(p) => {
             match a.format {
                 Format::Json => print_json(&p),
-                Format::Dot => return Err(CliError(
-                    "--format dot is for dependence graphs: use `course analyze FILE --format dot`"
-                        .into(),
-                )),
                 Format::Text => print(&view::drill::problem_text(&p)),
             }
             Ok(0)
@@ -89,9 +84,9 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     let text = read_file(&a.input)?;
     let out = api::schedule::run(&text, origin(&a.input), &ctx.machine)?;
     match a.format {
-        Format::Text => print(&view::schedule::text(&out)),
-        Format::Json => print_json(&out),
-        Format::Dot => print(&view::schedule::dot(&out)),
+        GraphFormat::Text => print(&view::schedule::text(&out)),
+        GraphFormat::Json => print_json(&out),
+        GraphFormat::Dot => print(&view::schedule::dot(&out)),
     }
     Ok(0)
 }
@@ -100,31 +95,20 @@ pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     let text = read_file(&a.input)?;
     let out = api::analyze::run(&text, origin(&a.input), &ctx.machine)?;
     match a.format {
-        Format::Text => print(&view::analyze::text(&out)),
-        Format::Json => print_json(&out),
-        Format::Dot => print(&view::analyze::dot(&out)),
+        GraphFormat::Text => print(&view::analyze::text(&out)),
+        GraphFormat::Json => print_json(&out),
+        GraphFormat::Dot => print(&view::analyze::dot(&out)),
     }
     Ok(0)
 }
 
+/// `course machine [NAME|FILE]`: the machine was loaded with the others
+/// (the positional name, else `--machine`, else toy).
 pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
-    let owned: Machine;
-    let m = match &a.machine {
-        Some(spec) => {
-            owned = super::load_machine(Some(spec))?;
-            &owned
-        }
-        None => &ctx.machine,
-    };
-    if a.format == Format::Dot {
-        return Err(CliError(
-            "--format dot is for dependence graphs (course analyze)".into(),
-        ));
-    }
-    let out = api::machine::run(m);
+    let out = api::machine::run(&ctx.machine);
     match a.format {
         Format::Json => print_json(&out),
-        _ => print(&view::machine::text(&out)),
+        Format::Text => print(&view::machine::text(&out)),
     }
     Ok(0)
 }

@@ -8,7 +8,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use course::content::data::Source;
 use course::content::drill::Drill;
@@ -19,6 +19,7 @@ mod flash;
 mod grade;
 mod mca;
 mod quiz;
+mod term;
 
 /// The most bytes an input, machine or answer file may have.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
@@ -39,8 +40,8 @@ pub struct Cli {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Global {
-    /// Machine model: a YAML file, or the name of a built-in machine (toy).
-    #[arg(long, global = true, value_name = "FILE|NAME")]
+    /// Machine model: a YAML file, or the name of a built-in machine.
+    #[arg(long, global = true, value_name = "FILE|NAME", help = machine_help())]
     pub machine: Option<String>,
     /// Read drills, quizzes and labs from this folder instead of the built-in copy.
     #[arg(long, global = true, value_name = "DIR")]
@@ -57,14 +58,35 @@ pub enum ColorChoice {
     Never,
 }
 
-/// Output formats of the data commands.
+/// Output formats of the data commands that draw no graph (drill, machine).
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum Format {
     #[default]
     Text,
     Json,
+}
+
+/// Output formats of the commands that can draw the dependence graph
+/// (schedule, analyze): clap refuses `dot` everywhere else.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum GraphFormat {
+    #[default]
+    Text,
+    Json,
     /// Graphviz dependence graph.
     Dot,
+}
+
+/// The built-in machine names, as `--help` lists them.
+pub fn builtin_machines() -> Vec<&'static str> {
+    course::content::data::builtin_machine_names()
+}
+
+fn machine_help() -> String {
+    format!(
+        "Machine model: a YAML file, or a built-in machine: {} (default toy)",
+        builtin_machines().join(", ")
+    )
 }
 
 #[derive(Subcommand, Debug)]
@@ -114,14 +136,15 @@ pub enum Command {
 pub struct InputArgs {
     /// A lab-format input (`-` for standard input).
     pub input: String,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
+    pub format: GraphFormat,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct MachineArgs {
     /// A machine file or built-in name (default: the --machine, else toy).
-    pub machine: Option<String>,
+    #[arg(id = "machine_spec", value_name = "NAME|FILE")]
+    pub spec: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -201,7 +224,10 @@ pub struct DrillArgs {
 pub struct Ctx {
     pub machine: Machine,
     pub source: Source,
+    /// Colour codes on (a terminal without NO_COLOR, or `--color always`).
     pub color: bool,
+    /// The columns prose is wrapped to: the terminal's, else 80.
+    pub width: usize,
 }
 
 /// An error that ends the command with exit code 2.
@@ -218,7 +244,13 @@ impl<T: std::fmt::Display> From<T> for CliError {
 pub type CmdResult = Result<u8, CliError>;
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let width = term::width();
+    let parsed = Cli::command()
+        .term_width(width)
+        .max_term_width(width)
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -226,7 +258,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match run(cli) {
+    match run(cli, width) {
         Ok(code) => ExitCode::from(code),
         Err(CliError(msg)) => {
             let _ = writeln!(io::stderr(), "course: error: {msg}");
@@ -235,7 +267,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> CmdResult {
+fn run(cli: Cli, width: usize) -> CmdResult {
     let color = match cli.global.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -247,11 +279,24 @@ fn run(cli: Cli) -> CmdResult {
         Some(d) => Source::Dir(d.clone()),
         None => Source::Embedded,
     };
-    let machine = load_machine(cli.global.machine.as_deref())?;
+    let machine = match (&cli.command, cli.global.machine.as_deref()) {
+        // `course machine NAME` names the machine itself; `--machine` too is
+        // fine when both say the same.
+        (Command::Machine(a), global) => match (a.spec.as_deref(), global) {
+            (Some(spec), Some(g)) if spec != g => {
+                return Err(CliError(format!(
+                    "two machines: `{spec}` and --machine {g}; give one"
+                )))
+            }
+            (spec, g) => load_machine(spec.or(g))?,
+        },
+        (_, global) => load_machine(global)?,
+    };
     let ctx = Ctx {
         machine,
         source,
         color,
+        width,
     };
     match &cli.command {
         Command::Drill(a) => crate::cli::drill(&ctx, a),
@@ -273,13 +318,21 @@ fn run(cli: Cli) -> CmdResult {
     }
 }
 
-/// A machine by file path or built-in name.
+/// A machine by file path or built-in name. A name that is neither a
+/// built-in machine nor a file is refused with the list of built-in ones.
 pub fn load_machine(spec: Option<&str>) -> Result<Machine, CliError> {
     match spec {
         None | Some("toy") => Ok(Machine::toy()),
         Some(name) => {
             if let Some(text) = course::content::data::builtin_machine(name) {
                 return Ok(Machine::from_yaml(text, &format!("{name}.yaml"))?);
+            }
+            let looks_like_a_path = name.contains(['/', '\\', '.']);
+            if !looks_like_a_path && name != "-" && !Path::new(name).exists() {
+                return Err(CliError(format!(
+                    "unknown machine `{name}`: neither a built-in machine ({}) nor a file",
+                    builtin_machines().join(", ")
+                )));
             }
             let text = read_file(name)?;
             Ok(Machine::from_yaml(&text, name)?)
@@ -342,13 +395,24 @@ pub fn print(s: &str) {
     }
 }
 
-/// Marks ✓ green and ✗ red when colour is on.
+/// A report with colour when colour is on ([`course::view::style::paint`]:
+/// ✓ and ✗, diff lines, over-capacity cells).
 pub fn paint(ctx: &Ctx, s: &str) -> String {
-    if !ctx.color {
-        return s.to_string();
+    if ctx.color {
+        course::view::style::paint(s)
+    } else {
+        s.to_string()
     }
-    s.replace('✓', "\x1b[32m✓\x1b[0m")
-        .replace('✗', "\x1b[31m✗\x1b[0m")
+}
+
+impl Ctx {
+    /// Colour and width for the views that take them.
+    pub fn style(&self) -> course::view::style::Style {
+        course::view::style::Style {
+            color: self.color,
+            width: self.width,
+        }
+    }
 }
 
 /// Pretty JSON plus a newline.

@@ -101,7 +101,21 @@ impl Source {
     }
 }
 
+/// Where the built-in machine files live in the course data.
+const MACHINES_DIR: &str = "labs/ch23-sched/machines/";
+
 /// A built-in machine file by name (`toy`, …).
 pub fn builtin_machine(name: &str) -> Option<&'static str> {
-    embedded(&format!("labs/ch23-sched/machines/{name}.yaml"))
+    embedded(&format!("{MACHINES_DIR}{name}.yaml"))
+}
+
+/// The names of the built-in machines: `toy` first, then the others in the
+/// order they are embedded.
+pub fn builtin_machine_names() -> Vec<&'static str> {
+    let others = EMBEDDED_EXTRA.iter().filter_map(|(path, _)| {
+        path.strip_prefix(MACHINES_DIR)?
+            .strip_suffix(".yaml")
+            .filter(|n| *n != "toy")
+    });
+    std::iter::once("toy").chain(others).collect()
 }

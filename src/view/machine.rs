@@ -56,9 +56,7 @@ pub fn text(out: &MachineOutput) -> String {
 /// The text view of a model.
 pub fn model_text(m: &Machine) -> String {
     let mut s = format!("{m}");
-    s.push_str(
-        "\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n",
-    );
+    s.push_str("\nReservation tables (X: used at that offset after issue; 2: used twice):\n");
     for c in m.classes() {
         let d = c.max_offset();
         s.push_str(&format!(
@@ -94,6 +92,7 @@ pub fn model_text(m: &Machine) -> String {
         }
         s.push_str(&columns(&rows));
     }
+    let mut legend_shown = false;
     for r in m.resource_ids().skip(1) {
         let res = m.resource(r);
         let users: Vec<_> = m.class_ids().filter(|&c| m.class(c).usage(r) > 0).collect();
@@ -138,11 +137,8 @@ pub fn model_text(m: &Machine) -> String {
                     a.len()
                 ));
                 if a.len() <= LIST_STATES {
-                    for line in a.to_string().lines().skip(1) {
-                        s.push_str("    ");
-                        s.push_str(line);
-                        s.push('\n');
-                    }
+                    s.push_str(&automaton_table(m, &a, !legend_shown));
+                    legend_shown = true;
                 }
             }
             Err(e) => s.push_str(&format!("  hazard automaton: {e}\n")),
@@ -157,6 +153,32 @@ pub fn model_text(m: &Machine) -> String {
         Err(e) => s.push_str(&format!("\nWhole-machine automaton: {e}\n")),
     }
     s
+}
+
+/// An automaton's transitions, one row per state: the state after
+/// Issue(class) under each class name (`-`: rejected), then after Advance.
+/// Class names alone head the columns, so the toy machine's table fits in
+/// 80 columns; `legend` says so in words (once is enough).
+fn automaton_table(m: &Machine, a: &Automaton, legend: bool) -> String {
+    let mut header = vec!["    state".to_string(), "name".to_string()];
+    header.extend(m.classes().iter().map(|c| c.name.clone()));
+    header.push("Advance".into());
+    let mut rows = vec![header];
+    for q in 0..a.len() as u32 {
+        let mut row = vec![format!("    q{q}"), a.state_name(q)];
+        for c in m.class_ids() {
+            row.push(a.issue(q, c).map_or("-".into(), |t| format!("q{t}")));
+        }
+        row.push(format!("q{}", a.advance(q)));
+        rows.push(row);
+    }
+    let legend = if legend {
+        "    (a row per state; under each class, the state after issuing it, - if it\n    \
+         does not fit; under Advance, the state a cycle later)\n"
+    } else {
+        ""
+    };
+    format!("{legend}{}", columns(&rows))
 }
 
 #[cfg(test)]

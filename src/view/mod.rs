@@ -13,3 +13,4 @@ pub mod mca;
 pub mod quiz;
 pub mod report;
 pub mod schedule;
+pub mod style;

@@ -53,7 +53,7 @@ pub fn text(s: &ScheduleOutput) -> String {
             s.length
         )),
         Some(ii) => out.push_str(&format!(
-            "Modulo schedule (iterative modulo scheduling), II = {ii}, one iteration spans {} cycles:\n",
+            "Iterative modulo schedule: II = {ii}, one iteration spans {} cycles:\n",
             s.length
         )),
     }

@@ -24,4 +24,5 @@ mod quiz_bank;
 mod quiz_cli;
 mod quiz_generators;
 mod table_corpus;
+mod terminal;
 mod worked_example;
