@@ -8,19 +8,6 @@ use crate::common::{self, Course};
 /// The widest a line may be when stdout is not a terminal.
 const WIDTH: usize = 80;
 
-/// Drill lines still wider than 80 columns, by how they start. The drill
-/// views are being rewritten (issue 11, points 2–8) and are to keep within
-/// 80 columns; until then these known lines are reported, not failed. A
-/// line not listed here fails.
-const KNOWN_WIDE_DRILL_LINES: &[&str] = &[
-    "Schedule this block top-down, cycle by cycle (Lesson 23.3)",
-    "definition reads the previous iteration (distance 1); r@k reads",
-    "These classes use the capacity-1 resource r at the offsets shown",
-    "Solution (Lemma 23.1.6: d is forbidden iff",
-    "What Block RThroughput does llvm-mca print for this loop body",
-    "RThroughput = max over resources of U/cap (issue: μ/W)",
-];
-
 /// The lines of `out` wider than [`WIDTH`] characters.
 fn wide(out: &str) -> Vec<String> {
     out.lines()
@@ -43,7 +30,6 @@ fn drills_fit_in_80_columns() {
     let list = Course::new(["drill", "list", "--format", "json"])
         .run()
         .json();
-    let mut known = Vec::new();
     for d in list.as_array().unwrap() {
         let name = d["name"].as_str().unwrap();
         for seed in 1..=20 {
@@ -53,24 +39,9 @@ fn drills_fit_in_80_columns() {
                     .args(extra)
                     .run()
                     .stdout;
-                for line in wide(&out) {
-                    let body = line.split_once(" chars: ").map_or("", |x| x.1);
-                    if KNOWN_WIDE_DRILL_LINES.iter().any(|k| body.starts_with(k)) {
-                        known.push(line);
-                        continue;
-                    }
-                    panic!("drill {name} --seed {seed} {extra:?}: {line}");
-                }
+                assert_narrow(&format!("drill {name} --seed {seed} {extra:?}"), &out);
             }
         }
-    }
-    known.sort();
-    known.dedup();
-    if !known.is_empty() {
-        eprintln!(
-            "known drill lines still wider than {WIDTH}:\n{}",
-            known.join("\n")
-        );
     }
 }
 
