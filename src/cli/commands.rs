@@ -120,7 +120,7 @@ pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
             "--format dot is for dependence graphs (course analyze)".into(),
         ));
     }
-    let out = api::machine::run(m);
+    let out = api::machine::run(m, &api::machine::MachineRequest { reverse: a.reverse })?;
     match a.format {
         Format::Json => print_json(&out),
         _ => print(&view::machine::text(&out)),

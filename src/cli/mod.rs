@@ -85,7 +85,9 @@ pub enum Command {
     )]
     Analyze(InputArgs),
     /// A machine model: reservation tables, forbidden latencies, hazard automata.
-    #[command(after_help = "Examples:\n  course machine\n  course machine my.yaml --format json")]
+    #[command(
+        after_help = "Examples:\n  course machine\n  course machine --reverse\n  course machine pathological:6\n  course machine my.yaml --format json"
+    )]
     Machine(MachineArgs),
     /// A seeded random block or loop in lab format.
     #[command(
@@ -124,6 +126,9 @@ pub struct MachineArgs {
     pub machine: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Mirror the tables for a bottom-up scheduler: its reverse hazard automaton.
+    #[arg(long)]
+    pub reverse: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -277,6 +282,9 @@ pub fn load_machine(spec: Option<&str>) -> Result<Machine, CliError> {
     match spec {
         None | Some("toy") => Ok(Machine::toy()),
         Some(name) => {
+            if let Some(m) = course::content::family::machine(name) {
+                return m.map_err(CliError);
+            }
             if let Some(text) = course::content::data::builtin_machine(name) {
                 return Ok(Machine::from_yaml(text, &format!("{name}.yaml"))?);
             }
