@@ -24,8 +24,18 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         }
         DrillChoice::One(d) => d,
     };
+    let events = match (a.lesson, &a.events) {
+        (true, _) => Some(course::content::drill::hazard::LESSON_EVENTS),
+        (false, e) => e.as_deref(),
+    };
+    if events.is_some() && drill != course::content::drill::Drill::Hazard {
+        return Err(CliError(
+            "--events and --lesson replay the hazard drill: course drill hazard --lesson".into(),
+        ));
+    }
     let seed = match a.seed {
         Some(s) => s,
+        None if events.is_some() => 0,
         None => {
             let s = course::host::clock::fresh_seed();
             eprintln!("course: no --seed given; using --seed {s}");
@@ -43,7 +53,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         )),
         None => None,
     };
-    let out = api::drill::run(&api::drill::DrillRequest {
+    let req = api::drill::DrillRequest {
         drill,
         seed,
         machine: &ctx.machine,
@@ -52,7 +62,11 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         check: answer
             .as_ref()
             .map(|(file, text)| api::drill::Answer { file, text }),
-    })?;
+    };
+    let out = match events {
+        Some(events) => api::drill::replay(&req, events)?,
+        None => api::drill::run(&req)?,
+    };
     match out {
         DrillOutput::Report(r) => {
             match a.format {

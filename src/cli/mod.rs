@@ -199,6 +199,12 @@ pub struct DrillArgs {
     pub check: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// hazard: these issue attempts instead of a seed, e.g. 'div@4 mul@5 mul@7 mul@8'.
+    #[arg(long, value_name = "CLASS@CYCLE…", conflicts_with = "seed")]
+    pub events: Option<String>,
+    /// hazard: the trace of Lesson 23.1 §3 (div at 4, mul at 5, 7 and 8).
+    #[arg(long, conflicts_with_all = ["seed", "events"])]
+    pub lesson: bool,
 }
 
 /// What every command gets: the machine, the data source, and styling.

@@ -229,6 +229,8 @@ pub struct TraceRow {
     pub accepted: Option<bool>,
     /// The state counts after the event.
     pub after: Vec<u32>,
+    /// The class an `Issue` tries, `None` for an `Advance`.
+    pub class: Option<ClassId>,
 }
 
 /// An event for [`trace`].
@@ -263,6 +265,10 @@ pub fn trace(m: &Machine, r: ResourceId, start_cycle: i64, events: &[Event]) -> 
             before,
             accepted,
             after: rec.states()[0].offsets(),
+            class: match e {
+                Event::Issue(o) => Some(o),
+                Event::Advance => None,
+            },
         });
     }
     rows

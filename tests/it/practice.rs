@@ -227,3 +227,128 @@ fn the_course_yaml_files_pass_the_depth_check() {
         assert_eq!(check_depth(text, path), Ok(()), "{path}");
     }
 }
+
+/// The event table of Lesson 23.1 §3, cell by cell (the lesson leaves the
+/// "before" of the two Advances empty).
+const LESSON_TABLE: [&str; 8] = [
+    "event | s[mul] before | action | after",
+    "cycle 4: Issue(div) | ∅ | K = {0,1,2,3}, no overlap: accept | {0,1,2,3}",
+    "Advance | {0,1,2,3} | shift | {0,1,2}",
+    "cycle 5: Issue(mul) | {0,1,2} | K = {0} overlaps at 0: reject | {0,1,2}",
+    "Advance, Advance | shift twice | {0}",
+    "cycle 7: Issue(mul) | {0} | overlaps at 0: reject | {0}",
+    "Advance | {0} | shift | ∅",
+    "cycle 8: Issue(mul) | ∅ | accept | {0}",
+];
+
+#[test]
+fn the_lesson_trace_replays_as_its_event_table() {
+    let out = common::ok(["drill", "hazard", "--lesson", "--solution"]);
+    let table: Vec<String> = out
+        .split("Solution\n\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            l.trim()
+                .split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect();
+    assert_eq!(table, LESSON_TABLE, "{out}");
+    common::snapshot!("hazard_lesson_solution", out);
+    // The same events spelled out, in any separator, by opcode or class.
+    let spelled = common::ok([
+        "drill",
+        "hazard",
+        "--events",
+        "div@4, mul@5,mul@7  mul@8",
+        "--solution",
+    ]);
+    assert_eq!(spelled, out);
+
+    let right = "accept {0,1,2,3}\nreject {0,1,2}\nreject {0}\naccept {0}\n";
+    Course::new(["drill", "hazard", "--lesson", "--check", "-"])
+        .stdin(right)
+        .stdout_has("Drill hazard · events div@4 mul@5 mul@7 mul@8 · machine toy")
+        .stdout_has("✓ cycle 8: Issue(mul): accept {0}")
+        .run();
+    Course::new(["drill", "hazard", "--lesson", "--check", "-"])
+        .stdin(right.replace("reject {0}\n", "accept {0}\n"))
+        .code(1)
+        .stdout_has("✗ cycle 7: Issue(mul): you said accept {0}; s = {0} already holds an offset it needs, so it is rejected")
+        .run();
+    let j = Course::new([
+        "drill",
+        "hazard",
+        "--lesson",
+        "--solution",
+        "--format",
+        "json",
+    ])
+    .run()
+    .json();
+    assert_eq!(j["replay"], "div@4 mul@5 mul@7 mul@8");
+    assert_eq!(j["solution"].as_array().unwrap().len(), 4);
+    assert_eq!(j["events"][0], "cycle 4: Issue(div)");
+    // Seeded problems say nothing of a replay.
+    let j = Course::new(["drill", "hazard", "--seed", "1", "--format", "json"])
+        .run()
+        .json();
+    assert!(j.get("replay").is_none(), "{j}");
+}
+
+#[test]
+fn replays_follow_the_machine_and_refuse_what_they_cannot_trace() {
+    // On the pathological family the traced unit is r.
+    Course::new([
+        "--machine",
+        "pathological:3",
+        "drill",
+        "hazard",
+        "--events",
+        "o2@0 o0@2 o1@2 o0@3",
+        "--solution",
+    ])
+    .stdout_has("on the r unit")
+    .stdout_has("cycle 2: Issue(o0)  {0}")
+    .run();
+    for (events, why) in [
+        (
+            "",
+            "--events: no issue attempts; write them like 'div@4 mul@5 mul@7 mul@8'",
+        ),
+        ("div4", "--events: 'div4' is not CLASS@CYCLE (e.g. div@4)"),
+        (
+            "frob@1",
+            "--events: machine toy has no class or opcode 'frob'",
+        ),
+        (
+            "div@4 mul@3",
+            "--events: mul@3 comes after cycle 4: the recognizer only moves forward",
+        ),
+        ("div@-1", "--events: div@-1: '-1' is negative"),
+        ("div@20000", "--events: div@20000: cycles go up to 10000"),
+    ] {
+        Course::new(["drill", "hazard", "--events", events])
+            .code(2)
+            .stderr_has(format!("course: error: {why}"))
+            .run();
+    }
+    let many = vec!["mul@1"; 101].join(" ");
+    Course::new(["drill", "hazard", "--events", &many])
+        .code(2)
+        .stderr_has("101 issue attempts, more than 100")
+        .run();
+    Course::new(["drill", "mii", "--lesson"])
+        .code(2)
+        .stderr_has("--events and --lesson replay the hazard drill")
+        .run();
+    Course::new(["drill", "hazard", "--lesson", "--seed", "3"])
+        .code(2)
+        .stderr_has("cannot be used with")
+        .run();
+}

@@ -79,6 +79,9 @@ pub enum DrillError {
     /// The machine lacks what the drill needs.
     #[error("{0}")]
     Machine(String),
+    /// The issue attempts of a hazard replay cannot be read.
+    #[error("--events: {0}")]
+    Events(String),
 }
 
 impl Drill {
