@@ -157,7 +157,7 @@ pub enum DrillChoice {
 }
 
 impl DrillChoice {
-    const ALL: [DrillChoice; 7] = [
+    const ALL: [DrillChoice; 8] = [
         DrillChoice::List,
         DrillChoice::One(Drill::ALL[0]),
         DrillChoice::One(Drill::ALL[1]),
@@ -165,6 +165,7 @@ impl DrillChoice {
         DrillChoice::One(Drill::ALL[3]),
         DrillChoice::One(Drill::ALL[4]),
         DrillChoice::One(Drill::ALL[5]),
+        DrillChoice::One(Drill::ALL[6]),
     ];
 }
 

@@ -352,3 +352,73 @@ fn replays_follow_the_machine_and_refuse_what_they_cannot_trace() {
         .stderr_has("cannot be used with")
         .run();
 }
+
+#[test]
+fn automaton_drill() {
+    for seed in 1..=3 {
+        let s = seed.to_string();
+        let out = common::ok(["drill", "automaton", "--seed", &s]);
+        common::snapshot!(format!("automaton_{seed:02}_problem"), out);
+        let out = common::ok(["drill", "automaton", "--seed", &s, "--solution"]);
+        common::snapshot!(format!("automaton_{seed:02}_solution"), out);
+    }
+    let json = ["--solution", "--format", "json"];
+    let out = common::ok(["drill", "automaton", "--seed", "1"].iter().chain(&json));
+    common::snapshot!("automaton_01_solution_json", out);
+    // The solution, from the JSON, checks as correct.
+    let j = Course::new(["drill", "automaton", "--seed", "2"].iter().chain(&json))
+        .run()
+        .json();
+    let set = |v: &serde_json::Value| {
+        let items: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        format!("{{{}}}", items.join(", "))
+    };
+    let mut answer = String::new();
+    for row in j["solution"].as_array().unwrap() {
+        let issues: Vec<String> = row["issue"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|t| if t.is_null() { "-".to_string() } else { set(t) })
+            .collect();
+        answer.push_str(&format!(
+            "{}: {} {}\n",
+            set(&row["state"]),
+            issues.join(" "),
+            set(&row["advance"])
+        ));
+    }
+    let check = || Course::new(["drill", "automaton", "--seed", "2", "--check", "-"]);
+    check().stdin(&answer).stdout_has("✓ ∅:").run();
+    // A refused issue given as accepted, and the last state left out.
+    let mut lines: Vec<String> = answer.lines().map(str::to_string).collect();
+    let dropped = lines.pop().unwrap();
+    let refused = lines.iter().position(|l| l.contains(" - ")).unwrap();
+    lines[refused] = lines[refused].replacen(" - ", " {0} ", 1);
+    let o = check().stdin(lines.join("\n")).code(1).run();
+    let state = dropped.split(':').next().unwrap().replace(", ", ",");
+    assert!(
+        o.stdout.contains(&format!("✗ state {state}: missing (")),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains(": you said {0}; K("), "{}", o.stdout);
+    common::snapshot!("automaton_02_check_wrong", o.stdout);
+    let j = check()
+        .args(["--format", "json"])
+        .stdin("x\n")
+        .code(1)
+        .run()
+        .json();
+    assert_eq!(j["mistakes"][0]["kind"], "format");
+    let message = j["mistakes"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("<stdin>:1:1: 'x' is neither a set"),
+        "{message}"
+    );
+}

@@ -12,6 +12,7 @@
 //! | `modulo` | a modulo schedule (II and a cycle per operation) | `ii N` and `LABEL CYCLE` lines |
 //! | `forbidden` | forbidden latencies and collision vectors (Definition 23.1.5) | `F(A,B) = {…}` lines |
 //! | `hazard` | the recognizer trace of Algorithm 23.1.7 on the multiplier | `accept {…}` / `reject {…}` per issue |
+//! | `automaton` | the pipeline automaton of one resource (Algorithm 23.1.7) | `{0, 2}: - {0, 1, 2} {1}` per state |
 //! | `rthroughput` | Block RThroughput of a loop body (Definition 23.1.10) | one number (`5/2` or `2.5`) |
 //!
 //! A drill yields a typed [`Problem`] (with its solution when asked) or,
@@ -39,6 +40,7 @@ use crate::model::machine::{Machine, MachineInfo};
 use crate::model::program::{EdgeInfo, Kind, OpInfo, Program};
 use crate::util::rng::GENERATOR_VERSION;
 
+pub mod automaton;
 pub mod forbidden;
 pub mod hazard;
 pub mod list_schedule;
@@ -60,6 +62,8 @@ pub enum Drill {
     Forbidden,
     /// The hazard recognizer's trace on the multiplier.
     Hazard,
+    /// The pipeline automaton of one resource: states and transitions.
+    Automaton,
     /// Block RThroughput of a random loop body.
     Rthroughput,
 }
@@ -86,12 +90,13 @@ pub enum DrillError {
 
 impl Drill {
     /// Every drill, in listing order.
-    pub const ALL: [Drill; 6] = [
+    pub const ALL: [Drill; 7] = [
         Drill::ListSchedule,
         Drill::Mii,
         Drill::Modulo,
         Drill::Forbidden,
         Drill::Hazard,
+        Drill::Automaton,
         Drill::Rthroughput,
     ];
 
@@ -103,6 +108,7 @@ impl Drill {
             Drill::Modulo => "modulo",
             Drill::Forbidden => "forbidden",
             Drill::Hazard => "hazard",
+            Drill::Automaton => "automaton",
             Drill::Rthroughput => "rthroughput",
         }
     }
@@ -125,6 +131,9 @@ impl Drill {
             Drill::Hazard => {
                 "the hazard recognizer's trace on the multiplier (Algorithm 23.1.7, the event table of Lesson 23.1 §3)"
             }
+            Drill::Automaton => {
+                "the pipeline automaton of one resource: every reachable state and its transitions (Algorithm 23.1.7)"
+            }
             Drill::Rthroughput => {
                 "Block RThroughput of a random loop body, as llvm-mca prints it (Definition 23.1.10)"
             }
@@ -137,7 +146,7 @@ impl Drill {
         match self {
             Drill::ListSchedule => Some("drills/list-schedule.yaml"),
             Drill::Mii | Drill::Modulo | Drill::Rthroughput => Some("drills/mii.yaml"),
-            Drill::Forbidden | Drill::Hazard => None,
+            Drill::Forbidden | Drill::Hazard | Drill::Automaton => None,
         }
     }
 
@@ -180,6 +189,7 @@ impl Drill {
             }
             Drill::Forbidden => Problem::Forbidden(forbidden::problem(seed, solution)),
             Drill::Hazard => Problem::Hazard(hazard::problem(m, seed, solution)?),
+            Drill::Automaton => Problem::Automaton(automaton::problem(seed, solution)),
             Drill::Rthroughput => Problem::Rthroughput(rthroughput::problem(
                 m,
                 &self.params(params),
@@ -213,6 +223,7 @@ impl Drill {
             }
             Drill::Forbidden => Report::Forbidden(forbidden::check(seed, answer, file)),
             Drill::Hazard => Report::Hazard(hazard::check(m, seed, answer, file)?),
+            Drill::Automaton => Report::Automaton(automaton::check(seed, answer, file)),
             Drill::Rthroughput => Report::Rthroughput(rthroughput::check(
                 m,
                 &self.params(params),
@@ -238,6 +249,7 @@ pub enum Problem {
     Modulo(modulo::Problem),
     Forbidden(forbidden::Problem),
     Hazard(hazard::Problem),
+    Automaton(automaton::Problem),
     Rthroughput(rthroughput::Problem),
 }
 
@@ -251,6 +263,7 @@ impl Problem {
             Problem::Modulo(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Forbidden(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Hazard(p) => p.solution.as_ref().map(|s| s.answer()),
+            Problem::Automaton(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Rthroughput(p) => p.solution.as_ref().map(|s| s.answer()),
         }
     }
@@ -265,6 +278,7 @@ pub enum Report {
     Modulo(modulo::Report),
     Forbidden(forbidden::Report),
     Hazard(hazard::Report),
+    Automaton(automaton::Report),
     Rthroughput(rthroughput::Report),
 }
 
@@ -277,6 +291,7 @@ impl Report {
             Report::Modulo(r) => r.correct,
             Report::Forbidden(r) => r.correct,
             Report::Hazard(r) => r.correct,
+            Report::Automaton(r) => r.correct,
             Report::Rthroughput(r) => r.correct,
         }
     }
@@ -292,6 +307,7 @@ impl Report {
             Report::Modulo(r) => r.mistakes.iter().collect(),
             Report::Forbidden(r) => wrong(&r.verdicts),
             Report::Hazard(r) => wrong(&r.verdicts),
+            Report::Automaton(r) => wrong(&r.verdicts),
             Report::Rthroughput(r) => wrong(&r.verdicts),
         }
     }
