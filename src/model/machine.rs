@@ -533,7 +533,8 @@ impl Machine {
     /// on `r`. Moving every table on one resource by the same amount keeps
     /// each conflict, so the forward automaton of the mirrored machine,
     /// fed placements from the last cycle to the first, is the reverse
-    /// automaton of Proebsting and Fraser (PF94). Latencies and everything else stay as they are.
+    /// automaton of Proebsting and Fraser (PF94). Latencies and everything
+    /// else stay as they are.
     ///
     /// ```
     /// let m = course::model::machine::Machine::toy().mirrored();
