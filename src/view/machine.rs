@@ -41,7 +41,7 @@ pub const MAX_FORBIDDEN_LATENCIES: u64 = 1 << 20;
 const UNIT_TRANSITIONS: usize = 1 << 22;
 
 /// Transitions enumerated for the whole-machine automaton.
-const WHOLE_TRANSITIONS: usize = 1 << 21;
+const WHOLE_TRANSITIONS: usize = 1 << 20;
 
 /// A machine model with its forbidden latencies (product.md §6). Fields are
 /// declared in alphabetical order, the order JSON objects print their keys
@@ -373,7 +373,7 @@ mod tests {
     #[test]
     fn state_limits_are_powers_of_two_within_the_budget() {
         assert_eq!(state_limit(1 << 22, 6, 1 << 16), 1 << 16);
-        assert_eq!(state_limit(1 << 21, 17, 1 << 20), 1 << 16);
+        assert_eq!(state_limit(1 << 20, 17, 1 << 20), 1 << 15);
         assert_eq!(state_limit(100, 1000, 1 << 16), 1);
         assert!(check_size(&Machine::toy()).is_ok());
         let wide = crate::engine::hazard::pathological_machine(64);
