@@ -6,11 +6,12 @@
 //! (Algorithm 23.1.7) per unit and for the whole machine. With `--reverse`,
 //! the same for the mirrored tables of a bottom-up scheduler.
 //!
-//! Every part of the view is linear in what it prints, and [`check_size`]
-//! refuses, naming the field, a machine whose view would print more than a
-//! few megabytes; the automata are enumerated within a fixed budget of
-//! transitions. So `course machine` ends in well under two seconds on any
-//! machine it accepts.
+//! The reservation tables and forbidden-latency sets are built in time
+//! linear in what they print, [`check_size`] refuses, naming the field, a
+//! machine whose view would print more than about a million cells, and the
+//! automata are enumerated within a fixed budget of transitions. So
+//! `course machine` ends in well under two seconds on any machine it
+//! accepts (BENCHMARKS.md, "Machine views and YAML nesting").
 
 use std::borrow::Cow;
 
