@@ -149,6 +149,25 @@ fn answer_seed(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<u64, Error> {
     Ok(line.seed)
 }
 
+/// The hazard drill on issue attempts given as text instead of a seed
+/// (`div@4 mul@5 mul@7 mul@8`, [`drill::hazard::LESSON_EVENTS`]): the
+/// problem (with the trace when asked), or the report on the answer. The
+/// request's drill and seed are not used.
+pub fn replay(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error> {
+    use crate::content::drill::hazard;
+    let m = req.machine;
+    Ok(match req.check {
+        Some(a) => DrillOutput::Report(Box::new(Report::Hazard(hazard::replay_check(
+            m, events, a.text, a.file,
+        )?))),
+        None => DrillOutput::Problem(Box::new(Problem::Hazard(hazard::replay_problem(
+            m,
+            events,
+            req.solution,
+        )?))),
+    })
+}
+
 /// `course drill list`: every drill with what it practises.
 pub fn list() -> Vec<DrillEntry> {
     drill::list()

@@ -7,8 +7,8 @@ use course::model::program::Kind;
 use course::view;
 
 use super::{
-    print, print_json, read_file, CmdResult, Ctx, DrillArgs, DrillChoice, Format, GenArgs, GenKind,
-    GraphFormat, InputArgs, MachineArgs,
+    print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice, Format,
+    GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs,
 };
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
@@ -23,9 +23,19 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         }
         DrillChoice::One(d) => d,
     };
-    // A problem without --seed draws one; an answer names its own.
+    let events = match (a.lesson, &a.events) {
+        (true, _) => Some(course::content::drill::hazard::LESSON_EVENTS),
+        (false, e) => e.as_deref(),
+    };
+    if events.is_some() && drill != course::content::drill::Drill::Hazard {
+        return Err(CliError(
+            "--events and --lesson replay the hazard drill: course drill hazard --lesson".into(),
+        ));
+    }
+    // A problem without --seed draws one; an answer names its own; a
+    // replay of issue attempts has none.
     let seed = match (a.seed, &a.check) {
-        (None, None) => {
+        (None, None) if events.is_none() => {
             let s = course::host::clock::fresh_seed();
             eprintln!("course: no --seed given; using --seed {s}");
             Some(s)
@@ -43,7 +53,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         )),
         None => None,
     };
-    let out = api::drill::run(&api::drill::DrillRequest {
+    let req = api::drill::DrillRequest {
         drill,
         seed,
         machine: &ctx.machine,
@@ -52,7 +62,11 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         check: answer
             .as_ref()
             .map(|(file, text)| api::drill::Answer { file, text }),
-    })?;
+    };
+    let out = match events {
+        Some(events) => api::drill::replay(&req, events)?,
+        None => api::drill::run(&req)?,
+    };
     match out {
         DrillOutput::Report(r) => {
             match a.format {
@@ -105,7 +119,10 @@ pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
 /// `course machine [NAME|FILE]`: the machine was loaded with the others
 /// (the positional name, else `--machine`, else toy).
 pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
-    let out = api::machine::run(&ctx.machine);
+    let out = api::machine::run(
+        &ctx.machine,
+        &api::machine::MachineRequest { reverse: a.reverse },
+    )?;
     match a.format {
         Format::Json => print_json(&out),
         Format::Text => print(&view::machine::text(&out)),

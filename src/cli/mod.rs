@@ -84,7 +84,8 @@ pub fn builtin_machines() -> Vec<&'static str> {
 
 fn machine_help() -> String {
     format!(
-        "Machine model: a YAML file, or a built-in machine: {} (default toy)",
+        "Machine model: a YAML file, or a built-in machine: {} (default toy), \
+         or pathological:D (1 ≤ D ≤ 64, Lesson 23.1 §5)",
         builtin_machines().join(", ")
     )
 }
@@ -107,7 +108,9 @@ pub enum Command {
     )]
     Analyze(InputArgs),
     /// A machine model: reservation tables, forbidden latencies, hazard automata.
-    #[command(after_help = "Examples:\n  course machine\n  course machine my.yaml --format json")]
+    #[command(
+        after_help = "Examples:\n  course machine\n  course machine --reverse\n  course machine pathological:6\n  course machine my.yaml --format json"
+    )]
     Machine(MachineArgs),
     /// A seeded random block or loop in lab format.
     #[command(
@@ -147,6 +150,9 @@ pub struct MachineArgs {
     pub spec: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Mirror the tables for a bottom-up scheduler: its reverse hazard automaton.
+    #[arg(long)]
+    pub reverse: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -175,7 +181,7 @@ pub enum DrillChoice {
 }
 
 impl DrillChoice {
-    const ALL: [DrillChoice; 7] = [
+    const ALL: [DrillChoice; 8] = [
         DrillChoice::List,
         DrillChoice::One(Drill::ALL[0]),
         DrillChoice::One(Drill::ALL[1]),
@@ -183,6 +189,7 @@ impl DrillChoice {
         DrillChoice::One(Drill::ALL[3]),
         DrillChoice::One(Drill::ALL[4]),
         DrillChoice::One(Drill::ALL[5]),
+        DrillChoice::One(Drill::ALL[6]),
     ];
 }
 
@@ -218,6 +225,12 @@ pub struct DrillArgs {
     pub check: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// hazard: these issue attempts instead of a seed, e.g. 'div@4 mul@5 mul@7 mul@8'.
+    #[arg(long, value_name = "CLASS@CYCLE…", conflicts_with = "seed")]
+    pub events: Option<String>,
+    /// hazard: the trace of Lesson 23.1 §3 (div at 4, mul at 5, 7 and 8).
+    #[arg(long, conflicts_with_all = ["seed", "events"])]
+    pub lesson: bool,
 }
 
 /// What every command gets: the machine, the data source, and styling.
@@ -324,13 +337,17 @@ pub fn load_machine(spec: Option<&str>) -> Result<Machine, CliError> {
     match spec {
         None | Some("toy") => Ok(Machine::toy()),
         Some(name) => {
+            if let Some(m) = course::content::family::machine(name) {
+                return m.map_err(CliError);
+            }
             if let Some(text) = course::content::data::builtin_machine(name) {
                 return Ok(Machine::from_yaml(text, &format!("{name}.yaml"))?);
             }
             let looks_like_a_path = name.contains(['/', '\\', '.']);
             if !looks_like_a_path && name != "-" && !Path::new(name).exists() {
                 return Err(CliError(format!(
-                    "unknown machine `{name}`: neither a built-in machine ({}) nor a file",
+                    "unknown machine `{name}`: neither a built-in machine ({}) nor a file \
+                     (pathological:D, 1 ≤ D ≤ 64, names the family of Lesson 23.1 §5)",
                     builtin_machines().join(", ")
                 )));
             }

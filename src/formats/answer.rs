@@ -15,6 +15,8 @@
 //! | choice | its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text | |
 //! | several choices | letters separated by commas or spaces (`a, c`, `a c`, `ac`), or texts separated by `;` | |
 //! | key and value | `key: value`, `key = value`, `key=value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
+//! | key and value | `key: value`, `key = value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
+//! | row of sets | sets or `-` (none) separated by blanks, a `:` allowed after each: `{0, 2}: - {1}` | `{0 2` · `x` |
 //!
 //! ```
 //! use course::formats::answer;
@@ -425,6 +427,72 @@ pub fn key_values<'t>(text: &'t str, file: &str) -> (Vec<KeyValue<'t>>, Vec<Diag
         }
     }
     (out, errors)
+}
+
+/// One item of a row of sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowItem {
+    /// Where it starts, in characters from the start of the text (0-based).
+    pub offset: usize,
+    /// The set, or `None` for `-`.
+    pub set: Option<BTreeSet<u64>>,
+}
+
+/// A row of sets separated by blanks, such as `{0, 2}: - {0,1,2} {1}`:
+/// each item is a set as [`set`] reads it (`{…}`, `{}`, `∅`) or `-` for
+/// none, and a `:` may follow an item. A mistake comes with the character
+/// offset of the item it is in.
+///
+/// ```
+/// use course::formats::answer::set_row;
+/// let row = set_row("{0, 2}: - ∅ {1}").unwrap();
+/// let sets: Vec<Option<Vec<u64>>> = row.iter().map(|i| i.set.as_ref().map(|s| s.iter().copied().collect())).collect();
+/// assert_eq!(sets, vec![Some(vec![0, 2]), None, Some(vec![]), Some(vec![1])]);
+/// assert_eq!(row[3].offset, 12);
+/// assert_eq!(set_row("{1} x").unwrap_err().0, 4);
+/// ```
+pub fn set_row(s: &str) -> Result<Vec<RowItem>, (usize, String)> {
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (byte, c) = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let end = match c {
+            '{' => match chars[i..].iter().position(|&(_, c)| c == '}') {
+                Some(k) => i + k + 1,
+                None => chars.len(),
+            },
+            _ => chars[i..]
+                .iter()
+                .position(|&(_, c)| c.is_whitespace() || c == ':')
+                .map_or(chars.len(), |k| i + k),
+        };
+        let to = chars.get(end).map_or(s.len(), |&(b, _)| b);
+        let item = &s[byte..to];
+        let set = match item {
+            "-" => None,
+            _ if c == '{' || c == '∅' => Some(set(item).map_err(|e| (i, e))?),
+            _ => {
+                return Err((
+                    i,
+                    format!(
+                        "'{}' is neither a set ({{0, 2}}, {{}} or ∅) nor '-'",
+                        shorten(item)
+                    ),
+                ))
+            }
+        };
+        out.push(RowItem { offset: i, set });
+        i = end;
+        if chars.get(i).is_some_and(|&(_, c)| c == ':') {
+            i += 1;
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -527,6 +527,41 @@ impl Machine {
             .unwrap_or(0)
     }
 
+    /// The machine with its reservation tables mirrored for a bottom-up
+    /// scheduler (Lesson 23.1 §4 and §6): offset `k` on resource `r`
+    /// becomes `D_r − k`, where `D_r` is the largest offset any class uses
+    /// on `r`. Moving every table on one resource by the same amount keeps
+    /// each conflict, so the forward automaton of the mirrored machine,
+    /// fed placements from the last cycle to the first, is the reverse
+    /// automaton of Proebsting and Fraser (PF94). Latencies and everything
+    /// else stay as they are.
+    ///
+    /// ```
+    /// let m = course::model::machine::Machine::toy().mirrored();
+    /// let mul = m.resource_by_name("mul").unwrap();
+    /// let k = |op: &str| m.class(m.class_by_opcode(op).unwrap()).offsets(mul).collect::<Vec<_>>();
+    /// assert_eq!((k("mul"), k("div")), (vec![3], vec![3, 2, 1, 0]));
+    /// ```
+    pub fn mirrored(&self) -> Machine {
+        let mut d = vec![0u32; self.resources.len()];
+        for c in &self.classes {
+            for &(r, k) in &c.reservation {
+                d[r.index()] = d[r.index()].max(k);
+            }
+        }
+        let mut m = self.clone();
+        for c in &mut m.classes {
+            for p in &mut c.reservation {
+                p.1 = d[p.0.index()] - p.1;
+            }
+            for f in &mut c.folded {
+                f.1 = d[f.0.index()] - f.1;
+            }
+            c.folded.sort_unstable();
+        }
+        m
+    }
+
     /// All opcodes the machine knows, sorted.
     pub fn opcodes(&self) -> impl Iterator<Item = &str> {
         self.opcode_class.keys().map(String::as_str)

@@ -19,6 +19,7 @@ mod lab_solutions;
 mod layers;
 mod mca;
 mod mca_props;
+mod practice;
 mod properties;
 mod quiz_bank;
 mod quiz_cli;

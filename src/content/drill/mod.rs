@@ -12,6 +12,7 @@
 //! | `modulo` | a modulo schedule (II and a cycle per operation) | `ii N` and `LABEL CYCLE` lines |
 //! | `forbidden` | forbidden latencies and collision vectors (Definition 23.1.5) | `F(A,B) = {…}` lines |
 //! | `hazard` | the recognizer trace of Algorithm 23.1.7 on the multiplier | `accept {…}` / `reject {…}` per issue |
+//! | `automaton` | the pipeline automaton of one resource (Algorithm 23.1.7) | `{0, 2}: - {0, 1, 2} {1}` per state |
 //! | `rthroughput` | Block RThroughput of a loop body (Definition 23.1.10) | one number (`5/2` or `2.5`) |
 //!
 //! A drill yields a typed [`Problem`] (with its solution when asked) or,
@@ -46,6 +47,7 @@ use crate::model::machine::{Machine, MachineInfo};
 use crate::model::program::{EdgeInfo, Kind, OpInfo, Program};
 use crate::util::rng::GENERATOR_VERSION;
 
+pub mod automaton;
 pub mod forbidden;
 pub mod hazard;
 pub mod list_schedule;
@@ -68,6 +70,8 @@ pub enum Drill {
     Forbidden,
     /// The hazard recognizer's trace on the multiplier.
     Hazard,
+    /// The pipeline automaton of one resource: states and transitions.
+    Automaton,
     /// Block RThroughput of a random loop body.
     Rthroughput,
 }
@@ -87,16 +91,20 @@ pub enum DrillError {
     /// The machine lacks what the drill needs.
     #[error("{0}")]
     Machine(String),
+    /// The issue attempts of a hazard replay cannot be read.
+    #[error("--events: {0}")]
+    Events(String),
 }
 
 impl Drill {
     /// Every drill, in listing order.
-    pub const ALL: [Drill; 6] = [
+    pub const ALL: [Drill; 7] = [
         Drill::ListSchedule,
         Drill::Mii,
         Drill::Modulo,
         Drill::Forbidden,
         Drill::Hazard,
+        Drill::Automaton,
         Drill::Rthroughput,
     ];
 
@@ -108,6 +116,7 @@ impl Drill {
             Drill::Modulo => "modulo",
             Drill::Forbidden => "forbidden",
             Drill::Hazard => "hazard",
+            Drill::Automaton => "automaton",
             Drill::Rthroughput => "rthroughput",
         }
     }
@@ -130,6 +139,9 @@ impl Drill {
             Drill::Hazard => {
                 "the hazard recognizer's trace on the multiplier (Algorithm 23.1.7, the event table of Lesson 23.1 §3)"
             }
+            Drill::Automaton => {
+                "the pipeline automaton of one resource: every reachable state and its transitions (Algorithm 23.1.7)"
+            }
             Drill::Rthroughput => {
                 "Block RThroughput of a random loop body, as llvm-mca prints it (Definition 23.1.10)"
             }
@@ -142,7 +154,7 @@ impl Drill {
         match self {
             Drill::ListSchedule => Some("drills/list-schedule.yaml"),
             Drill::Mii | Drill::Modulo | Drill::Rthroughput => Some("drills/mii.yaml"),
-            Drill::Forbidden | Drill::Hazard => None,
+            Drill::Forbidden | Drill::Hazard | Drill::Automaton => None,
         }
     }
 
@@ -185,6 +197,7 @@ impl Drill {
             }
             Drill::Forbidden => Problem::Forbidden(forbidden::problem(seed, solution)),
             Drill::Hazard => Problem::Hazard(hazard::problem(m, seed, solution)?),
+            Drill::Automaton => Problem::Automaton(automaton::problem(seed, solution)),
             Drill::Rthroughput => Problem::Rthroughput(rthroughput::problem(
                 m,
                 &self.params(params),
@@ -218,6 +231,7 @@ impl Drill {
             }
             Drill::Forbidden => Report::Forbidden(forbidden::check(seed, answer, file)),
             Drill::Hazard => Report::Hazard(hazard::check(m, seed, answer, file)?),
+            Drill::Automaton => Report::Automaton(automaton::check(seed, answer, file)),
             Drill::Rthroughput => Report::Rthroughput(rthroughput::check(
                 m,
                 &self.params(params),
@@ -297,13 +311,14 @@ impl ProblemLine {
                 .into_iter()
                 .find(|d| d.name() == name)
                 .ok_or_else(|| err(format!("'{}' is not a drill", answer::shorten(name))))?;
-            let (mut seed, mut machine) = (None, None);
+            let (mut seed, mut machine, mut replay) = (None, None, false);
             let mut it = words.iter().skip(3);
             while let Some(w) = it.next() {
                 let (flag, inline) = match w.split_once('=') {
                     Some((f, v)) => (f, Some(v)),
                     None => (*w, None),
                 };
+                replay |= flag == "--events" || flag == "--lesson";
                 if flag != "--seed" && flag != "--machine" {
                     continue;
                 }
@@ -317,6 +332,12 @@ impl ProblemLine {
                 }
             }
             let Some(seed) = seed else {
+                if replay {
+                    return Err(err(format!(
+                        "this answer is for the issue attempts on this line, not for a seed: \
+                         check it with course drill {name} --events '…' (or --lesson) --check FILE"
+                    )));
+                }
                 return Err(err("the problem line has no --seed".into()));
             };
             return Ok(Some((
@@ -346,6 +367,7 @@ pub enum Problem {
     Modulo(modulo::Problem),
     Forbidden(forbidden::Problem),
     Hazard(hazard::Problem),
+    Automaton(automaton::Problem),
     Rthroughput(rthroughput::Problem),
 }
 
@@ -358,6 +380,7 @@ impl Problem {
             Problem::Modulo(p) => p.line(),
             Problem::Forbidden(p) => p.line(),
             Problem::Hazard(p) => p.line(),
+            Problem::Automaton(p) => p.line(),
             Problem::Rthroughput(p) => p.line(),
         }
     }
@@ -371,6 +394,7 @@ impl Problem {
             Problem::Modulo(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Forbidden(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Hazard(p) => p.solution.as_ref().map(|s| s.answer()),
+            Problem::Automaton(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Rthroughput(p) => p.solution.as_ref().map(|s| s.answer()),
         }
     }
@@ -385,6 +409,7 @@ pub enum Report {
     Modulo(modulo::Report),
     Forbidden(forbidden::Report),
     Hazard(hazard::Report),
+    Automaton(automaton::Report),
     Rthroughput(rthroughput::Report),
 }
 
@@ -397,6 +422,7 @@ impl Report {
             Report::Modulo(r) => r.correct,
             Report::Forbidden(r) => r.correct,
             Report::Hazard(r) => r.correct,
+            Report::Automaton(r) => r.correct,
             Report::Rthroughput(r) => r.correct,
         }
     }
@@ -412,6 +438,7 @@ impl Report {
             Report::Modulo(r) => r.mistakes.iter().collect(),
             Report::Forbidden(r) => wrong(&r.verdicts),
             Report::Hazard(r) => wrong(&r.verdicts),
+            Report::Automaton(r) => wrong(&r.verdicts),
             Report::Rthroughput(r) => wrong(&r.verdicts),
         }
     }

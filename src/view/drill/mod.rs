@@ -13,6 +13,7 @@ use crate::model::program::Program;
 use crate::util::rng::GENERATOR_VERSION;
 use crate::util::text::columns;
 
+mod automaton;
 mod forbidden;
 mod hazard;
 mod list_schedule;
@@ -40,6 +41,7 @@ pub fn problem_text(p: &Problem) -> String {
         Problem::Modulo(p) => modulo::problem(p),
         Problem::Forbidden(p) => forbidden::problem(p),
         Problem::Hazard(p) => hazard::problem(p),
+        Problem::Automaton(p) => automaton::problem(p),
         Problem::Rthroughput(p) => rthroughput::problem(p),
     }
 }
@@ -52,6 +54,7 @@ pub fn report_text(r: &Report) -> String {
         Report::Modulo(r) => modulo::report(r),
         Report::Forbidden(r) => forbidden::report(r),
         Report::Hazard(r) => hazard::report(r),
+        Report::Automaton(r) => automaton::report(r),
         Report::Rthroughput(r) => rthroughput::report(r),
     }
 }
