@@ -29,13 +29,13 @@ pub fn problem(p: &Problem) -> String {
         .iter()
         .map(|c| format!("Issue({})", c.name))
         .collect();
-    text.push_str(&format!(
+    text.push_str(
         "A state is the set s of offsets at which r is reserved, counted from the\n\
          current cycle; the start state is ∅. Issue(o) is refused when s ∩ K(o) ≠ ∅\n\
-         and otherwise leads to s ∪ K(o); Advance leads to {{ k − 1 | k ∈ s, k ≥ 1 }}.\n\
+         and otherwise leads to s ∪ K(o); Advance leads to { k − 1 | k ∈ s, k ≥ 1 }.\n\
          \n\
          List every reachable state once, in any order.\n\n",
-    ));
+    );
     text.push_str(&answer_text(
         &line,
         &format!(
