@@ -454,6 +454,10 @@ mod tests {
             .collect();
         let big = parse(&text, "big.txt", &m).unwrap();
         let r = check(&big, &m, &Submission::default());
-        assert!(r.violations[0].message.ends_with(" and 40 more"), "{}", r.violations[0]);
+        assert!(
+            r.violations[0].message.ends_with(" and 40 more"),
+            "{}",
+            r.violations[0]
+        );
     }
 }

@@ -198,7 +198,9 @@ mod tests {
 
     #[test]
     fn every_spelling_of_the_ii_line_is_read() {
-        for line in ["ii 4", "ii: 4", "ii:4", "II 4", "II: 4", "ii = 4", "II=4", "Ii\t4"] {
+        for line in [
+            "ii 4", "ii: 4", "ii:4", "II 4", "II: 4", "ii = 4", "II=4", "Ii\t4",
+        ] {
             let s = parse(&format!("{line}\na 0\n"), "s");
             assert_eq!(s.ii, Some((4, 1)), "{line}: {:?}", s.errors);
             assert!(s.errors.is_empty(), "{line}: {:?}", s.errors);
@@ -206,7 +208,11 @@ mod tests {
         let s = parse("a:1\nb: 2\n", "s");
         assert_eq!(s.placements.len(), 2, "{:?}", s.errors);
         let s = parse("ii\niii 3\n", "s");
-        assert!(s.errors[0].message.contains("expected 'ii N'"), "{:?}", s.errors);
+        assert!(
+            s.errors[0].message.contains("expected 'ii N'"),
+            "{:?}",
+            s.errors
+        );
         // `iii` is a label, not an II line.
         assert_eq!(s.placements[0].label, "iii");
     }
