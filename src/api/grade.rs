@@ -4,9 +4,10 @@
 use std::path::Path;
 
 use crate::content::data::Source;
-use crate::content::lab::{self, Lab, LabInput};
+use crate::content::lab::{self, Lab, LabInput, StudentReport};
 use crate::formats::diagnostic::Diagnostics;
 use crate::host::class::{self, Mode};
+use crate::host::run::{self, RunSpec, Workspace};
 use crate::model::machine::Machine;
 use crate::model::program;
 use crate::util::text::escape_name;
@@ -61,6 +62,94 @@ pub fn input(
 pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades, String> {
     let lab = lab::load_lab(source, name)?;
     let run = class::grade_dir(&lab, dir, mode)?;
+    Ok(Grades {
+        students: run.students,
+        lab,
+        notes: run.notes,
+    })
+}
+
+/// What `course grade --run` needs besides the lab and the folder.
+#[derive(Clone, Debug)]
+pub struct RunRequest {
+    /// The student's program, and the limits per input.
+    pub spec: RunSpec,
+    /// How many hidden inputs to generate from the secret.
+    pub hidden: usize,
+    /// The instructor's secret (any text), needed when `hidden` > 0.
+    pub secret: Option<String>,
+}
+
+/// How a folder is taken in `--run` mode: as `mode` says, or one student
+/// when it holds a file that the command names (`./sched`, `sched.py`),
+/// else a class.
+fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
+    if mode != Mode::Detect {
+        return mode;
+    }
+    let named = words
+        .iter()
+        .filter(|w| !w.contains(run::INPUT) && !w.is_empty() && !Path::new(w).is_absolute())
+        .any(|w| std::fs::symlink_metadata(dir.join(w)).is_ok());
+    if named {
+        Mode::Student
+    } else {
+        Mode::Class
+    }
+}
+
+/// Grades a student's scheduler (or each student's, for a class folder)
+/// by running it on every input of the lab `name` and on `req.hidden`
+/// inputs generated from the secret, each under the limits of `req.spec`;
+/// what it prints is graded as a submission.
+pub fn run_lab(
+    source: &Source,
+    name: &str,
+    dir: &Path,
+    mode: Mode,
+    req: &RunRequest,
+) -> Result<Grades, String> {
+    let mut lab = lab::load_lab(source, name)?;
+    let hidden = match (req.hidden, &req.secret) {
+        (0, _) => Vec::new(),
+        (n, Some(secret)) => lab::hidden_inputs(&lab, crate::util::rng::seed_from_text(secret), n)?,
+        (_, None) => {
+            return Err(
+                "hidden inputs need the secret seed: --secret-seed-file FILE or COURSE_SECRET_SEED"
+                    .into(),
+            )
+        }
+    };
+    let ws = Workspace::new()?;
+    let mut files = Vec::new();
+    for li in &lab.inputs {
+        let text = source.read(&format!("labs/{name}/inputs/{}.txt", li.stem))?;
+        files.push((ws.write(&li.stem, &text)?, text, false));
+    }
+    for (li, text) in &hidden {
+        files.push((ws.write(&li.stem, text)?, text.clone(), true));
+    }
+    lab.inputs.extend(hidden.into_iter().map(|(li, _)| li));
+    let mode = run_mode(dir, &req.spec.words, mode);
+    let run = class::visit(&lab, dir, mode, &mut |lab, student, d| {
+        let inputs = lab
+            .inputs
+            .iter()
+            .zip(&files)
+            .map(|(li, (path, text, hidden))| {
+                let out = run::run_scheduler(&req.spec, d, path, text);
+                let mut r = lab::grade_submission(
+                    li,
+                    &lab.machine,
+                    lab.points,
+                    out.as_deref().map_err(Clone::clone),
+                );
+                r.hidden = *hidden;
+                r
+            })
+            .collect();
+        StudentReport::new(student, inputs)
+    })?;
     Ok(Grades {
         students: run.students,
         lab,

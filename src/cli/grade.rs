@@ -51,6 +51,50 @@ pub struct GradeArgs {
     /// --format csv) and print the whole gradebook.
     #[arg(long, value_name = "FILE", value_parser = clap::value_parser!(PathBuf))]
     pub merge: Option<PathBuf>,
+    /// Run each student's scheduler on every lab input (and the hidden
+    /// ones) and grade what it prints: 'CMD ARG… {input}', split into words
+    /// at spaces ('…' and "…" group; no shell), {input} replaced by the
+    /// input file's path (without it the input comes on standard input).
+    #[arg(long, value_name = "CMD")]
+    pub run: Option<String>,
+    /// With --run: this many hidden inputs generated from the secret seed.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "run")]
+    pub hidden: usize,
+    /// With --hidden: a file holding the instructor's secret seed (any
+    /// text; COURSE_SECRET_SEED may hold it instead). It is never printed.
+    #[arg(long, value_name = "FILE", requires = "run", value_parser = clap::value_parser!(PathBuf))]
+    pub secret_seed_file: Option<PathBuf>,
+    /// With --run: seconds allowed per input.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, requires = "run")]
+    pub time_limit: f64,
+    /// With --run: KiB of output read per input.
+    #[arg(long, value_name = "KIB", default_value_t = 1024, requires = "run")]
+    pub output_limit: u64,
+}
+
+/// The `--run` request of `args`, if any.
+pub fn run_request(args: &GradeArgs) -> Result<Option<api::grade::RunRequest>, CliError> {
+    let Some(cmd) = &args.run else {
+        return Ok(None);
+    };
+    let words =
+        course::host::run::split_command(cmd).map_err(|e| CliError(format!("--run: {e}")))?;
+    if !(args.time_limit > 0.0 && args.time_limit <= 3600.0) {
+        return Err(CliError("--time-limit: between 0 and 3600 seconds".into()));
+    }
+    let secret = match &args.secret_seed_file {
+        Some(p) => Some(read_file(&path_arg(p))?),
+        None => std::env::var("COURSE_SECRET_SEED").ok(),
+    };
+    Ok(Some(api::grade::RunRequest {
+        spec: course::host::run::RunSpec {
+            words,
+            time_limit: std::time::Duration::from_secs_f64(args.time_limit),
+            output_limit: args.output_limit.clamp(1, 1 << 20) << 10,
+        },
+        hidden: args.hidden,
+        secret,
+    }))
 }
 
 /// `path` as `read_file` takes it.
@@ -71,12 +115,17 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
     }
     match (&args.lab, args.paths.as_slice()) {
         (Some(lab), [dir]) => {
-            let g = api::grade::lab(&ctx.source, lab, dir, mode)?;
+            let g = match run_request(args)? {
+                Some(req) => api::grade::run_lab(&ctx.source, lab, dir, mode, &req)?,
+                None => api::grade::lab(&ctx.source, lab, dir, mode)?,
+            };
             report(ctx, args, &g)
         }
         (None, [input, submission]) => {
-            if args.student || args.class {
-                return Err(CliError("--student and --class go with --lab".into()));
+            if args.student || args.class || args.run.is_some() {
+                return Err(CliError(
+                    "--student, --class and --run go with --lab".into(),
+                ));
             }
             let input = path_arg(input);
             let text = read_file(&input)?;

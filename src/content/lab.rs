@@ -121,6 +121,36 @@ impl Lab {
     }
 }
 
+/// The hidden inputs of a lab: `count` inputs generated from the
+/// instructor's secret `seed` (blocks and loops in turn, 10–24 and 6–14
+/// operations), named `hidden-1`, `hidden-2`, …, with their text. The same
+/// seed gives the same inputs, so every student meets the same ones.
+pub fn hidden_inputs(
+    lab: &Lab,
+    seed: u64,
+    count: usize,
+) -> Result<Vec<(LabInput, String)>, String> {
+    use crate::content::gen::{self, GenParams};
+    let mut rng = crate::util::rng::Rng::derived(seed, "hidden-inputs");
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let (kind, params, ops) = if i % 2 == 0 {
+            (Kind::Block, GenParams::block_default(), rng.range(10, 24))
+        } else {
+            (Kind::Loop, GenParams::loop_default(), rng.range(6, 14))
+        };
+        let s = rng.next_u64();
+        let text = match kind {
+            Kind::Block => gen::block(&lab.machine, &params, s, Some(ops)),
+            Kind::Loop => gen::loop_body(&lab.machine, &params, s, Some(ops)),
+        };
+        let stem = format!("hidden-{}", i + 1);
+        let p = program::parse(&text, &stem, &lab.machine).map_err(|e| e.to_string())?;
+        out.push((LabInput::new(&stem, p, &lab.machine), text));
+    }
+    Ok(out)
+}
+
 /// Loads `labs/NAME/lab.yaml` and its inputs from `source`.
 pub fn load_lab(source: &Source, name: &str) -> Result<Lab, String> {
     let path = format!("labs/{name}/lab.yaml");

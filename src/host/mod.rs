@@ -4,3 +4,4 @@
 pub mod class;
 pub mod clock;
 pub mod flash_state;
+pub mod run;

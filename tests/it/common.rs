@@ -39,6 +39,7 @@ pub struct Course {
     args: Vec<OsString>,
     stdin: Vec<u8>,
     env: Vec<(OsString, OsString)>,
+    removed: Vec<OsString>,
     dir: PathBuf,
     code: Option<i32>,
     stdout_has: Vec<String>,
@@ -70,6 +71,7 @@ impl Course {
             args: Vec::new(),
             stdin: Vec::new(),
             env: Vec::new(),
+            removed: Vec::new(),
             dir: root().to_path_buf(),
             code: Some(0),
             stdout_has: Vec::new(),
@@ -92,6 +94,18 @@ impl Course {
     /// Bytes for standard input (empty by default).
     pub fn stdin(mut self, input: impl AsRef<[u8]>) -> Self {
         self.stdin = input.as_ref().to_vec();
+        self
+    }
+
+    /// One more argument: a path, which may not be UTF-8.
+    pub fn arg_path(mut self, path: impl AsRef<Path>) -> Self {
+        self.args.push(path.as_ref().as_os_str().to_owned());
+        self
+    }
+
+    /// A variable removed from the environment of the run.
+    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Self {
+        self.removed.push(key.as_ref().to_owned());
         self
     }
 
@@ -141,6 +155,9 @@ impl Course {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        for k in &self.removed {
+            cmd.env_remove(k);
+        }
         let mut child = cmd.spawn().expect("the course binary runs");
         // Written from another thread, so a child that prints before it
         // reads everything cannot block on a full pipe.

@@ -11,6 +11,7 @@ mod drill_snapshots;
 mod flash_cli;
 mod grade_adversarial;
 mod grade_properties;
+mod grade_run;
 mod grade_samples;
 mod hazard_corpus;
 mod heap;
