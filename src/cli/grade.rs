@@ -51,6 +51,13 @@ pub struct GradeArgs {
     /// --format csv) and print the whole gradebook.
     #[arg(long, value_name = "FILE", value_parser = clap::value_parser!(PathBuf))]
     pub merge: Option<PathBuf>,
+    #[command(flatten)]
+    pub run: RunOpts,
+}
+
+/// Running students' schedulers (`--run` and its limits).
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunOpts {
     /// Run each student's scheduler on every lab input (and the hidden
     /// ones) and grade what it prints: 'CMD ARG… {input}', split into words
     /// at spaces ('…' and "…" group; no shell), {input} replaced by the
@@ -73,7 +80,7 @@ pub struct GradeArgs {
 }
 
 /// The `--run` request of `args`, if any.
-pub fn run_request(args: &GradeArgs) -> Result<Option<api::grade::RunRequest>, CliError> {
+pub fn run_request(args: &RunOpts) -> Result<Option<api::grade::RunRequest>, CliError> {
     let Some(cmd) = &args.run else {
         return Ok(None);
     };
@@ -98,7 +105,7 @@ pub fn run_request(args: &GradeArgs) -> Result<Option<api::grade::RunRequest>, C
 }
 
 /// `path` as `read_file` takes it.
-fn path_arg(p: &Path) -> String {
+pub fn path_arg(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
@@ -115,14 +122,14 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
     }
     match (&args.lab, args.paths.as_slice()) {
         (Some(lab), [dir]) => {
-            let g = match run_request(args)? {
+            let g = match run_request(&args.run)? {
                 Some(req) => api::grade::run_lab(&ctx.source, lab, dir, mode, &req)?,
                 None => api::grade::lab(&ctx.source, lab, dir, mode)?,
             };
             report(ctx, args, &g)
         }
         (None, [input, submission]) => {
-            if args.student || args.class || args.run.is_some() {
+            if args.student || args.class || args.run.run.is_some() {
                 return Err(CliError(
                     "--student, --class and --run go with --lab".into(),
                 ));

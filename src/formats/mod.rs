@@ -5,3 +5,4 @@ pub mod csv;
 pub mod diagnostic;
 pub mod submission;
 pub mod yaml;
+pub mod zip;
