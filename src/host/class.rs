@@ -163,7 +163,7 @@ fn decode(buf: Vec<u8>, shown: &str) -> Result<String, String> {
 /// Whole UTF-16 (with a byte-order mark, or little-endian ASCII without
 /// one) that decodes without error.
 fn looks_utf16(b: &[u8]) -> bool {
-    if b.len() < 2 || b.len() % 2 != 0 {
+    if b.len() < 2 || !b.len().is_multiple_of(2) {
         return false;
     }
     let units = |le: bool| {
