@@ -63,13 +63,13 @@ set +e
 "${as_grader[@]}" "$course" grade --lab ch23-sched "$class" > /dev/null 2> "$dir/detect.err"
 echo "exit $?: $(cat "$dir/detect.err")"
 echo
-echo "== --class, each format (wall time, peak RSS, exit status, output size)"
+echo "== --class, each format (wall time, CPU time, peak RSS, exit status, output size)"
 for format in json text csv csv-long gradescope; do
-  /usr/bin/time -f "%e s %M KiB" -o "$dir/time.$format" \
+  /usr/bin/time -f "%e s wall  %U s user  %M KiB peak" -o "$dir/time.$format" \
     timeout 120 "${as_grader[@]}" "$course" grade --lab ch23-sched --class --format "$format" "$class" \
     > "$dir/out.$format" 2> "$dir/err.$format"
   code=$?
-  printf '%-10s %s  exit %s  %s bytes\n' "$format" "$(cat "$dir/time.$format")" "$code" "$(stat -c %s "$dir/out.$format")"
+  printf '%-10s %s  exit %s  %s bytes\n' "$format" "$(grep -v '^Command exited' "$dir/time.$format")" "$code" "$(stat -c %s "$dir/out.$format")"
 done
 set -e
 echo
