@@ -240,8 +240,12 @@ fn grade_upload(
             let (dir, note) = disk::locate(&upload, &wanted);
             notes.extend(note);
             let st = class::grade_student(&lab, "submission", &dir);
-            if !st.inputs.iter().all(|i| i.valid) && st.inputs.iter().any(|i| i.achieved.is_none())
-            {
+            let missing = st.inputs.iter().any(|i| {
+                i.violations
+                    .first()
+                    .is_some_and(|v| v.message.starts_with("no submission file"))
+            });
+            if missing {
                 expected_note(&lab, &upload, &mut notes);
             }
             (lab, st)
