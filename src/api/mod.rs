@@ -3,6 +3,7 @@
 //! [`crate::view`] renders it as text.
 
 pub mod analyze;
+pub mod autograder;
 pub mod bench;
 pub mod drill;
 pub mod flash;

@@ -14,6 +14,7 @@ use course::content::data::Source;
 use course::content::drill::Drill;
 use course::model::machine::Machine;
 
+mod autograder;
 mod bench;
 mod flash;
 mod grade;
@@ -29,7 +30,7 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
     name = "course",
     version,
     about = "Drills, quizzes, grading and analysis for Chapter 23: instruction scheduling",
-    after_help = "Examples:\n  course drill list-schedule --seed 4 --solution\n  course drill mii --seed 2 --solution\n  course schedule labs/ch23-sched/inputs/running.txt\n  course quiz 23\n  course grade labs/ch23-sched/inputs/running.txt out/running.sched"
+    after_help = "Examples:\n  course drill list-schedule --seed 4 --solution\n  course drill mii --seed 2 --solution\n  course schedule labs/ch23-sched/inputs/running.txt\n  course quiz 23\n  course grade labs/ch23-sched/inputs/running.txt out/running.sched\n  course autograder gradescope --lab ch23-sched --out autograder.zip"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -119,6 +120,8 @@ pub enum Command {
     Gen(GenArgs),
     /// Grade lab submissions (one input, a student folder, or a class folder).
     Grade(grade::GradeArgs),
+    /// A Gradescope autograder: build its zip, or run it on a submission.
+    Autograder(autograder::AutograderArgs),
     /// The chapter quiz.
     Quiz(quiz::QuizArgs),
     /// Flashcards with spaced repetition.
@@ -318,6 +321,7 @@ fn run(cli: Cli, width: usize) -> CmdResult {
         Command::Machine(a) => machine_cmd(&ctx, a),
         Command::Gen(a) => gen(&ctx, a),
         Command::Grade(a) => grade::run(&ctx, a),
+        Command::Autograder(a) => autograder::run(&ctx, a),
         Command::Quiz(a) => quiz::run(&ctx, a),
         Command::Flash(a) => flash::run(&ctx, a),
         Command::Mca(a) => mca::run(&ctx, a),

@@ -95,8 +95,16 @@ impl GenParams {
     }
 }
 
-/// `a`…`z`, `aa`, `ab`, … (bijective base 26).
-pub fn label_name(mut i: u64) -> String {
+/// `a`…`z`, `aa`, `ab`, … (bijective base 26), skipping `ii`: that word
+/// starts a submission's II line, so no operation may be labelled with it.
+pub fn label_name(i: u64) -> String {
+    // `ii` is the 243rd name (index 242); every later one moves up by one.
+    let skip = u64::from(i >= 242);
+    base26(i + skip)
+}
+
+/// The `i`-th name of bijective base 26.
+fn base26(mut i: u64) -> String {
     let mut s = Vec::new();
     loop {
         s.push(b'a' + (i % 26) as u8);
@@ -460,7 +468,10 @@ mod tests {
         assert_eq!(label_name(25), "z");
         assert_eq!(label_name(26), "aa");
         assert_eq!(label_name(27), "ab");
-        assert_eq!(label_name(26 + 26 * 26), "aaa");
+        assert_eq!(label_name(26 + 26 * 26), "aab");
+        assert_eq!(label_name(241), "ih");
+        assert_eq!(label_name(242), "ij");
+        assert!((0..2000).all(|i| label_name(i) != "ii"));
     }
 
     #[test]

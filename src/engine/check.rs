@@ -11,6 +11,11 @@
 //! ("the store h to [w] must come first"); issue capacity is counted in
 //! slots.
 //!
+//! Only the first [`MAX_PER_KIND`] violations of each kind
+//! are kept; the rest are counted, so a submission of junk costs memory in
+//! proportion to its size at most while it is checked, and a report of
+//! bounded size afterwards.
+//!
 //! ```
 //! use course::{engine::check, model::machine::Machine, model::program};
 //! let m = Machine::toy();
@@ -21,6 +26,7 @@
 //! assert_eq!(r.violations[0].message, "b at 2: a's result is visible from 3 (a at 0 + latency 3)");
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -91,11 +97,55 @@ impl fmt::Display for Violation {
     }
 }
 
+/// The most violations of one kind that a [`CheckResult`] keeps.
+pub const MAX_PER_KIND: usize = 20;
+
+/// The most labels a "no cycle for …" message lists.
+const MAX_MISSING_LISTED: usize = 20;
+
+/// Violations as they are found: the first [`MAX_PER_KIND`] of each kind
+/// kept in order, the rest counted by kind.
+#[derive(Default)]
+struct Collector {
+    kept: Vec<Violation>,
+    per_kind: BTreeMap<ViolationKind, usize>,
+    omitted: BTreeMap<ViolationKind, u64>,
+}
+
+impl Collector {
+    fn push(&mut self, v: Violation) {
+        let n = self.per_kind.entry(v.kind).or_insert(0);
+        if *n < MAX_PER_KIND {
+            *n += 1;
+            self.kept.push(v);
+        } else {
+            *self.omitted.entry(v.kind).or_insert(0) += 1;
+        }
+    }
+
+    fn count(&mut self, kind: ViolationKind, more: u64) {
+        if more > 0 {
+            *self.omitted.entry(kind).or_insert(0) += more;
+        }
+    }
+}
+
+impl Extend<Violation> for Collector {
+    fn extend<I: IntoIterator<Item = Violation>>(&mut self, iter: I) {
+        for v in iter {
+            self.push(v);
+        }
+    }
+}
+
 /// The outcome of the hard checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckResult {
-    /// Every violation found, in the order the checks ran; empty when the schedule is valid.
+    /// The violations found, in the order the checks ran, at most
+    /// [`MAX_PER_KIND`] of each kind; empty when the schedule is valid.
     pub violations: Vec<Violation>,
+    /// How many more violations of each kind were found and not kept.
+    pub omitted: BTreeMap<ViolationKind, u64>,
     /// The cycle of each operation, when every operation has exactly one.
     pub cycles: Option<Vec<Cycle>>,
     /// The first cycle given for each operation, `None` when it has none.
@@ -113,16 +163,14 @@ impl CheckResult {
 
 /// Checks 1–4 of product.md §8 on a parsed submission.
 pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
-    let mut violations: Vec<Violation> = sub
-        .errors
-        .iter()
-        .map(|d| Violation {
-            kind: ViolationKind::Format,
-            message: d.message.clone(),
-            line: Some(d.line),
-            op: None,
-        })
-        .collect();
+    let mut violations = Collector::default();
+    violations.extend(sub.errors.iter().map(|d| Violation {
+        kind: ViolationKind::Format,
+        message: d.message.clone(),
+        line: Some(d.line),
+        op: None,
+    }));
+    violations.count(ViolationKind::Format, sub.more_errors);
     let labels = p.label_map();
     let mut cycles: Vec<Option<(Cycle, u32)>> = vec![None; p.len()];
     for pl in &sub.placements {
@@ -150,9 +198,14 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         .map(|x| p.label(x))
         .collect();
     if !missing.is_empty() {
+        let listed = missing[..missing.len().min(MAX_MISSING_LISTED)].join(", ");
+        let more = match missing.len().saturating_sub(MAX_MISSING_LISTED) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
         violations.push(Violation {
             kind: ViolationKind::Missing,
-            message: format!("no cycle for {}", missing.join(", ")),
+            message: format!("no cycle for {listed}{more}"),
             line: None,
             op: None,
         });
@@ -187,7 +240,8 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
     // A loop without its II cannot be checked further.
     if p.kind() == Kind::Loop && ii.is_none() {
         return CheckResult {
-            violations,
+            violations: violations.kept,
+            omitted: violations.omitted,
             cycles: None,
             placed,
             ii,
@@ -199,7 +253,8 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         .is_empty()
         .then(|| placed.iter().map(|c| c.unwrap_or(0)).collect());
     CheckResult {
-        violations,
+        violations: violations.kept,
+        omitted: violations.omitted,
         cycles: complete,
         placed,
         ii,
@@ -516,5 +571,38 @@ mod tests {
         assert!(msgs(&format!("{GOOD}zz 3\n"))[0].starts_with("unknown: line 11: 'zz'"));
         assert!(msgs(&format!("{GOOD}ii 2\n"))[0].starts_with("ii: line 11"));
         assert!(msgs("\u{0}\u{1}garbage\n")[0].starts_with("format: line 1"));
+    }
+
+    #[test]
+    fn violations_are_kept_up_to_the_cap_per_kind_and_counted_beyond() {
+        let (p, m) = running();
+        // 1 MiB of junk: every line a format problem, a duplicate or unknown.
+        let mut junk = String::from(GOOD);
+        while junk.len() < 1 << 20 {
+            junk.push_str("a 1\nzz 3\n%%\n");
+        }
+        let sub = crate::formats::submission::parse(&junk, "junk.sched");
+        let r = check(&p, &m, &sub);
+        for kind in [
+            ViolationKind::Format,
+            ViolationKind::Duplicate,
+            ViolationKind::Unknown,
+        ] {
+            let kept = r.violations.iter().filter(|v| v.kind == kind).count();
+            assert_eq!(kept, MAX_PER_KIND, "{kind:?}");
+            assert!(r.omitted[&kind] > 1000, "{kind:?}: {:?}", r.omitted);
+        }
+        assert!(!r.valid());
+        // A long list of missing operations is cut too.
+        let text: String = std::iter::once("block big\n".to_string())
+            .chain((0..60).map(|i| format!("o{i}: r{i} = li {i}\n")))
+            .collect();
+        let big = parse(&text, "big.txt", &m).unwrap();
+        let r = check(&big, &m, &Submission::default());
+        assert!(
+            r.violations[0].message.ends_with(" and 40 more"),
+            "{}",
+            r.violations[0]
+        );
     }
 }

@@ -28,6 +28,12 @@ fn fnv1a(s: &str) -> u64 {
     h
 }
 
+/// A seed from a text (an instructor's secret, any length): FNV-1a of the
+/// text with surrounding whitespace removed.
+pub fn seed_from_text(text: &str) -> u64 {
+    fnv1a(text.trim())
+}
+
 impl Rng {
     /// The stream for `seed`.
     pub fn new(seed: u64) -> Rng {

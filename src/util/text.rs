@@ -210,6 +210,30 @@ pub fn bytes(b: u64) -> String {
     }
 }
 
+/// A file or folder name as printable text that keeps distinct names
+/// distinct: bytes that are not UTF-8 print as `\xNN`, control characters
+/// as `\xNN` (`\u{NNNN}` beyond ASCII), and a backslash as `\\`, so the
+/// mapping is one-to-one.
+pub fn escape_name(name: &[u8]) -> String {
+    let mut out = String::with_capacity(name.len());
+    for chunk in name.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() && c.is_ascii() => {
+                    out.push_str(&format!("\\x{:02x}", c as u32));
+                }
+                c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +279,15 @@ mod tests {
             vec!["abcd".to_string(), "y".into()],
         ];
         assert_eq!(columns(&rows), "µs    x\nabcd  y\n");
+    }
+
+    #[test]
+    fn escaped_names_stay_distinct_and_printable() {
+        assert_eq!(escape_name(b"alice"), "alice");
+        assert_eq!(escape_name("zoë".as_bytes()), "zoë");
+        assert_eq!(escape_name(b"a\xffb"), "a\\xffb");
+        assert_eq!(escape_name(b"a\\xffb"), "a\\\\xffb");
+        assert_eq!(escape_name(b"a\nb"), "a\\x0ab");
+        assert_ne!(escape_name(b"\xfe"), escape_name(b"\xff"));
     }
 }

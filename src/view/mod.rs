@@ -2,6 +2,7 @@
 //! alphabetical order) and their text, CSV and DOT renderings.
 
 pub mod analyze;
+pub mod autograder;
 pub mod bench;
 pub mod dot;
 pub mod drill;

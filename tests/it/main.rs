@@ -4,6 +4,7 @@
 mod common;
 
 mod answers;
+mod autograder;
 mod bad_inputs;
 mod bench;
 mod cli;
@@ -12,6 +13,8 @@ mod drill_snapshots;
 mod flash_cli;
 mod grade_adversarial;
 mod grade_properties;
+mod grade_run;
+mod grade_safety;
 mod grade_samples;
 mod hazard_corpus;
 mod heap;

@@ -411,6 +411,16 @@ pub(super) fn parse_limited(
     let mut labels: HashMap<&str, u32> = HashMap::with_capacity(raw_ops.len());
     let mut defs: HashMap<&str, (usize, u32)> = HashMap::with_capacity(raw_ops.len());
     for (i, op) in raw_ops.iter().enumerate() {
+        if crate::formats::submission::is_reserved_label(op.label) {
+            diags.push(Diagnostic {
+                line: op.line,
+                column: op.label_col,
+                message: format!(
+                    "the label '{}' is reserved: a submission's 'ii N' line gives the initiation interval; choose another label",
+                    op.label
+                ),
+            });
+        }
         if let Some(prev) = labels.insert(op.label, op.line) {
             diags.push(Diagnostic {
                 line: op.line,
