@@ -77,6 +77,22 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         include_str!("../../labs/ch23-sched/machines/dot-fma.yaml"),
     ),
     (
+        "labs/ch23-sched/machines/skylake.yaml",
+        include_str!("../../labs/ch23-sched/machines/skylake.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/div.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/div.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/model.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/model.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-x86.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-x86.txt"),
+    ),
+    (
         "labs/ch23-sched/inputs/mca/div4.txt",
         include_str!("../../labs/ch23-sched/inputs/mca/div4.txt"),
     ),
