@@ -77,6 +77,22 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         include_str!("../../labs/ch23-sched/machines/dot-fma.yaml"),
     ),
     (
+        "labs/ch23-sched/machines/neoverse-v2.yaml",
+        include_str!("../../labs/ch23-sched/machines/neoverse-v2.yaml"),
+    ),
+    (
+        "labs/ch23-sched/machines/apple-m1.yaml",
+        include_str!("../../labs/ch23-sched/machines/apple-m1.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-a64.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-a64.txt"),
+    ),
+    (
+        "labs/ch23-sched/machines/znver4.yaml",
+        include_str!("../../labs/ch23-sched/machines/znver4.yaml"),
+    ),
+    (
         "labs/ch23-sched/machines/skylake.yaml",
         include_str!("../../labs/ch23-sched/machines/skylake.yaml"),
     ),

@@ -656,19 +656,17 @@ impl Machine {
                                 format!("'{m}' cannot be a member: a group holds resource kinds, not 'issue' or another group"),
                             ));
                         }
-                        if members.contains(&id) {
-                            return Err(bad(
-                                Field::Resource(i, "group"),
-                                format!("'{m}' is listed twice"),
-                            ));
-                        }
+                        // A member listed twice counts its units twice, as
+                        // LLVM counts a ProcResGroup's units.
                         cap += res.capacity;
-                        members.push(id);
+                        if !members.contains(&id) {
+                            members.push(id);
+                        }
                     }
-                    if members.len() < 2 {
+                    if members.is_empty() {
                         return Err(bad(
                             Field::Resource(i, "group"),
-                            "a group needs at least two members".into(),
+                            "a group needs at least one member".into(),
                         ));
                     }
                     members.sort();
