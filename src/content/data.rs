@@ -93,6 +93,10 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         include_str!("../../labs/ch23-sched/machines/znver4.yaml"),
     ),
     (
+        "labs/ch23-sched/machines/skylake-llvm14.yaml",
+        include_str!("../../labs/ch23-sched/machines/skylake-llvm14.yaml"),
+    ),
+    (
         "labs/ch23-sched/machines/skylake.yaml",
         include_str!("../../labs/ch23-sched/machines/skylake.yaml"),
     ),

@@ -37,7 +37,6 @@ use std::collections::{BTreeSet, BinaryHeap};
 
 use super::ports::{bookings, Booking, Ports};
 use super::{check_counts, McaError, Options, Report, Stamp, MAX_RING};
-use crate::engine::mii;
 use crate::model::ids::{ClassId, Cycle, OpId};
 use crate::model::machine::Machine;
 use crate::model::program::{EdgeKind, Kind, Program};
@@ -98,6 +97,9 @@ fn reads_of(p: &Program, m: &Machine, j: usize) -> Vec<Read> {
         let producer = &p.ops()[from];
         let lat = Cycle::from(m.class(producer.class).latency);
         match e.kind {
+            // Into a store: llvm-mca's order (the store waits for older
+            // memory operations to issue), kept by the load/store rule.
+            EdgeKind::Mem if op.writes_memory() => {}
             EdgeKind::Mem => out.push(Read {
                 from,
                 distance: u64::from(e.distance),
@@ -433,15 +435,15 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
         }
         cycle = next;
     }
-    let bounds = mii::analyze(p, m);
+    let (block_rthroughput, bound) = super::bounds(p, m);
     Ok(Report {
         iterations: n,
         instructions: total,
         total_cycles: (last_retire + 1) as u64,
         total_uops: n * body.iter().map(|o| u64::from(o.uops)).sum::<u64>(),
         dispatch_width: width,
-        block_rthroughput: bounds.rthroughput,
-        bound: bounds.bound,
+        block_rthroughput,
+        bound,
         timeline,
         peak_in_flight: peak,
         booked,
