@@ -17,6 +17,7 @@ mod heap;
 mod lab_solutions;
 mod layers;
 mod mca;
+mod mca_corpus;
 mod mca_props;
 mod properties;
 mod quiz_bank;
