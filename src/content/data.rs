@@ -112,14 +112,6 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         "labs/ch23-sched/inputs/mca/dot-x86.txt",
         include_str!("../../labs/ch23-sched/inputs/mca/dot-x86.txt"),
     ),
-    (
-        "labs/ch23-sched/inputs/mca/div4.txt",
-        include_str!("../../labs/ch23-sched/inputs/mca/div4.txt"),
-    ),
-    (
-        "labs/ch23-sched/inputs/mca/dot.txt",
-        include_str!("../../labs/ch23-sched/inputs/mca/dot.txt"),
-    ),
 ];
 
 impl Source {

@@ -32,9 +32,6 @@
 //! (`I = D` for a zero-latency instance that books nothing), its result is
 //! visible at `X = I + lat`, it retires at `R ≥ X + 1`.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
-
 use super::ports::{bookings, Booking, Ports};
 use super::{check_counts, McaError, Options, Report, Stamp, MAX_RING};
 use crate::model::ids::{ClassId, Cycle, OpId};
@@ -140,14 +137,51 @@ fn reads_of(p: &Program, m: &Machine, j: usize) -> Vec<Read> {
     out
 }
 
+/// Instances waiting for a known cycle, by cycle: a ring of buckets large
+/// enough that no two pending cycles share one (every wait is shorter than
+/// the longest latency plus one).
+struct Calendar {
+    buckets: Vec<Vec<u64>>,
+    mask: usize,
+    len: usize,
+}
+
+impl Calendar {
+    fn new(span: usize) -> Calendar {
+        let n = (span + 2).next_power_of_two();
+        Calendar {
+            buckets: vec![Vec::new(); n],
+            mask: n - 1,
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, t: Cycle, g: u64) {
+        self.buckets[t as usize & self.mask].push(g);
+        self.len += 1;
+    }
+
+    /// The first cycle after `now` with a waiting instance.
+    fn next_after(&self, now: Cycle) -> Option<Cycle> {
+        if self.len == 0 {
+            return None;
+        }
+        (1..=self.mask as Cycle + 1)
+            .map(|d| now + d)
+            .find(|&t| !self.buckets[t as usize & self.mask].is_empty())
+    }
+}
+
 struct Sim<'a> {
     body: &'a [BodyOp],
     slots: Vec<Slot>,
     mask: usize,
     ready_set: Vec<u64>,
-    calendar: BinaryHeap<Reverse<(Cycle, u64)>>,
-    /// Unissued memory operations, by stream index.
-    mem: BTreeSet<u64>,
+    calendar: Calendar,
+    /// The oldest instance that may be an unissued memory operation.
+    mem_ptr: u64,
+    head: u64,
+    tail: u64,
 }
 
 impl Sim<'_> {
@@ -156,16 +190,31 @@ impl Sim<'_> {
         &mut self.slots[g as usize & self.mask]
     }
 
+    /// The oldest memory operation in flight that has not issued.
+    fn oldest_unissued_mem(&mut self) -> Option<u64> {
+        let mut p = self.mem_ptr.max(self.head);
+        while p < self.tail {
+            let s = &self.slots[p as usize & self.mask];
+            let o = &self.body[s.op as usize];
+            if (o.load || o.store) && s.issue == NOT_ISSUED {
+                break;
+            }
+            p += 1;
+        }
+        self.mem_ptr = p;
+        (p < self.tail).then_some(p)
+    }
+
     /// `g` has no producer left to wait for: it joins the ready set if its
     /// operands are ready by `now`, else the calendar.
     fn wake(&mut self, g: u64, now: Cycle) {
         let ready = self.slot(g).ready;
         if ready > now {
-            self.calendar.push(Reverse((ready, g)));
+            self.calendar.push(ready, g);
             return;
         }
         let op = self.slot(g).op as usize;
-        if self.body[op].store && self.mem.first().is_some_and(|&o| o < g) {
+        if self.body[op].store && self.oldest_unissued_mem().is_some_and(|o| o < g) {
             self.slot(g).mem_blocked = true;
             return;
         }
@@ -238,8 +287,12 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
         ],
         mask: ring - 1,
         ready_set: Vec::new(),
-        calendar: BinaryHeap::new(),
-        mem: BTreeSet::new(),
+        calendar: Calendar::new(
+            body.iter().map(|o| o.latency.max(0) as usize).max().unwrap_or(0),
+        ),
+        mem_ptr: 0,
+        head: 0,
+        tail: 0,
     };
     let mut buffer_used = vec![0u64; buffered.len()];
     let (lq_cap, sq_cap) = (
@@ -287,12 +340,19 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
         }
 
         // 2. Issue.
-        while let Some(&Reverse((t, g))) = sim.calendar.peek() {
-            if t > cycle {
-                break;
+        sim.head = head;
+        ports.set_cycle(cycle);
+        let slot = cycle as usize & sim.calendar.mask;
+        if !sim.calendar.buckets[slot].is_empty() {
+            let mut due = std::mem::take(&mut sim.calendar.buckets[slot]);
+            sim.calendar.len -= due.len();
+            for &g in &due {
+                sim.wake(g, cycle);
             }
-            sim.calendar.pop();
-            sim.wake(g, cycle);
+            due.clear();
+            if sim.calendar.buckets[slot].is_empty() {
+                sim.calendar.buckets[slot] = due;
+            }
         }
         issued.clear();
         loop {
@@ -387,9 +447,6 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
             s.pending = pending;
             s.users = 0;
             s.mem_blocked = false;
-            if o.load || o.store {
-                sim.mem.insert(g);
-            }
             if immediate {
                 // Nothing to book, nothing to wait for: it issues (and
                 // executes) as it dispatches.
@@ -399,9 +456,10 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
                 issue(&mut sim, g, cycle);
                 issued.push(g);
             } else if pending == 0 {
-                sim.calendar.push(Reverse((ready.max(cycle + 1), g)));
+                sim.calendar.push(ready.max(cycle + 1), g);
             }
             tail += 1;
+            sim.tail = tail;
             tail_op += 1;
             if tail_op as u64 == b {
                 tail_op = 0;
@@ -420,7 +478,7 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
             && sim.ready_set.is_empty()
         {
             let mut wake = Cycle::MAX;
-            if let Some(&Reverse((t, _))) = sim.calendar.peek() {
+            if let Some(t) = sim.calendar.next_after(cycle) {
                 wake = wake.min(t);
             }
             if head < tail {
@@ -467,8 +525,7 @@ fn issue(sim: &mut Sim<'_>, g: u64, now: Cycle) {
     sim.slot(g).waiters = waiters;
     let op = sim.slot(g).op as usize;
     if sim.body[op].load || sim.body[op].store {
-        sim.mem.remove(&g);
-        if let Some(&first) = sim.mem.first() {
+        if let Some(first) = sim.oldest_unissued_mem() {
             let s = sim.slot(first);
             if s.mem_blocked && s.pending == 0 && s.ready <= now {
                 s.mem_blocked = false;

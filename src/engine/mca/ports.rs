@@ -164,6 +164,20 @@ pub(super) struct Ports {
     /// Per resource id of a kind: the groups that contain it, ascending.
     groups_of: Vec<Vec<ResourceId>>,
     members: Vec<Vec<ResourceId>>,
+    /// Per resource id of a group: its members' bits.
+    group_bits: Vec<u64>,
+    /// Every class books its resources from offset 0 on, as llvm-mca does,
+    /// and there are at most 64 kinds: then a kind's busy units never grow
+    /// with the offset, so "free now" decides, kept as one bit per kind.
+    fast: bool,
+    /// The cycle `free` describes.
+    now: Cycle,
+    /// Kinds with a free unit at `now` (fast mode).
+    free: u64,
+    /// Every kind's bit.
+    all_bits: u64,
+    /// The kind of each bit.
+    kind_of_bit: Vec<ResourceId>,
 }
 
 impl Ports {
@@ -190,7 +204,33 @@ impl Ports {
                     .then(|| Strategy::new(res.members.iter().fold(0, |a, x| a | bit[x.index()])))
             })
             .collect();
+        let fast = kinds <= 64
+            && m.classes().iter().all(|c| {
+                let mut seen: Vec<(ResourceId, u32)> = Vec::new();
+                c.reservation.iter().filter(|(r, _)| *r != ISSUE).all(|&(r, k)| {
+                    let next = seen.iter().filter(|(x, _)| *x == r).count() as u32;
+                    seen.push((r, k));
+                    k == next
+                })
+            });
+        let group_bits = m
+            .resources()
+            .iter()
+            .map(|r| r.members.iter().fold(0, |a, x| a | bit[x.index()]))
+            .collect();
+        let free = (0..kinds.min(64)).fold(0u64, |a, i| a | 1u64 << i);
+        let kind_of_bit = m
+            .resource_ids()
+            .filter(|&r| slot[r.index()] != u32::MAX)
+            .take(64)
+            .collect();
         Ports {
+            all_bits: free,
+            kind_of_bit,
+            group_bits,
+            fast,
+            now: 0,
+            free,
             mask: rows - 1,
             rows,
             cells: vec![(-1, 0); kinds as usize * rows],
@@ -222,7 +262,29 @@ impl Ports {
             .all(|&k| self.busy(kind, t + Cycle::from(k)) < cap)
     }
 
+    /// Moves to cycle `t` (never backwards): which kinds have a free unit.
+    pub fn set_cycle(&mut self, t: Cycle) {
+        if !self.fast || t == self.now {
+            return;
+        }
+        self.now = t;
+        // A kind free before stays free (bookings start at their issue
+        // cycle); only the busy ones need a look.
+        let mut busy = !self.free & self.all_bits;
+        while busy != 0 {
+            let b = busy.trailing_zeros() as usize;
+            busy &= busy - 1;
+            let r = self.kind_of_bit[b];
+            if self.busy(r, t) < self.caps[r.index()] {
+                self.free |= 1u64 << b;
+            }
+        }
+    }
+
     fn ready_members(&self, group: ResourceId, t: Cycle, offsets: &[u32]) -> u64 {
+        if self.fast {
+            return self.free & self.group_bits[group.index()];
+        }
         self.members[group.index()]
             .iter()
             .filter(|&&x| self.fits_kind(x, t, offsets))
@@ -231,6 +293,16 @@ impl Ports {
 
     /// Whether every booking can be made at cycle `t`.
     pub fn available(&self, list: &[Booking], t: Cycle) -> bool {
+        if self.fast {
+            return list.iter().all(|b| {
+                let bits = self.group_bits[b.res.index()];
+                if bits != 0 {
+                    (self.free & bits).count_ones() >= b.units
+                } else {
+                    self.free & self.bit[b.res.index()] != 0
+                }
+            });
+        }
         list.iter().all(|b| {
             if self.strategy[b.res.index()].is_some() {
                 self.ready_members(b.res, t, &b.offsets).count_ones() >= b.units
@@ -275,6 +347,7 @@ impl Ports {
             // round-robin sequence (llvm-mca's ResourceManager::use).
             if self.busy(kind, t) >= self.caps[kind.index()] {
                 let bit = self.bit[kind.index()];
+                self.free &= !bit;
                 for g in &self.groups_of[kind.index()] {
                     if let Some(s) = self.strategy[g.index()].as_mut() {
                         s.used(bit);
