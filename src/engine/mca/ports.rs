@@ -322,10 +322,7 @@ impl Ports {
                     continue;
                 };
                 let chosen = s.select(ready);
-                match self.members[b.res.index()]
-                    .iter()
-                    .find(|x| self.bit[x.index()] == chosen)
-                {
+                match self.kind_of_bit.get(chosen.trailing_zeros() as usize) {
                     Some(&k) => k,
                     None => continue,
                 }
@@ -348,8 +345,13 @@ impl Ports {
             if self.busy(kind, t) >= self.caps[kind.index()] {
                 let bit = self.bit[kind.index()];
                 self.free &= !bit;
-                for g in &self.groups_of[kind.index()] {
-                    if let Some(s) = self.strategy[g.index()].as_mut() {
+                let Ports {
+                    groups_of,
+                    strategy,
+                    ..
+                } = self;
+                for g in &groups_of[kind.index()] {
+                    if let Some(s) = strategy[g.index()].as_mut() {
                         s.used(bit);
                     }
                 }
