@@ -52,7 +52,7 @@
 //! | Definition 23.1.5 (forbidden latencies, collision vector) | [`engine::hazard::forbidden_latencies`], [`engine::hazard::forbidden_matrix`], [`engine::hazard::collision_vector`]; drill [`content::drill::forbidden`] | `tests/it/worked_example.rs` |
 //! | Lemma 23.1.6 (forbidden latencies) | [`engine::hazard::forbidden_latencies`] | `tests/it/quiz_generators.rs`, `tests/it/worked_example.rs` |
 //! | Algorithm 23.1.7 (hazard recognizer as an automaton) | [`engine::hazard::Recognizer`], [`engine::hazard::Automaton`], [`engine::hazard::trace`]; drill [`content::drill::hazard`] | `tests/it/hazard_corpus.rs` |
-//! | Definition 23.1.8 (LLVM per-operand model) | [`model::machine::Machine::micro_op_buffer_size`], [`model::machine::Class::uops`], [`model::machine::Class::read_advance`]; the Skylake slices in `labs/ch23-sched/machines/` | `tests/it/mca.rs` |
+//! | Definition 23.1.8 (LLVM per-operand model) | [`model::machine::Machine::micro_op_buffer_size`], [`model::machine::Class::uops`], [`model::machine::Class::advance`], [`model::machine::Resource::members`] (groups), [`model::machine::Machine::memory_form`] (folded loads); the models in `labs/ch23-sched/machines/` | `tests/it/mca.rs`, `tests/it/mca_corpus.rs` |
 //! | Proposition 23.1.9 (operand latency) | register edges of [`model::program::parse`]: `max(0, lat − ReadAdvance)` | `tests/it/quiz_generators.rs` |
 //! | Definition 23.1.10 (throughput of a loop body) | [`engine::mii::Bounds::rthroughput`], [`engine::mca::Report::block_rthroughput`]; drill [`content::drill::rthroughput`] | `tests/it/quiz_generators.rs`, `tests/it/mca_props.rs` |
 //! | Algorithm 23.1.11 (llvm-mca's simulated cycle) | [`engine::mca::simulate`] | `tests/it/mca.rs`, `tests/it/mca_props.rs` |

@@ -7,9 +7,7 @@ use crate::engine::mca::{self, McaError, Options};
 use crate::formats::diagnostic::Diagnostics;
 use crate::model::machine::Machine;
 use crate::model::program;
-use crate::view::mca::{
-    InstructionPressure, InstructionRow, PressureOutput, TimelineRow,
-};
+use crate::view::mca::{InstructionPressure, InstructionRow, PressureOutput, TimelineRow};
 
 pub use crate::view::mca::{McaOutput, TablesOutput, Views};
 
@@ -150,9 +148,7 @@ pub fn run<'m>(
     };
     let r = mca::simulate(&p, m, &opts)?;
     let texts = instruction_texts(text, &p);
-    let instruction_info = views
-        .instruction_info
-        .then(|| info_rows(&p, m, &texts));
+    let instruction_info = views.instruction_info.then(|| info_rows(&p, m, &texts));
     let resource_pressure = views
         .resource_pressure
         .then(|| pressure_output(m, &mca::simulated_pressure(&p, m, &r), &texts));

@@ -646,7 +646,9 @@ impl Machine {
                         let Some(&id) = by_name.get(m) else {
                             return Err(bad(
                                 Field::Resource(i, "group"),
-                                format!("unknown resource '{m}' (declare members before the group)"),
+                                format!(
+                                    "unknown resource '{m}' (declare members before the group)"
+                                ),
                             ));
                         };
                         let res: &Resource = &resources[id.index()];
@@ -781,7 +783,9 @@ impl Machine {
                                     if !(0..64).contains(&o) {
                                         return Err(bad(
                                             at("read_advance"),
-                                            format!("an operand position is between 0 and 63, got {o}"),
+                                            format!(
+                                                "an operand position is between 0 and 63, got {o}"
+                                            ),
                                         ));
                                     }
                                     v.push(o as u32);
@@ -821,7 +825,11 @@ impl Machine {
                 .count();
             if given > 1 {
                 return Err(bad(
-                    at(if c.uses.is_some() { "uses" } else { "reservation" }),
+                    at(if c.uses.is_some() {
+                        "uses"
+                    } else {
+                        "reservation"
+                    }),
                     "give one of unit + occupancy, a reservation list or uses".into(),
                 ));
             }
@@ -907,7 +915,10 @@ impl Machine {
         for (i, c) in file.classes.iter().enumerate() {
             let Some(load) = &c.load else { continue };
             let at = |f: &'static str| Field::Class(i, f);
-            let name = load.name.clone().unwrap_or_else(|| format!("{}-mem", c.name));
+            let name = load
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{}-mem", c.name));
             if !is_ident(&name) || class_names.contains_key(name.as_str()) {
                 return Err(bad(
                     at("load"),
@@ -932,7 +943,12 @@ impl Machine {
             let uops = base.uops + extra as u32;
             let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
             reservation.extend(uses_pairs(i, "load", &load.uses)?);
-            reservation.extend(base.reservation.iter().copied().filter(|(r, _)| *r != ISSUE));
+            reservation.extend(
+                base.reservation
+                    .iter()
+                    .copied()
+                    .filter(|(r, _)| *r != ISSUE),
+            );
             let folded = fold(&resources, &reservation).map_err(|m| bad(at("load"), m))?;
             let id = ClassId::from_index(classes.len());
             memory_form.insert(ClassId::from_index(i), id);
@@ -1146,9 +1162,10 @@ impl Machine {
                         .map(|e| ReadAdvanceInfo {
                             cycles: e.cycles,
                             operands: e.operands.clone(),
-                            writes: e.writes.as_ref().map(|ws| {
-                                ws.iter().map(|&w| self.class(w).name.clone()).collect()
-                            }),
+                            writes: e
+                                .writes
+                                .as_ref()
+                                .map(|ws| ws.iter().map(|&w| self.class(w).name.clone()).collect()),
                         })
                         .collect(),
                     reservation: c
@@ -1283,7 +1300,16 @@ impl fmt::Display for Machine {
         )?;
         write!(f, "resources:")?;
         for r in &self.resources {
-            write!(f, " {} ({})", r.name, r.capacity)?;
+            if r.is_group() {
+                let names: Vec<&str> = r
+                    .members
+                    .iter()
+                    .map(|&m| self.resource(m).name.as_str())
+                    .collect();
+                write!(f, " {} ({}: {})", r.name, r.capacity, names.join("+"))?;
+            } else {
+                write!(f, " {} ({})", r.name, r.capacity)?;
+            }
         }
         writeln!(f)?;
         Ok(())

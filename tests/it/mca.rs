@@ -12,7 +12,9 @@ const DOT_A64: &str = "labs/ch23-sched/inputs/mca/dot-a64.txt";
 /// The summary lines llvm-mca prints for `input` on `machine` at 100
 /// iterations: Total Cycles, IPC, Block RThroughput.
 fn summary(input: &str, machine: &str) -> (String, String, String) {
-    let out = Course::new(["mca", input, "--machine", machine]).run().stdout;
+    let out = Course::new(["mca", input, "--machine", machine])
+        .run()
+        .stdout;
     let line = |key: &str| {
         out.lines()
             .find_map(|l| l.strip_prefix(key))
@@ -166,7 +168,10 @@ fn bad_input_is_refused_with_a_message() {
         .stderr_has("--iterations")
         .run();
     // Opcodes the machine does not declare: the parser's diagnostics.
-    Course::new(["mca", DIV]).code(2).stderr_has("div.txt:").run();
+    Course::new(["mca", DIV])
+        .code(2)
+        .stderr_has("div.txt:")
+        .run();
     Course::new(["mca", "no/such/file.txt"])
         .code(2)
         .stderr_has("no such file")

@@ -72,7 +72,11 @@ fn llvm(bin: &Path, triple: &str, cpu: &str, asm: &Path, extra: &[&str]) -> Stri
         .arg(asm)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 

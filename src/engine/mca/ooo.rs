@@ -288,7 +288,10 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
         mask: ring - 1,
         ready_set: Vec::new(),
         calendar: Calendar::new(
-            body.iter().map(|o| o.latency.max(0) as usize).max().unwrap_or(0),
+            body.iter()
+                .map(|o| o.latency.max(0) as usize)
+                .max()
+                .unwrap_or(0),
         ),
         mem_ptr: 0,
         head: 0,

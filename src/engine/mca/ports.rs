@@ -207,11 +207,14 @@ impl Ports {
         let fast = kinds <= 64
             && m.classes().iter().all(|c| {
                 let mut seen: Vec<(ResourceId, u32)> = Vec::new();
-                c.reservation.iter().filter(|(r, _)| *r != ISSUE).all(|&(r, k)| {
-                    let next = seen.iter().filter(|(x, _)| *x == r).count() as u32;
-                    seen.push((r, k));
-                    k == next
-                })
+                c.reservation
+                    .iter()
+                    .filter(|(r, _)| *r != ISSUE)
+                    .all(|&(r, k)| {
+                        let next = seen.iter().filter(|(x, _)| *x == r).count() as u32;
+                        seen.push((r, k));
+                        k == next
+                    })
             });
         let group_bits = m
             .resources()
