@@ -1464,6 +1464,86 @@ mod tests {
     }
 
     #[test]
+    fn llvm_style_fields_are_validated_where_they_are_written() {
+        let base = "issue_width: 4\nmicro_op_buffer_size: 8\nresources:\n  - { name: p0, capacity: 1 }\n  - { name: p1, capacity: 1 }\n";
+        let at = |extra: &str| {
+            let d = Machine::from_yaml(&format!("{base}{extra}"), "m.yaml").unwrap_err();
+            (d.line, d.column, d.message)
+        };
+        let (l, _, msg) = at("  - { name: p01, group: [p0, p9] }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        assert_eq!(l, 6);
+        assert!(
+            msg.starts_with("resources[2].group: unknown resource 'p9'"),
+            "{msg}"
+        );
+        let (l, _, msg) = at("  - { name: p01, group: [p0, p1], capacity: 2 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        assert_eq!(l, 6);
+        assert!(msg.contains("is a group"), "{msg}");
+        let (l, _, msg) =
+            at("classes:\n  - { name: a, latency: 1, opcodes: [a], uses: [[p2, 1]] }\n");
+        assert_eq!(l, 7);
+        assert!(
+            msg.starts_with("classes[0].uses: unknown resource 'p2'"),
+            "{msg}"
+        );
+        let (_, _, msg) =
+            at("classes:\n  - { name: a, latency: 1, opcodes: [a], uses: [[p0, 1]], unit: p1 }\n");
+        assert!(msg.contains("give one of"), "{msg}");
+        let (_, _, msg) = at("classes:\n  - { name: a, latency: 1, opcodes: [a], read_advance: [{ cycles: 1, writes: [b] }] }\n");
+        assert!(
+            msg.starts_with("classes[0].read_advance: unknown class 'b'"),
+            "{msg}"
+        );
+        let (_, _, msg) = at("classes:\n  - { name: a, latency: 1, opcodes: [a], load: { name: a, uses: [[p0, 1]] } }\n");
+        assert!(msg.starts_with("classes[0].load:"), "{msg}");
+        let (_, _, msg) = at("  - { name: q, capacity: 1, buffer_size: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        assert!(msg.starts_with("resources[2].buffer_size"), "{msg}");
+    }
+
+    #[test]
+    fn groups_folded_loads_and_read_advance() {
+        let m = Machine::from_yaml(
+            "issue_width: 4\nmicro_op_buffer_size: 8\nload_latency: 5\nresources:\n  - { name: p0, capacity: 1 }\n  - { name: p1, capacity: 1 }\n  - { name: ld, capacity: 2 }\n  - { name: p01, group: [p0, p1] }\nclasses:\n  - name: fma\n    latency: 4\n    opcodes: [fma]\n    uses: [[p01, 1]]\n    read_advance: [{ cycles: 2, operands: [2], writes: [fma] }]\n    load: { uses: [[ld, 1]] }\n  - { name: div, latency: 9, opcodes: [div], uses: [[p0, 1]] }\n",
+            "m.yaml",
+        )
+        .unwrap();
+        let p01 = m.resource_by_name("p01").unwrap();
+        assert_eq!(m.resource(p01).capacity, 2);
+        let fma = m.class_by_opcode("fma").unwrap();
+        let mem = m.memory_form(fma).unwrap();
+        let c = m.class(mem);
+        assert_eq!((c.name.as_str(), c.latency, c.uops), ("fma-mem", 9, 2));
+        assert_eq!(c.advance(0, fma), 5);
+        // The register form: only operand 2, only from another fma.
+        let div = m.class_by_opcode("div").unwrap();
+        assert_eq!(m.class(fma).advance(2, fma), 2);
+        assert_eq!(m.class(fma).advance(2, div), 0);
+        assert_eq!(m.class(fma).advance(1, fma), 0);
+        // A unit taken directly also counts against its group in Fits.
+        let p0 = m.resource_by_name("p0").unwrap();
+        assert!(m.class(div).folded.contains(&(p01, 0, 1)));
+        assert_eq!(m.class(div).usage(p01), 0);
+        assert_eq!(m.expanded_uses(div), vec![(p0, 1), (p01, 1)]);
+        // Per-operand latencies reach the dependence graph (Proposition 23.1.9).
+        let p = crate::model::program::parse(
+            "loop l\na: v1 = fma v9, v8, v1\nb: v2 = fma v1, v8, v2\nc: v3 = fma [x], v8, v3\n",
+            "l.txt",
+            &m,
+        )
+        .unwrap();
+        let lat = |from: u32, to: u32| {
+            p.edges()
+                .iter()
+                .find(|e| e.from.0 == from && e.to.0 == to)
+                .map(|e| e.latency)
+        };
+        assert_eq!(lat(0, 0), Some(2)); // accumulator from itself: 4 − 2
+        assert_eq!(lat(0, 1), Some(4)); // operand 0: no advance
+        assert_eq!(p.ops()[2].class, mem);
+        assert_eq!(lat(2, 2), Some(4)); // folded form: 9 − 5 on the accumulator
+    }
+
+    #[test]
     fn repeated_pairs_count_twice() {
         let m = Machine::from_yaml(
             "issue_width: 2\nresources:\n  - { name: bus, capacity: 2 }\nclasses:\n  - { name: wide, latency: 2, opcodes: [wide], reservation: [[bus, 0], [bus, 0]] }\n",
