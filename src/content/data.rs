@@ -77,12 +77,40 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         include_str!("../../labs/ch23-sched/machines/dot-fma.yaml"),
     ),
     (
-        "labs/ch23-sched/inputs/mca/div4.txt",
-        include_str!("../../labs/ch23-sched/inputs/mca/div4.txt"),
+        "labs/ch23-sched/machines/neoverse-v2.yaml",
+        include_str!("../../labs/ch23-sched/machines/neoverse-v2.yaml"),
     ),
     (
-        "labs/ch23-sched/inputs/mca/dot.txt",
-        include_str!("../../labs/ch23-sched/inputs/mca/dot.txt"),
+        "labs/ch23-sched/machines/apple-m1.yaml",
+        include_str!("../../labs/ch23-sched/machines/apple-m1.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-a64.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-a64.txt"),
+    ),
+    (
+        "labs/ch23-sched/machines/znver4.yaml",
+        include_str!("../../labs/ch23-sched/machines/znver4.yaml"),
+    ),
+    (
+        "labs/ch23-sched/machines/skylake-llvm14.yaml",
+        include_str!("../../labs/ch23-sched/machines/skylake-llvm14.yaml"),
+    ),
+    (
+        "labs/ch23-sched/machines/skylake.yaml",
+        include_str!("../../labs/ch23-sched/machines/skylake.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/div.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/div.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/model.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/model.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-x86.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-x86.txt"),
     ),
 ];
 

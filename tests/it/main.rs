@@ -21,6 +21,7 @@ mod heap;
 mod lab_solutions;
 mod layers;
 mod mca;
+mod mca_corpus;
 mod mca_props;
 mod practice;
 mod properties;

@@ -23,8 +23,8 @@ pub(super) fn build_edges(
     let mut edges: Vec<Edge> = Vec::with_capacity(ops.len() * 2);
     let lat = |i: usize| machine.class(ops[i].class).latency;
     for (j, op) in ops.iter().enumerate() {
-        let advance = machine.class(op.class).read_advance;
-        for u in op.reg_uses() {
+        let consumer = machine.class(op.class);
+        for (pos, in_address, u) in op.reg_reads() {
             let Some(&(i, _)) = defs.get(u.name.as_str()) else {
                 continue; // live-in value
             };
@@ -36,7 +36,13 @@ pub(super) fn build_edges(
             edges.push(Edge {
                 from: OpId::from_index(i),
                 to: OpId::from_index(j),
-                latency: lat(i).saturating_sub(advance),
+                // Proposition 23.1.9: max(0, L_w − a); address registers
+                // are read on time.
+                latency: lat(i).saturating_sub(if in_address {
+                    0
+                } else {
+                    consumer.advance(pos, ops[i].class)
+                }),
                 distance,
                 kind: EdgeKind::Reg,
             });

@@ -127,6 +127,20 @@ impl Op {
             })
     }
 
+    /// Every register read with its operand position (0-based, after the
+    /// opcode) and whether it is inside an address.
+    pub fn reg_reads(&self) -> impl Iterator<Item = (usize, bool, &RegUse)> {
+        self.operands.iter().enumerate().flat_map(
+            |(pos, o)| -> Box<dyn Iterator<Item = (usize, bool, &RegUse)>> {
+                match o {
+                    Operand::Reg(r) => Box::new(std::iter::once((pos, false, r))),
+                    Operand::Mem(a) => Box::new(a.regs.iter().map(move |r| (pos, true, r))),
+                    Operand::Imm(_) => Box::new(std::iter::empty()),
+                }
+            },
+        )
+    }
+
     /// The operation as written in the lab format, after the label.
     pub fn text(&self) -> String {
         let mut s = String::new();

@@ -520,6 +520,12 @@ pub(super) fn parse_limited(
                 }
             });
         }
+        // A load-op (a memory operand and a destination) takes its class's
+        // folded-load form when the machine has one (Definition 23.1.8).
+        let class = match machine.memory_form(class) {
+            Some(m) if mem_count > 0 && op.dest.is_some() => m,
+            _ => class,
+        };
         ops.push(Op {
             label: op.label.to_string(),
             dest: op.dest.map(|(d, _)| d.to_string()),
