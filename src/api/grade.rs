@@ -24,26 +24,58 @@ pub fn input(
     submission: &str,
     m: &Machine,
 ) -> Result<InputGrade, Diagnostics> {
+    let text = class::read_submission(Path::new(submission));
+    let student = Path::new(submission)
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| submission.to_string());
+    grade_one(
+        input_text,
+        input,
+        &student,
+        text.as_deref().map_err(String::clone),
+        m,
+    )
+}
+
+/// Grades a submission given as text (`name` is how reports name it, e.g.
+/// an uploaded file's name), as [`input`] grades a file: the same limit,
+/// checks and feedback.
+pub fn input_text(
+    input_text: &str,
+    input: &str,
+    name: &str,
+    submission: &str,
+    m: &Machine,
+) -> Result<InputGrade, Diagnostics> {
+    let text = if submission.len() as u64 > class::MAX_SUBMISSION_BYTES {
+        Err(format!(
+            "{name}: larger than the {} KiB limit; not graded",
+            class::MAX_SUBMISSION_BYTES >> 10
+        ))
+    } else {
+        Ok(submission)
+    };
+    grade_one(input_text, input, name, text, m)
+}
+
+fn grade_one(
+    input_text: &str,
+    input: &str,
+    student: &str,
+    text: Result<&str, String>,
+    m: &Machine,
+) -> Result<InputGrade, Diagnostics> {
     let p = program::parse(input_text, input, m)?;
     let stem = Path::new(input)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| p.name().to_string());
     let li = LabInput::new(&stem, p, m);
-    let text = class::read_submission(Path::new(submission));
-    let report = lab::grade_input(
-        &li,
-        m,
-        SINGLE_POINTS,
-        text.as_deref().map_err(String::clone),
-    );
-    let student = Path::new(submission)
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| submission.to_string());
+    let report = lab::grade_input(&li, m, SINGLE_POINTS, text);
     Ok(InputGrade::new(
         Lab::single(li, m, SINGLE_POINTS),
-        &student,
+        student,
         report,
     ))
 }
@@ -79,6 +111,26 @@ mod tests {
         assert_eq!(graded.students.len(), 1);
         assert!(!graded.valid());
         assert!(lab(&Source::Embedded, "no-such-lab", &dir).is_err());
+        let text = "c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n";
+        let g = input_text(
+            crate::content::data::RUNNING_TXT,
+            "running.txt",
+            "me",
+            text,
+            &m,
+        )
+        .unwrap();
+        assert!(g.report().valid);
+        let big = "#".repeat(2 << 20);
+        let g = input_text(
+            crate::content::data::RUNNING_TXT,
+            "running.txt",
+            "me",
+            &big,
+            &m,
+        )
+        .unwrap();
+        assert!(g.report().violations[0].message.contains("limit"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -198,10 +198,23 @@ pub fn latency_violations(
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
+    latency_check(p, &|x| Some(t[x.index()]), ii, line_of)
+}
+
+/// Check 3 on the edges whose two ends have a cycle.
+fn latency_check(
+    p: &Program,
+    cycle_of: &dyn Fn(OpId) -> Option<Cycle>,
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
     let mut out = Vec::new();
     let ii_v = ii.unwrap_or(0) as i128;
     for e in p.edges() {
-        let (ti, tj) = (t[e.from.index()] as i128, t[e.to.index()] as i128);
+        let (Some(ti), Some(tj)) = (cycle_of(e.from), cycle_of(e.to)) else {
+            continue;
+        };
+        let (ti, tj) = (ti as i128, tj as i128);
         let need = ti + i128::from(e.latency) - i128::from(e.distance) * ii_v;
         if p.kind() == Kind::Block && e.distance > 0 {
             continue;
@@ -244,18 +257,34 @@ pub fn resource_violations(
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
-    let mut table = match (p.kind(), ii) {
-        (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
-        _ => GlobalTable::new(),
-    };
     // Issue order; within a cycle, the order the submission lists them, so
     // the operation written last is the one that "does not fit".
     let mut order: Vec<OpId> = p.op_ids().collect();
     order.sort_by_key(|&x| (t[x.index()], line_of(x), x));
+    resource_check(
+        p,
+        m,
+        order.into_iter().map(|x| (x, t[x.index()])),
+        ii,
+        line_of,
+    )
+}
+
+/// Check 4 on operations given in the order they are placed.
+fn resource_check(
+    p: &Program,
+    m: &Machine,
+    order: impl Iterator<Item = (OpId, Cycle)>,
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
+    let mut table = match (p.kind(), ii) {
+        (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
+        _ => GlobalTable::new(),
+    };
     let mut out = Vec::new();
-    for x in order {
+    for (x, c) in order {
         let class = p.op(x).class;
-        let c = t[x.index()];
         if let Some(conf) = table.fits_why(m, class, c) {
             let rname = &m.resource(conf.resource).name;
             let owners: Vec<&str> = conf.owners.iter().map(|&o| p.label(o)).collect();
@@ -288,6 +317,40 @@ pub fn resource_violations(
         table.place(m, class, c, Some(x));
     }
     out
+}
+
+/// Checks 3 and 4 on a schedule in the making: `placed` holds the
+/// operations placed so far (each once), in the order they were placed.
+/// Only dependences between two placed operations are checked; resources
+/// are booked with Algorithm 23.1.4 in issue order, and within a cycle the
+/// operation placed last is the one that does not fit. The messages are
+/// those of [`check`].
+pub fn placed_violations(
+    p: &Program,
+    m: &Machine,
+    placed: &[(OpId, Cycle)],
+    ii: Option<u64>,
+) -> Vec<Violation> {
+    let mut cycle: Vec<Option<Cycle>> = vec![None; p.len()];
+    for &(x, c) in placed {
+        cycle[x.index()] = Some(c);
+    }
+    let none = |_: OpId| None;
+    let mut v = latency_check(p, &|x| cycle[x.index()], ii, &none);
+    let mut order: Vec<(usize, OpId, Cycle)> = placed
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, c))| (i, x, c))
+        .collect();
+    order.sort_by_key(|&(i, _, c)| (c, i));
+    v.extend(resource_check(
+        p,
+        m,
+        order.into_iter().map(|(_, x, c)| (x, c)),
+        ii,
+        &none,
+    ));
+    v
 }
 
 /// Checks a schedule given as cycles (for engine-made schedules).
@@ -356,6 +419,24 @@ mod tests {
             msgs(&GOOD.replace("i 8", "i 7")),
             vec!["latency: line 9: i at 7: g's result is visible from 8 (g at 5 + latency 3)"]
         );
+    }
+
+    #[test]
+    fn a_partial_schedule_is_checked_like_a_whole_one() {
+        let (p, m) = running();
+        let at = |l: &str, c: Cycle| (p.label_map()[l], c);
+        let placed = [at("c", 0), at("a", 1), at("f", 4), at("d", 4)];
+        let v = placed_violations(&p, &m, &placed, None);
+        let msgs: Vec<&str> = v.iter().map(|v| v.message.as_str()).collect();
+        assert_eq!(msgs, ["d at 4: mul is taken at cycle 4 by f"]);
+        assert_eq!(v[0].op, Some(p.label_map()["d"]));
+        let placed = [at("g", 5), at("i", 7)];
+        let v = placed_violations(&p, &m, &placed, None);
+        assert_eq!(
+            v[0].message,
+            "i at 7: g's result is visible from 8 (g at 5 + latency 3)"
+        );
+        assert!(placed_violations(&p, &m, &[at("i", 0)], None).is_empty());
     }
 
     #[test]

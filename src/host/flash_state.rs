@@ -11,7 +11,7 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::content::flash::{CardState, Date, State, BOXES, STATE_VERSION};
+use crate::content::flash::{read_state, state_text, Date, State, StateRead};
 
 /// What loading a state file found.
 #[derive(Debug, Default)]
@@ -50,8 +50,7 @@ fn aside_path(path: &Path, stamp: &str) -> PathBuf {
     p
 }
 
-/// The most bytes a state file may have (a deck of thousands of cards fits).
-pub const MAX_STATE_BYTES: u64 = 16 << 20;
+pub use crate::content::flash::MAX_STATE_BYTES;
 
 /// Loads the state of `deck` from `path`. A missing file is a fresh start;
 /// an unreadable one is moved aside (`stamp` names the copy) and reported in
@@ -67,67 +66,50 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
         }
         Err(e) => return Err(state_err(path, e)),
     };
-    let problem = if bytes.len() as u64 > MAX_STATE_BYTES {
-        Some(format!("larger than {} MiB", MAX_STATE_BYTES >> 20))
-    } else {
-        match serde_json::from_slice::<serde_json::Value>(&bytes) {
-            Err(e) => Some(match e.classify() {
-                serde_json::error::Category::Eof => {
-                    format!("it ends early at line {}, truncated?", e.line())
-                }
-                _ => format!("not valid JSON at line {}, column {}", e.line(), e.column()),
-            }),
-            Ok(v) => match salvage(&v, deck) {
-                Err(m) => Some(m),
-                Ok((state, dropped)) => {
-                    if dropped.is_empty() {
-                        return Ok(Loaded {
-                            state,
-                            ..Loaded::default()
-                        });
-                    }
-                    // Keep the original so the dropped entries are not lost.
-                    let aside = aside_path(path, stamp);
-                    std::fs::copy(path, &aside).map_err(|e| state_err(&aside, e))?;
-                    let mut warnings: Vec<String> = dropped
-                        .iter()
-                        .map(|m| format!("{}: ignoring a bad entry: {m}", path.display()))
-                        .collect();
-                    warnings.push(format!(
-                        "{}: kept the other {} card(s); the original file is saved as {}",
-                        path.display(),
-                        state.cards.len(),
-                        aside.display()
-                    ));
-                    return Ok(Loaded {
-                        state,
-                        warnings,
-                        backup: Some(aside),
-                    });
-                }
-            },
-        }
-    };
-    let problem = problem.unwrap_or_default();
-    let aside = aside_path(path, stamp);
-    std::fs::rename(path, &aside)
-        .map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
-    // A file cut short (a full disk, a hand edit) usually still holds whole
-    // card entries: keep those.
-    if let Some((state, _)) = repair_truncated(&bytes).and_then(|v| salvage(&v, deck).ok()) {
-        if !state.cards.is_empty() {
+    let (problem, recovered) = match read_state(&bytes, deck) {
+        StateRead::Whole(state) => {
             return Ok(Loaded {
-                warnings: vec![format!(
-                    "{}: the review state is damaged ({problem}); recovered {} card(s) from it, the rest start \
-                     fresh; the original is moved to {}",
-                    path.display(),
-                    state.cards.len(),
-                    aside.display()
-                )],
                 state,
+                ..Loaded::default()
+            })
+        }
+        StateRead::Partly { state, dropped } => {
+            // Keep the original so the dropped entries are not lost.
+            let aside = aside_path(path, stamp);
+            std::fs::copy(path, &aside).map_err(|e| state_err(&aside, e))?;
+            let mut warnings: Vec<String> = dropped
+                .iter()
+                .map(|m| format!("{}: ignoring a bad entry: {m}", path.display()))
+                .collect();
+            warnings.push(format!(
+                "{}: kept the other {} card(s); the original file is saved as {}",
+                path.display(),
+                state.cards.len(),
+                aside.display()
+            ));
+            return Ok(Loaded {
+                state,
+                warnings,
                 backup: Some(aside),
             });
         }
+        StateRead::Damaged { problem, recovered } => (problem, recovered),
+    };
+    let aside = aside_path(path, stamp);
+    std::fs::rename(path, &aside)
+        .map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
+    if let Some(state) = recovered {
+        return Ok(Loaded {
+            warnings: vec![format!(
+                "{}: the review state is damaged ({problem}); recovered {} card(s) from it, the rest start \
+                 fresh; the original is moved to {}",
+                path.display(),
+                state.cards.len(),
+                aside.display()
+            )],
+            state,
+            backup: Some(aside),
+        });
     }
     Ok(Loaded {
         state: State::new(deck),
@@ -139,50 +121,6 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
         )],
         backup: Some(aside),
     })
-}
-
-/// The usable part of a parsed state: the state and one message per entry
-/// that had to be dropped. `Err` if the file as a whole is not a state.
-fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), String> {
-    let obj = v.as_object().ok_or("not a JSON object")?;
-    match obj.get("version").and_then(serde_json::Value::as_u64) {
-        Some(x) if x == u64::from(STATE_VERSION) => {}
-        Some(x) => return Err(format!("state version {x}, expected {STATE_VERSION}")),
-        None => return Err("no `version`".into()),
-    }
-    let cards = obj
-        .get("cards")
-        .and_then(serde_json::Value::as_object)
-        .ok_or("no `cards` object")?;
-    let mut state = State::new(
-        obj.get("deck")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or(deck),
-    );
-    let mut dropped = Vec::new();
-    for (id, entry) in cards {
-        match serde_json::from_value::<CardState>(entry.clone()) {
-            Ok(cs) if cs.due_date().is_some() && (1..=BOXES).contains(&cs.leitner_box) => {
-                state.cards.insert(id.clone(), cs);
-            }
-            Ok(cs) => dropped.push(format!(
-                "card `{id}`: box {} / due `{}` out of range",
-                cs.leitner_box, cs.due
-            )),
-            Err(e) => dropped.push(format!("card `{id}`: {e}")),
-        }
-    }
-    Ok((state, dropped))
-}
-
-/// The complete card entries of a state file cut short: everything up to
-/// the last closed entry, with the outer braces closed again. Relies on the
-/// layout [`save_state`] writes (pretty JSON, entries at four spaces).
-fn repair_truncated(bytes: &[u8]) -> Option<serde_json::Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let cut = text.rfind("\n    }")?;
-    let candidate = format!("{}\n    }}\n  }}\n}}\n", &text[..cut]);
-    serde_json::from_str(&candidate).ok()
 }
 
 /// Writes the state atomically: a temporary file in the same folder,
@@ -197,7 +135,7 @@ pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
         .file_name()
         .map_or("state".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let text = serde_json::to_string_pretty(state).map_err(|e| state_err(path, e))? + "\n";
+    let text = state_text(state);
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text.as_bytes())?;
