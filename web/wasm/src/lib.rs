@@ -244,7 +244,8 @@ struct PlaceReq {
 
 fn place(a: &PlaceReq) -> Out {
     let m = machine(a.machine.as_deref(), None)?;
-    let r = api::drill::place(a.seed, &m, &Source::Embedded, &a.placed).map_err(|e| e.to_string())?;
+    let r =
+        api::drill::place(a.seed, &m, &Source::Embedded, &a.placed).map_err(|e| e.to_string())?;
     serde_json::to_value(&r).map_err(|e| e.to_string())
 }
 
@@ -351,10 +352,7 @@ fn quiz_state(s: &Session) -> Value {
             let sum = s.summary();
             object([
                 ("question", Value::Null),
-                (
-                    "summary",
-                    serde_json::to_value(&sum).unwrap_or(Value::Null),
-                ),
+                ("summary", serde_json::to_value(&sum).unwrap_or(Value::Null)),
                 ("summary_text", view::quiz::summary(&sum).into()),
             ])
         }
@@ -416,10 +414,7 @@ fn quiz_end() -> Out {
         let ended = s.end_of_input();
         let mut v = quiz_state(s);
         if let Value::Object(m) = &mut v {
-            m.insert(
-                "ended_text".into(),
-                view::quiz::input_ended(&ended).into(),
-            );
+            m.insert("ended_text".into(), view::quiz::input_ended(&ended).into());
         }
         Ok(v)
     })
@@ -453,7 +448,8 @@ fn flash_state(r: &Review) -> Value {
 }
 
 fn flash_open(a: &FlashOpenReq) -> Out {
-    let today = Date::parse(&a.today).ok_or_else(|| format!("{}: expected a date YYYY-MM-DD", a.today))?;
+    let today =
+        Date::parse(&a.today).ok_or_else(|| format!("{}: expected a date YYYY-MM-DD", a.today))?;
     let cards = api::flash::open_kept(
         &Source::Embedded,
         CHAPTER,
@@ -652,17 +648,26 @@ mod tests {
         let v = ask(json!({"cmd": "quiz_reply", "line": "1"}));
         assert_eq!(v["error"], "no quiz is running");
         let v = ask(json!({"cmd": "drill", "drill": "mii", "seed": 1, "machine": "vax"}));
-        assert!(v["error"].as_str().unwrap().contains("not a built-in machine"));
+        assert!(v["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a built-in machine"));
     }
 
     #[test]
     fn quiz_and_flashcards_run_as_sessions() {
         let v = ask(json!({"cmd": "quiz_start", "seed": 7}));
-        assert!(v["intro_text"].as_str().unwrap().starts_with("Quiz 23"), "{v}");
+        assert!(
+            v["intro_text"].as_str().unwrap().starts_with("Quiz 23"),
+            "{v}"
+        );
         let v = ask(json!({"cmd": "quiz_reply", "line": "999"}));
         assert!(v["feedback_text"].is_string(), "{v}");
         let v = ask(json!({"cmd": "quiz_end"}));
-        assert!(v["summary_text"].as_str().unwrap().starts_with("Score: "), "{v}");
+        assert!(
+            v["summary_text"].as_str().unwrap().starts_with("Score: "),
+            "{v}"
+        );
         let v = ask(json!({"cmd": "flash_open", "today": "2026-01-01"}));
         assert!(v["start_text"].is_string(), "{v}");
         ask(json!({"cmd": "flash_reveal", "reply": ""}));
@@ -671,7 +676,11 @@ mod tests {
         let state = v["state"].as_str().unwrap().to_string();
         let v = ask(json!({"cmd": "flash_open", "today": "2026-01-01", "state": state}));
         let listed = &v["list"]["cards"];
-        assert!(listed.as_array().unwrap().iter().any(|c| c["state"]["box"] == 1));
+        assert!(listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["state"]["box"] == 1));
         let v = ask(json!({"cmd": "flash_import", "name": "f.json", "text": "nonsense"}));
         assert_eq!(v["ok"], false);
         let v = ask(json!({"cmd": "flash_import", "name": "f.json", "text": state}));
@@ -684,13 +693,19 @@ mod tests {
             "input_text": data::RUNNING_TXT, "name": "mine.sched",
             "submission": "c 0\na 1\nb 2\ne 3\nf 4\nd 4\ng 5\nh 6\ni 8\nj 9\n"}));
         assert_eq!(v["valid"], false, "{v}");
-        assert!(v["text"].as_str().unwrap().contains("d at 4: mul is taken at cycle 4 by f"));
+        assert!(v["text"]
+            .as_str()
+            .unwrap()
+            .contains("d at 4: mul is taken at cycle 4 by f"));
         assert!(v["tables"]["mine"].is_string() && v["tables"]["reference"].is_string());
         for (path, m) in KERNELS {
             let text = data::embedded(path).unwrap();
             let v = ask(json!({"cmd": "mca", "input": path, "input_text": text,
                 "machine": m, "timeline": true, "resource_pressure": true}));
-            assert!(v["text"].as_str().unwrap().contains("Timeline view:"), "{v}");
+            assert!(
+                v["text"].as_str().unwrap().contains("Timeline view:"),
+                "{v}"
+            );
         }
         let v = ask(json!({"cmd": "place", "seed": 4, "placed": [["a", 0], ["zz", 1]]}));
         assert_eq!(v["ignored"].as_array().unwrap().len(), 1, "{v}");
