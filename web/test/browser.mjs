@@ -6,7 +6,8 @@
 //      corrected by typing (accepted) and checked as a whole;
 //   2. two quiz questions answered with the keyboard, one right, one wrong;
 //   3. a flashcard reviewed with the keyboard, the page reloaded: its box
-//      is kept (local storage);
+//      is kept (local storage); a state file made by `course flash`
+//      imported, listed as the CLI lists it, and exported byte for byte;
 //   4. a lab sample submission uploaded and checked: the CLI's verdict;
 //   5. the llvm-mca view; every section at 360 px without page scrolling.
 // A screenshot of each step goes to target/web-screenshots/. Nothing may
@@ -212,6 +213,25 @@ try {
   const listed = (await text("#fl-list")).split("\n").find((l) => l.includes(" " + cardId + " "));
   expect("after a reload " + cardId + " is still in box 1", !!listed && /box 1 /.test(listed), listed);
   await shot("flashcards-after-reload");
+
+  // The CLI's state file imported, then exported and read by the CLI.
+  const day = new Date().toISOString().slice(0, 10);
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), "course-flash-"));
+  const cliState = path.join(files, "flash-23.json");
+  native(["flash", "23", "--state", cliState, "--today", day], "\neasy\n\ngood\nq\n");
+  const imported = await page.$("#fl-import");
+  await imported.uploadFile(cliState);
+  await page.waitForFunction(() => document.getElementById("fl-note").textContent.startsWith("Imported"));
+  const cliList = native(["flash", "23", "--state", cliState, "--today", day, "--list"]);
+  expect("an imported CLI state file lists as the CLI lists it", (await text("#fl-list")) === cliList, await text("#fl-list"));
+  const cdp = await page.createCDPSession();
+  const downloads = path.join(files, "downloads");
+  await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
+  await page.click("#fl-export");
+  const exported = path.join(downloads, "flash-23.json");
+  for (let i = 0; i < 50 && !fs.existsSync(exported); i++) await new Promise((r) => setTimeout(r, 100));
+  expect("the exported state file is the CLI's file, byte for byte", fs.existsSync(exported) && fs.readFileSync(exported, "utf8") === fs.readFileSync(cliState, "utf8"));
+  fs.rmSync(files, { recursive: true, force: true });
 
   // ---- 4. lab checker ----------------------------------------------------------
   await go("lab");
