@@ -168,6 +168,21 @@ pub fn replay(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error
     })
 }
 
+/// A list-schedule problem in the making (the web page's table): each
+/// placement `(label, cycle)`, in the order made, judged as `--check` judges
+/// it; see [`drill::list_schedule::placements`].
+pub fn place(
+    seed: u64,
+    machine: &Machine,
+    source: &Source,
+    placed: &[(String, crate::model::ids::Cycle)],
+) -> Result<drill::list_schedule::Placements, Error> {
+    let params = params(Drill::ListSchedule, source)?.unwrap_or_else(GenParams::block_default);
+    Ok(drill::list_schedule::placements(
+        machine, &params, seed, placed,
+    ))
+}
+
 /// `course drill list`: every drill with what it practises.
 pub fn list() -> Vec<DrillEntry> {
     drill::list()

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 
 use crate::content::data::Source;
 use crate::content::flash::{
-    schedule, Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck, NotARating,
-    NothingDue, Rating, ReviewEnd, ReviewStart, State,
+    read_state, schedule, Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck,
+    NotARating, NothingDue, Rating, ReviewEnd, ReviewStart, State, StateRead,
 };
 use crate::formats::diagnostic::Diagnostics;
 use crate::host::clock;
@@ -85,22 +85,27 @@ struct Opened {
     now: i64,
 }
 
-fn open_deck(opts: Options<'_>) -> Result<Opened, FlashError> {
-    let chapter = opts.chapter;
+/// The selected cards of a chapter's deck.
+fn deck_cards(source: &Source, chapter: u32, tags: &[String]) -> Result<Vec<Card>, FlashError> {
     let path = deck_path(chapter);
-    let text = opts.source.read(&path).map_err(|e| match opts.source {
+    let text = source.read(&path).map_err(|e| match source {
         Source::Embedded => FlashError::NoChapter(chapter),
         Source::Dir(_) => FlashError::Read(e),
     })?;
-    let deck = Deck::parse(&text, &origin(opts.source, &path)).map_err(FlashError::InvalidDeck)?;
-    let now = clock::now_secs();
-    let today = opts.today.unwrap_or_else(|| clock::today(now));
-    let cards: Vec<Card> = deck
-        .select(opts.tags)
+    let deck = Deck::parse(&text, &origin(source, &path)).map_err(FlashError::InvalidDeck)?;
+    Ok(deck
+        .select(tags)
         .map_err(FlashError::UnknownTag)?
         .into_iter()
         .cloned()
-        .collect();
+        .collect())
+}
+
+fn open_deck(opts: Options<'_>) -> Result<Opened, FlashError> {
+    let chapter = opts.chapter;
+    let cards = deck_cards(opts.source, chapter, opts.tags)?;
+    let now = clock::now_secs();
+    let today = opts.today.unwrap_or_else(|| clock::today(now));
     let state_path = match opts.state {
         Some(p) => p.to_path_buf(),
         None => flash_state::default_state_path(|k| std::env::var(k).ok(), chapter)
@@ -157,9 +162,80 @@ pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
         today: o.today,
         cards: o.cards,
         state: loaded.state,
-        state_path: o.state_path,
+        store: Store::File(o.state_path),
         warnings: loaded.warnings,
     })
+}
+/// Where a state kept by the caller comes from: the text of a state file
+/// (as `course flash` saves it), and how the review names the place.
+#[derive(Clone, Copy, Debug)]
+pub struct KeptState<'a> {
+    /// The state file's text; `None` for a fresh start.
+    pub text: Option<&'a str>,
+    /// Where it is kept, as the review's opening line says it.
+    pub kept_in: &'a str,
+}
+
+/// Like [`open`], for a caller that keeps the state itself (the web page,
+/// in its local storage): no file is read or written, and the caller takes
+/// [`Review::state`] after each rating. A damaged state starts fresh with
+/// whatever whole entries it holds; [`Flashcards::warnings`] says so.
+pub fn open_kept(
+    source: &Source,
+    chapter: u32,
+    tags: &[String],
+    kept: KeptState<'_>,
+    today: Date,
+) -> Result<Flashcards, FlashError> {
+    let cards = deck_cards(source, chapter, tags)?;
+    let deck = deck_name(chapter);
+    let (state, warnings) = match kept.text.map(|t| read_state(t.as_bytes(), &deck)) {
+        None => (State::new(&deck), Vec::new()),
+        Some(StateRead::Whole(state)) => (state, Vec::new()),
+        Some(StateRead::Partly { state, dropped }) => (
+            state,
+            dropped
+                .iter()
+                .map(|m| format!("{}: ignoring a bad entry: {m}", kept.kept_in))
+                .collect(),
+        ),
+        Some(StateRead::Damaged { problem, recovered }) => {
+            let n = recovered.as_ref().map_or(0, |s| s.cards.len());
+            (
+                recovered.unwrap_or_else(|| State::new(&deck)),
+                vec![format!(
+                    "{}: the review state is damaged ({problem}); recovered {n} card(s) from it, the rest start fresh",
+                    kept.kept_in
+                )],
+            )
+        }
+    };
+    Ok(Flashcards {
+        chapter,
+        today,
+        cards,
+        state,
+        store: Store::Kept(kept.kept_in.to_string()),
+        warnings,
+    })
+}
+
+/// Where ratings are saved.
+#[derive(Clone, Debug)]
+enum Store {
+    /// A state file, written after every rating.
+    File(PathBuf),
+    /// Kept by the caller, named as shown.
+    Kept(String),
+}
+
+impl Store {
+    fn shown(&self) -> String {
+        match self {
+            Store::File(p) => p.display().to_string(),
+            Store::Kept(s) => s.clone(),
+        }
+    }
 }
 
 /// A chapter's selected cards and their review state.
@@ -170,7 +246,7 @@ pub struct Flashcards {
     /// The selected cards, in deck order.
     cards: Vec<Card>,
     state: State,
-    state_path: PathBuf,
+    store: Store,
     warnings: Vec<String>,
 }
 
@@ -180,7 +256,12 @@ impl Flashcards {
         &self.warnings
     }
 
-    /// `--list`: the cards with their box and due date.
+    /// The review state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The cards with their box and due date.
     pub fn list(&self) -> CardList {
         let cards: Vec<&Card> = self.cards.iter().collect();
         CardList::new(&cards, &self.state, self.today)
@@ -259,7 +340,7 @@ impl Review {
                 .iter()
                 .filter(|c| f.state.is_due(&c.id, f.today))
                 .count(),
-            state: f.state_path.display().to_string(),
+            state: f.store.shown(),
             today: f.today,
         }
     }
@@ -311,17 +392,24 @@ impl Review {
         let card = card.clone();
         let f = &mut self.flash;
         let next = schedule(f.state.cards.get(&card.id), rating, f.today);
-        let saved = flash_state::update_state(
-            &f.state_path,
-            &deck_name(f.chapter),
-            &flash_state::stamp(clock::now_secs()),
-            &f.state,
-            |s| {
-                s.cards.insert(card.id.clone(), next.clone());
-            },
-        )?;
-        f.state = saved.state;
-        f.warnings.extend(saved.warnings);
+        match &f.store {
+            Store::File(path) => {
+                let saved = flash_state::update_state(
+                    path,
+                    &deck_name(f.chapter),
+                    &flash_state::stamp(clock::now_secs()),
+                    &f.state,
+                    |s| {
+                        s.cards.insert(card.id.clone(), next.clone());
+                    },
+                )?;
+                f.state = saved.state;
+                f.warnings.extend(saved.warnings);
+            }
+            Store::Kept(_) => {
+                f.state.cards.insert(card.id.clone(), next.clone());
+            }
+        }
         self.at += 1;
         self.reviewed += 1;
         // `again` means "not yet": the card comes back before the end.
@@ -335,6 +423,11 @@ impl Review {
     /// found damaged and moved aside meanwhile).
     pub fn warnings(&self) -> &[String] {
         &self.flash.warnings[self.told..]
+    }
+
+    /// The review state, with every rating so far.
+    pub fn state(&self) -> &State {
+        &self.flash.state
     }
 
     /// Ends the review (input ended, or `q`).
@@ -396,6 +489,26 @@ mod tests {
         assert_eq!(r.end().left, n - 1);
         let again = open(opts).unwrap();
         assert_eq!(again.list().due, n - 1);
+        // The same state kept by the caller gives the same list.
+        let text = std::fs::read_to_string(&state).unwrap();
+        let kept = |text| KeptState {
+            text,
+            kept_in: "local storage",
+        };
+        let today = Date::parse("2026-01-01").unwrap();
+        let web = open_kept(&Source::Embedded, 23, &tags, kept(Some(&text)), today).unwrap();
+        assert_eq!(web.list(), again.list());
+        let mut r = web.review(false).unwrap();
+        assert_eq!(r.start().state, "local storage");
+        r.reveal("");
+        assert!(matches!(r.rate("easy"), Ok(Rated::Scheduled(_))));
+        assert_eq!(r.state().cards.len(), 2);
+        let bad = open_kept(&Source::Embedded, 23, &tags, kept(Some("{")), today).unwrap();
+        assert!(
+            bad.warnings()[0].contains("damaged"),
+            "{:?}",
+            bad.warnings()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -3,13 +3,19 @@
 
 use std::path::Path;
 
+#[cfg(unix)]
 use crate::content::data::Source;
-use crate::content::lab::{self, Lab, LabInput, StudentReport};
+#[cfg(unix)]
+use crate::content::lab::StudentReport;
+use crate::content::lab::{self, Lab, LabInput};
 use crate::formats::diagnostic::Diagnostics;
+#[cfg(unix)]
 use crate::host::class::{self, Mode};
+#[cfg(unix)]
 use crate::host::run::{self, RunSpec, Workspace};
 use crate::model::machine::Machine;
 use crate::model::program;
+#[cfg(unix)]
 use crate::util::text::escape_name;
 
 pub use crate::view::grade::{Grades, InputGrade};
@@ -22,6 +28,7 @@ pub const SINGLE_POINTS: f64 = 10.0;
 /// input). The submission is read first: one that cannot be read (over the
 /// size limit, not a regular file, …) is refused before the reference
 /// schedule is computed.
+#[cfg(unix)]
 pub fn input(
     input_text: &str,
     input: &str,
@@ -57,8 +64,41 @@ pub fn input(
     ))
 }
 
+/// Grades a submission given as text (`name` is how reports name it, e.g.
+/// an uploaded file's name), as [`input`] grades a file: the same size
+/// limit, checks and feedback.
+pub fn input_text(
+    input_text: &str,
+    input: &str,
+    name: &str,
+    submission: &str,
+    m: &Machine,
+) -> Result<InputGrade, Diagnostics> {
+    let p = program::parse(input_text, input, m)?;
+    let stem = Path::new(input)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.name().to_string());
+    let (li, report) = if submission.len() as u64 > lab::MAX_SUBMISSION_BYTES {
+        (
+            LabInput::unscheduled(&stem, p),
+            lab::refused(&stem, SINGLE_POINTS, lab::too_large(name)),
+        )
+    } else {
+        let li = LabInput::new(&stem, p, m);
+        let r = lab::grade_submission(&li, m, SINGLE_POINTS, Ok(submission));
+        (li, r)
+    };
+    Ok(InputGrade::new(
+        Lab::single(li, m, SINGLE_POINTS),
+        name,
+        report,
+    ))
+}
+
 /// Grades a student folder or a class folder on the lab `name` (read from
 /// `source`), the folder taken as `mode` says.
+#[cfg(unix)]
 pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades, String> {
     let lab = lab::load_lab(source, name)?;
     let run = class::grade_dir(&lab, dir, mode)?;
@@ -70,6 +110,7 @@ pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades
 }
 
 /// What `course grade --run` needs besides the lab and the folder.
+#[cfg(unix)]
 #[derive(Clone, Debug)]
 pub struct RunRequest {
     /// The student's program, and the limits per input.
@@ -83,6 +124,7 @@ pub struct RunRequest {
 /// How a folder is taken in `--run` mode: as `mode` says, or one student
 /// when it holds a file that the command names (`./sched`, `sched.py`),
 /// else a class.
+#[cfg(unix)]
 fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
     if mode != Mode::Detect {
         return mode;
@@ -102,6 +144,7 @@ fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
 /// by running it on every input of the lab `name` and on `req.hidden`
 /// inputs generated from the secret, each under the limits of `req.spec`;
 /// what it prints is graded as a submission.
+#[cfg(unix)]
 pub fn run_lab(
     source: &Source,
     name: &str,
@@ -182,6 +225,26 @@ mod tests {
         assert_eq!(graded.students.len(), 1);
         assert!(!graded.valid());
         assert!(lab(&Source::Embedded, "no-such-lab", &dir, Mode::Detect).is_err());
+        let text = "c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n";
+        let g = input_text(
+            crate::content::data::RUNNING_TXT,
+            "running.txt",
+            "me",
+            text,
+            &m,
+        )
+        .unwrap();
+        assert!(g.report().valid);
+        let big = "#".repeat(2 << 20);
+        let g = input_text(
+            crate::content::data::RUNNING_TXT,
+            "running.txt",
+            "me",
+            &big,
+            &m,
+        )
+        .unwrap();
+        assert!(g.report().violations[0].message.contains("limit"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -262,6 +262,18 @@ pub fn grade_input(
     grade_submission(lab_input, m, points, submission.map_err(Unread::Student))
 }
 
+/// The largest submission that is read (1 MiB).
+pub const MAX_SUBMISSION_BYTES: u64 = 1 << 20;
+
+/// The refusal of a submission over [`MAX_SUBMISSION_BYTES`]; `shown` names
+/// it.
+pub fn too_large(shown: &str) -> Unread {
+    Unread::Student(format!(
+        "{shown}: larger than the {} KiB limit; not graded",
+        MAX_SUBMISSION_BYTES >> 10
+    ))
+}
+
 /// A report for a submission refused before its input's reference was
 /// computed (over the size limit, not a regular file, …): a zero with the
 /// reason (or a grading error), and no reference figures.

@@ -404,10 +404,6 @@ fn resources_over(
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
-    let mut table = match (p.kind(), ii) {
-        (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
-        _ => GlobalTable::new(),
-    };
     // Issue order; within a cycle, the order the submission lists them, so
     // the operation written last is the one that "does not fit".
     let mut order: Vec<(Cycle, OpId)> = p
@@ -415,6 +411,21 @@ fn resources_over(
         .filter_map(|x| t[x.index()].map(|c| (c, x)))
         .collect();
     order.sort_by_key(|&(c, x)| (c, line_of(x), x));
+    resources_in_order(p, m, order, ii, line_of)
+}
+
+/// Check 4 on operations given in the order they are booked.
+fn resources_in_order(
+    p: &Program,
+    m: &Machine,
+    order: Vec<(Cycle, OpId)>,
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
+    let mut table = match (p.kind(), ii) {
+        (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
+        _ => GlobalTable::new(),
+    };
     let mut out = Vec::new();
     for (c, x) in order {
         let class = p.op(x).class;
@@ -434,6 +445,40 @@ fn resources_over(
         table.place(m, class, c, Some(x));
     }
     out
+}
+
+/// Checks 3 and 4 on a schedule in the making: `placed` holds the
+/// operations placed so far (each once), in the order they were placed.
+/// Only dependences between two placed operations are checked; resources
+/// are booked with Algorithm 23.1.4 in issue order, and within a cycle the
+/// operation placed last is the one that does not fit. The messages are
+/// those of [`check`].
+pub fn placed_violations(
+    p: &Program,
+    m: &Machine,
+    placed: &[(OpId, Cycle)],
+    ii: Option<u64>,
+) -> Vec<Violation> {
+    let mut cycle: Vec<Option<Cycle>> = vec![None; p.len()];
+    for &(x, c) in placed {
+        cycle[x.index()] = Some(c);
+    }
+    let none = |_: OpId| None;
+    let mut v = latency_over(p, &cycle, ii, &none);
+    let mut order: Vec<(usize, OpId, Cycle)> = placed
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, c))| (i, x, c))
+        .collect();
+    order.sort_by_key(|&(i, _, c)| (c, i));
+    v.extend(resources_in_order(
+        p,
+        m,
+        order.into_iter().map(|(_, x, c)| (c, x)).collect(),
+        ii,
+        &none,
+    ));
+    v
 }
 
 /// Checks a schedule given as cycles (for engine-made schedules).
@@ -554,6 +599,24 @@ mod tests {
             v.contains(&"resource: line 7: g at 5: issue is full at cycle 5: its 2 slots are taken by e, d".to_string()),
             "{v:?}"
         );
+    }
+
+    #[test]
+    fn a_partial_schedule_is_checked_like_a_whole_one() {
+        let (p, m) = running();
+        let at = |l: &str, c: Cycle| (p.label_map()[l], c);
+        let placed = [at("c", 0), at("a", 1), at("f", 4), at("d", 4)];
+        let v = placed_violations(&p, &m, &placed, None);
+        let msgs: Vec<&str> = v.iter().map(|v| v.message.as_str()).collect();
+        assert_eq!(msgs, ["d at 4: mul is taken at cycle 4 by f"]);
+        assert_eq!(v[0].op, Some(p.label_map()["d"]));
+        let placed = [at("g", 5), at("i", 7)];
+        let v = placed_violations(&p, &m, &placed, None);
+        assert_eq!(
+            v[0].message,
+            "i at 7: g's result is visible from 8 (g at 5 + latency 3)"
+        );
+        assert!(placed_violations(&p, &m, &[at("i", 0)], None).is_empty());
     }
 
     #[test]

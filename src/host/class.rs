@@ -35,8 +35,7 @@ use std::path::Path;
 use crate::content::lab::{grade_submission, Lab, StudentReport, Unread};
 use crate::util::text::escape_name;
 
-/// The largest submission file that is read (1 MiB).
-pub const MAX_SUBMISSION_BYTES: u64 = 1 << 20;
+pub use crate::content::lab::{too_large, MAX_SUBMISSION_BYTES};
 /// The most entries of one folder that are looked at.
 pub const MAX_ENTRIES: usize = 10_000;
 /// How deep sub-folders of a student folder are searched for misplaced
@@ -105,13 +104,6 @@ fn io_fault(shown: &str, e: &io::Error) -> Unread {
         }
         _ => Unread::Grader(format!("the grader could not read {shown} ({e})")),
     }
-}
-
-fn too_large(shown: &str) -> Unread {
-    Unread::Student(format!(
-        "{shown}: larger than the {} KiB limit; not graded",
-        MAX_SUBMISSION_BYTES >> 10
-    ))
 }
 
 /// Reads a submission file: only a regular file reached without a symbolic

@@ -21,7 +21,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::content::flash::{CardState, Date, State, BOXES, STATE_VERSION};
+use crate::content::flash::{self, Date, State, StateRead};
 
 /// What loading a state file found.
 #[derive(Debug, Default)]
@@ -60,8 +60,7 @@ fn aside_path(path: &Path, stamp: &str) -> PathBuf {
     p
 }
 
-/// The most bytes a state file may have (a deck of thousands of cards fits).
-pub const MAX_STATE_BYTES: u64 = 16 << 20;
+pub use crate::content::flash::MAX_STATE_BYTES;
 
 /// What a state file holds, before anything is done about it.
 enum Found {
@@ -84,29 +83,17 @@ fn read_state(path: &Path, deck: &str) -> Result<Found, StateError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Missing),
         Err(e) => return Err(state_err(path, e)),
     };
-    let problem = if bytes.len() as u64 > MAX_STATE_BYTES {
-        format!("larger than {} MiB", MAX_STATE_BYTES >> 20)
-    } else {
-        match serde_json::from_slice::<serde_json::Value>(&bytes) {
-            Err(e) => match e.classify() {
-                serde_json::error::Category::Eof => {
-                    format!("it ends early at line {}, truncated?", e.line())
-                }
-                _ => format!("not valid JSON at line {}, column {}", e.line(), e.column()),
-            },
-            Ok(v) => match salvage(&v, deck) {
-                Err(m) => m,
-                Ok((state, dropped)) => return Ok(Found::State { state, dropped }),
-            },
-        }
-    };
-    // A file cut short (a full disk, a hand edit) usually still holds whole
-    // card entries: keep those.
-    let salvaged = repair_truncated(&bytes)
-        .and_then(|v| salvage(&v, deck).ok())
-        .map(|(state, _)| state)
-        .filter(|s| !s.cards.is_empty());
-    Ok(Found::Damaged { problem, salvaged })
+    Ok(match flash::read_state(&bytes, deck) {
+        StateRead::Whole(state) => Found::State {
+            state,
+            dropped: Vec::new(),
+        },
+        StateRead::Partly { state, dropped } => Found::State { state, dropped },
+        StateRead::Damaged { problem, recovered } => Found::Damaged {
+            problem,
+            salvaged: recovered,
+        },
+    })
 }
 
 /// Loads the state of `deck` from `path`. A missing file is a fresh start;
@@ -317,50 +304,6 @@ fn remove_stale_temporaries(path: &Path) {
     }
 }
 
-/// The usable part of a parsed state: the state and one message per entry
-/// that had to be dropped. `Err` if the file as a whole is not a state.
-fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), String> {
-    let obj = v.as_object().ok_or("not a JSON object")?;
-    match obj.get("version").and_then(serde_json::Value::as_u64) {
-        Some(x) if x == u64::from(STATE_VERSION) => {}
-        Some(x) => return Err(format!("state version {x}, expected {STATE_VERSION}")),
-        None => return Err("no `version`".into()),
-    }
-    let cards = obj
-        .get("cards")
-        .and_then(serde_json::Value::as_object)
-        .ok_or("no `cards` object")?;
-    let mut state = State::new(
-        obj.get("deck")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or(deck),
-    );
-    let mut dropped = Vec::new();
-    for (id, entry) in cards {
-        match serde_json::from_value::<CardState>(entry.clone()) {
-            Ok(cs) if cs.due_date().is_some() && (1..=BOXES).contains(&cs.leitner_box) => {
-                state.cards.insert(id.clone(), cs);
-            }
-            Ok(cs) => dropped.push(format!(
-                "card `{id}`: box {} / due `{}` out of range",
-                cs.leitner_box, cs.due
-            )),
-            Err(e) => dropped.push(format!("card `{id}`: {e}")),
-        }
-    }
-    Ok((state, dropped))
-}
-
-/// The complete card entries of a state file cut short: everything up to
-/// the last closed entry, with the outer braces closed again. Relies on the
-/// layout [`save_state`] writes (pretty JSON, entries at four spaces).
-fn repair_truncated(bytes: &[u8]) -> Option<serde_json::Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let cut = text.rfind("\n    }")?;
-    let candidate = format!("{}\n    }}\n  }}\n}}\n", &text[..cut]);
-    serde_json::from_str(&candidate).ok()
-}
-
 /// Writes the state atomically: a temporary file in the same folder,
 /// flushed to disk, then renamed over the old one. Several writers must
 /// hold the [`FolderLock`] (they share the temporary file's name).
@@ -368,7 +311,7 @@ pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
     let dir = folder(path);
     std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
     let tmp = temporary(path);
-    let text = serde_json::to_string_pretty(state).map_err(|e| state_err(path, e))? + "\n";
+    let text = flash::state_text(state);
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text.as_bytes())?;

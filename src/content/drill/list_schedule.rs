@@ -14,9 +14,10 @@ use similar::TextDiff;
 use super::{by_label, generated, replay, Drill, Mistake, MistakeKind, ProgramProblem};
 use crate::content::gen::GenParams;
 use crate::engine::check::{self, ViolationKind};
+use crate::engine::rtable::GlobalTable;
 use crate::engine::schedule::{self, Schedule};
 use crate::formats::{answer, submission};
-use crate::model::ids::Cycle;
+use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
 use crate::util::rng::GENERATOR_VERSION;
@@ -187,6 +188,122 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
 }
 
+/// One operation placed by hand, judged as the check judges it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacedOp {
+    /// Why the placement breaks a hard check (latency, resources); empty
+    /// when it is accepted.
+    pub conflicts: Vec<Mistake>,
+    pub cycle: Cycle,
+    pub label: String,
+}
+
+/// One resource in one cycle of a table in the making.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableCell {
+    /// The operations holding a unit here, in placement order.
+    pub holders: Vec<String>,
+    /// Units in use (may exceed the capacity when a placement conflicts).
+    pub used: u32,
+}
+
+/// One cycle of a table in the making, with a cell per resource in the
+/// machine's order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRow {
+    pub cells: Vec<TableCell>,
+    pub cycle: Cycle,
+}
+
+/// A schedule in the making: each placement judged on its own, the
+/// reservation table of everything placed so far, and what was ignored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Placements {
+    /// Placements that name no operation of the block, or repeat one.
+    pub ignored: Vec<Mistake>,
+    /// The placements, in the order they were made.
+    pub placed: Vec<PlacedOp>,
+    /// The occupied cycles only, in order (cycles may be far apart).
+    pub rows: Vec<TableRow>,
+}
+
+/// Judges a schedule in the making for `seed`: `placed` lists `(label,
+/// cycle)` in the order the student placed them. Each placement gets the
+/// messages the full check gives for it (every latency between placed
+/// operations, resources with Algorithm 23.1.4); nothing is said about the
+/// operations not yet placed or about the list scheduler's order.
+pub fn placements(
+    m: &Machine,
+    params: &GenParams,
+    seed: u64,
+    placed: &[(String, Cycle)],
+) -> Placements {
+    let p = block(m, params, seed);
+    let labels = p.label_map();
+    let mut ignored = Vec::new();
+    let mut ops: Vec<(OpId, Cycle)> = Vec::new();
+    for (label, c) in placed {
+        match labels.get(label.as_str()) {
+            None => ignored.push(Mistake::new(
+                MistakeKind::Unknown,
+                format!("'{label}' is not an operation of {}", p.name()),
+            )),
+            Some(_) if *c < 0 => ignored.push(Mistake::new(
+                MistakeKind::Format,
+                format!("{label} at {c}: cycles start at 0"),
+            )),
+            Some(&x) if ops.iter().any(|&(y, _)| y == x) => ignored.push(Mistake::new(
+                MistakeKind::Duplicate,
+                format!("{label} is placed twice"),
+            )),
+            Some(&x) => ops.push((x, *c)),
+        }
+    }
+    let violations = check::placed_violations(&p, m, &ops, None);
+    let placed = ops
+        .iter()
+        .map(|&(x, c)| PlacedOp {
+            conflicts: violations
+                .iter()
+                .filter(|v| v.op == Some(x))
+                .map(|v| Mistake::new(v.kind.into(), v.message.clone()))
+                .collect(),
+            cycle: c,
+            label: p.label(x).to_string(),
+        })
+        .collect();
+    let mut table = GlobalTable::new();
+    let mut order = ops.clone();
+    order.sort_by_key(|&(_, c)| c);
+    for &(x, c) in &order {
+        table.place(m, p.op(x).class, c, Some(x));
+    }
+    let rows = table
+        .occupied_rows()
+        .into_iter()
+        .map(|c| TableRow {
+            cells: m
+                .resource_ids()
+                .map(|r| {
+                    let cell = table.cell(r, c);
+                    TableCell {
+                        holders: cell
+                            .map(|cell| cell.holders().map(|o| p.label(o).to_string()).collect())
+                            .unwrap_or_default(),
+                        used: cell.map_or(0, |cell| cell.used),
+                    }
+                })
+                .collect(),
+            cycle: c,
+        })
+        .collect();
+    Placements {
+        ignored,
+        placed,
+        rows,
+    }
+}
+
 /// The answer's meaningful lines, blanks collapsed: what the diff shows
 /// when the answer does not place every operation once.
 fn answer_lines(text: &str) -> String {
@@ -235,6 +352,33 @@ mod tests {
         assert_eq!(r.mistakes.len(), 1);
         assert_eq!(r.mistakes[0].kind, MistakeKind::Order);
         assert!(r.diff.contains(&format!("+{last} {c}")), "{}", r.diff);
+    }
+
+    #[test]
+    fn placements_are_judged_one_by_one() {
+        let m = Machine::toy();
+        let params = GenParams::block_default();
+        let s = problem(&m, &params, 4, true).solution.unwrap();
+        let mut placed: Vec<(String, Cycle)> =
+            s.schedule.iter().map(|(l, &c)| (l.clone(), c)).collect();
+        placed.sort_by_key(|(_, c)| *c);
+        let all = placements(&m, &params, 4, &placed);
+        assert!(all.placed.iter().all(|x| x.conflicts.is_empty()));
+        assert!(all.ignored.is_empty());
+        assert_eq!(all.rows.first().map(|r| r.cycle), Some(0));
+        assert!(all.rows.iter().all(|r| r.cycle < s.length));
+        // The last one moved to cycle 0: its inputs are not ready.
+        let (label, _) = placed.last().unwrap().clone();
+        let last = placed.len() - 1;
+        placed[last].1 = 0;
+        placed.push(("zz".into(), 1));
+        placed.push((label.clone(), 2));
+        let r = placements(&m, &params, 4, &placed);
+        assert!(!r.placed[last].conflicts.is_empty(), "{r:?}");
+        assert_eq!(r.ignored.len(), 2);
+        assert!(r.placed[last].conflicts[0]
+            .message
+            .starts_with(&format!("{label} at 0: ")));
     }
 
     #[test]
