@@ -1,9 +1,12 @@
 //! `course analyze`: dependences, heights, usage, ResMII, RecMII, MII,
 //! RThroughput and the Theorem 23.1.12 bound of an input.
 
+use std::sync::Arc;
+
 use crate::engine::mii::{self, BoundsInfo};
 use crate::engine::sched;
 use crate::formats::diagnostic::Diagnostics;
+use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
 use crate::model::machine::Machine;
 use crate::model::program::{self, Program};
 
@@ -28,19 +31,17 @@ pub fn of_program(p: Program, m: &Machine) -> AnalyzeOutput<'_> {
         rthroughput,
         usage,
     } = bounds.info(&p, m);
+    let p = Arc::new(p);
     AnalyzeOutput {
         bound,
         critical_recurrence,
-        edges: p.edge_infos(),
-        heights: p
-            .op_ids()
-            .map(|x| (p.label(x).to_string(), h[x.index()]))
-            .collect(),
+        edges: EdgesJson::new(p.clone()),
+        heights: LabelMap::new(p.clone(), h),
         kind: p.kind(),
-        machine: m.info(),
+        machine: MachineJson(m),
         mii,
         name: p.name().to_string(),
-        ops: p.op_infos(m),
+        ops: OpsJson::new(p.clone(), m),
         rec_mii,
         res_mii,
         rthroughput,
@@ -70,7 +71,7 @@ mod tests {
             (rec.ops.clone(), rec.latency, rec.distance),
             (vec!["a".to_string(), "b".into()], 4, 1)
         );
-        assert_eq!(a.heights["a"], 4);
+        assert_eq!(a.heights.get("a"), Some(&4));
         let t = crate::view::analyze::text(&a);
         assert!(t.contains("RecMII = 4\n"), "{t}");
         let j = serde_json::to_string(&a).unwrap();

@@ -2,8 +2,11 @@
 //! ([`crate::engine::schedule::reference`]: list scheduling for a block,
 //! iterative modulo scheduling for a loop).
 
+use std::sync::Arc;
+
 use crate::engine::schedule;
 use crate::formats::diagnostic::Diagnostics;
+use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
 use crate::model::machine::Machine;
 use crate::model::program::{self, Program};
 
@@ -22,21 +25,19 @@ pub fn run<'m>(
 /// The reference schedule of a parsed input.
 pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
     let s = schedule::reference(&p, m);
+    let p = Arc::new(p);
     ScheduleOutput {
-        edges: p.edge_infos(),
+        edges: EdgesJson::new(p.clone()),
         ii: s.ii,
         kind: p.kind(),
         length: s.length,
-        machine: m.info(),
+        machine: MachineJson(m),
         name: p.name().to_string(),
-        ops: p.op_infos(m),
-        schedule: p
-            .op_ids()
-            .map(|x| (p.label(x).to_string(), s.cycles[x.index()]))
-            .collect(),
+        ops: OpsJson::new(p.clone(), m),
+        schedule: LabelMap::new(p.clone(), s.cycles),
         program: p,
         model: m,
-        cycles: s.cycles,
+        ii_facts: s.ii_facts,
     }
 }
 
@@ -54,7 +55,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!((b.length, b.ii), (4, None));
-        assert_eq!(b.schedule["b"], 3);
+        assert_eq!(b.schedule.get("b"), Some(&3));
         let j = serde_json::to_value(&b).unwrap();
         assert!(j.get("ii").is_none());
         assert_eq!(j["kind"], "block");

@@ -26,6 +26,7 @@ pub use crate::view::bench::{BenchOutput, Fit, Measurement, Section};
 /// Every benchmark `course bench --only` accepts, in run order.
 pub const NAMES: &[&str] = &[
     "list-schedule",
+    "parse",
     "mii",
     "mii-ladder",
     "modulo",
@@ -173,6 +174,7 @@ pub fn diamond_ladder(k: u32) -> String {
 pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section, String> {
     match name {
         "list-schedule" => Ok(list_schedule(m, opts)),
+        "parse" => Ok(parse_blocks(m, opts)),
         "mii" => Ok(mii_random(m, opts)),
         "mii-ladder" => Ok(mii_ladder(m, opts)),
         "modulo" => Ok(modulo_random(m, opts)),
@@ -246,6 +248,49 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
     Section {
         name: "list-schedule".into(),
         title: "List scheduling of random blocks (toy machine)".into(),
+        measurements: ms,
+        fits: fits.into_iter().flatten().collect(),
+    }
+}
+
+/// Parsing random blocks, 10³ … 10⁶ operations (the lab text generated
+/// once per size, untimed): time and peak heap of `program::parse`, which
+/// builds the operations and the dependence graph.
+pub fn parse_blocks(m: &Machine, opts: Options) -> Section {
+    let sizes: &[u64] = if opts.quick {
+        &[1_000, 10_000, 100_000]
+    } else {
+        &[1_000, 10_000, 100_000, 1_000_000]
+    };
+    parse_sizes(m, opts, sizes)
+}
+
+/// [`parse_blocks`] over chosen sizes.
+pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
+    let mut ms = Vec::new();
+    for &n in sizes {
+        let text = gen::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block);
+        let (t, peak, p) = time(
+            opts.runs(n),
+            || (),
+            |()| program::parse(&text, "generated", m).expect("generated inputs parse"),
+        );
+        ms.push(Measurement {
+            label: "parse".into(),
+            size: n,
+            median_s: t,
+            runs: opts.runs(n),
+            peak_bytes: peak,
+            note: format!("{} bytes of text, {} edges", text.len(), p.edges().len()),
+        });
+    }
+    let fits = [
+        fit(&ms, "parse", sizes[0], u64::MAX),
+        fit(&ms, "parse", 10_000, u64::MAX),
+    ];
+    Section {
+        name: "parse".into(),
+        title: "Parsing random blocks into programs (toy machine)".into(),
         measurements: ms,
         fits: fits.into_iter().flatten().collect(),
     }

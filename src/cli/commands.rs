@@ -7,8 +7,8 @@ use course::model::program::Kind;
 use course::view;
 
 use super::{
-    print, print_json, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice, Format,
-    GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs,
+    print, print_json, print_with, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice,
+    Format, GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs,
 };
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
@@ -97,10 +97,11 @@ fn origin(path: &str) -> &str {
 pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     let text = read_file(&a.input)?;
     let out = api::schedule::run(&text, origin(&a.input), &ctx.machine)?;
+    drop(text);
     match a.format {
-        GraphFormat::Text => print(&view::schedule::text(&out)),
+        GraphFormat::Text => print_with(|w| view::schedule::write_text(w, &out)),
         GraphFormat::Json => print_json(&out),
-        GraphFormat::Dot => print(&view::schedule::dot(&out)),
+        GraphFormat::Dot => print_with(|w| view::schedule::write_dot(w, &out)),
     }
     Ok(0)
 }
@@ -108,10 +109,11 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
 pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     let text = read_file(&a.input)?;
     let out = api::analyze::run(&text, origin(&a.input), &ctx.machine)?;
+    drop(text);
     match a.format {
-        GraphFormat::Text => print(&view::analyze::text(&out)),
+        GraphFormat::Text => print_with(|w| view::analyze::write_text(w, &out)),
         GraphFormat::Json => print_json(&out),
-        GraphFormat::Dot => print(&view::analyze::dot(&out)),
+        GraphFormat::Dot => print_with(|w| view::analyze::write_dot(w, &out)),
     }
     Ok(0)
 }

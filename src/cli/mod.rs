@@ -406,14 +406,47 @@ fn io_reason(e: &io::Error) -> String {
 
 /// Writes to stdout; a closed pipe ends the process quietly with 0.
 pub fn print(s: &str) {
-    let mut out = io::stdout().lock();
-    if let Err(e) = out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        let _ = writeln!(io::stderr(), "course: error: writing output: {e}");
-        std::process::exit(2);
+    print_with(|w| std::fmt::Write::write_str(w, s));
+}
+
+/// Standard output behind a buffer, as the `fmt::Write` the views write to;
+/// the first I/O error is kept for [`print_with`] to report.
+pub struct Out {
+    w: io::BufWriter<io::StdoutLock<'static>>,
+    err: Option<io::Error>,
+}
+
+impl std::fmt::Write for Out {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.w.write_all(s.as_bytes()).map_err(|e| {
+            self.err = Some(e);
+            std::fmt::Error
+        })
     }
+}
+
+/// Runs `f` on buffered stdout, so text is written as it is produced
+/// rather than built whole first; a closed pipe ends the process quietly
+/// with 0, any other write error with 2.
+pub fn print_with(f: impl FnOnce(&mut Out) -> std::fmt::Result) {
+    let mut out = Out {
+        w: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+        err: None,
+    };
+    let _ = f(&mut out);
+    let flushed = out.w.flush();
+    if let Some(e) = out.err.or(flushed.err()) {
+        write_failed(&e);
+    }
+}
+
+/// Ends the process after a failed write to stdout.
+fn write_failed(e: &io::Error) -> ! {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    let _ = writeln!(io::stderr(), "course: error: writing output: {e}");
+    std::process::exit(2);
 }
 
 /// A report with colour when colour is on ([`course::view::style::paint`]:
@@ -436,12 +469,16 @@ impl Ctx {
     }
 }
 
-/// Pretty JSON plus a newline.
+/// Pretty JSON plus a newline, serialised straight into buffered stdout.
 pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) {
-    print(&format!(
-        "{}\n",
-        serde_json::to_string_pretty(v).unwrap_or_default()
-    ));
+    let mut w = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let res = serde_json::to_writer_pretty(&mut w, v)
+        .map_err(io::Error::from)
+        .and_then(|()| w.write_all(b"\n"))
+        .and_then(|()| w.flush());
+    if let Err(e) = res {
+        write_failed(&e);
+    }
 }
 
 mod commands;

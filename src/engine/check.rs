@@ -292,6 +292,10 @@ pub fn dependence_reason(p: &Program, e: &Edge, t_from: Cycle, ii: Option<u64>) 
         format!("{a} at {ti} + {} − {}×II {ii_v}", e.latency, e.distance)
     };
     match e.kind {
+        EdgeKind::Anti => format!(
+            "{a} reads {} before {b} redefines it, so {b} may not issue before {a} (at {ti})",
+            p.edge_register(e).unwrap_or("a register")
+        ),
         EdgeKind::Mem => {
             let op = p.op(e.from);
             let addr = op.address().map(|x| x.text()).unwrap_or_default();
@@ -493,15 +497,27 @@ pub fn check_cycles(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> V
 /// for loops): what a reference solution file holds.
 pub fn submission_text(p: &Program, t: &[Cycle], ii: Option<u64>) -> String {
     let mut s = String::new();
-    if let Some(ii) = ii {
-        s.push_str(&format!("ii {ii}\n"));
-    }
-    let mut order: Vec<OpId> = p.op_ids().collect();
-    order.sort_by_key(|&x| (t[x.index()], x));
-    for x in order {
-        s.push_str(&format!("{} {}\n", p.label(x), t[x.index()]));
-    }
+    // Writing to a String cannot fail.
+    let _ = write_submission(&mut s, p, t, ii);
     s
+}
+
+/// [`submission_text`] written to `w`, one line at a time.
+pub fn write_submission<W: fmt::Write + ?Sized>(
+    w: &mut W,
+    p: &Program,
+    t: &[Cycle],
+    ii: Option<u64>,
+) -> fmt::Result {
+    if let Some(ii) = ii {
+        writeln!(w, "ii {ii}")?;
+    }
+    let mut order: Vec<u32> = (0..p.len() as u32).collect();
+    order.sort_by_key(|&x| (t[x as usize], x));
+    for x in order {
+        writeln!(w, "{} {}", p.label(OpId(x)), t[x as usize])?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

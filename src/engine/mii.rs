@@ -225,8 +225,10 @@ pub fn analyze(p: &Program, m: &Machine) -> Bounds {
 }
 
 /// Strongly connected components (iterative Tarjan) over all edges; returns
-/// the component of each node and the number of components.
-fn sccs(p: &Program) -> (Vec<u32>, u32) {
+/// the component of each node and the number of components. Components are
+/// numbered in the order Tarjan completes them, so every edge between two
+/// components goes from a higher number to a lower one.
+pub fn sccs(p: &Program) -> (Vec<u32>, u32) {
     let n = p.len();
     const NONE: u32 = u32::MAX;
     let mut index = vec![NONE; n];

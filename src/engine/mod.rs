@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod exact;
 pub mod hazard;
 pub mod mca;
 pub mod mii;

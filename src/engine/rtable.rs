@@ -26,6 +26,11 @@
 //!   ([`GlobalTable::fits_why`]) and lists what an eviction must remove
 //!   ([`GlobalTable::conflicts`]). The grader, the reservation-table view and
 //!   the modulo scheduler use it.
+//! * [`ModuloTable`]: the modulo form with one dense row per cycle mod II
+//!   and, per resource, an index of the full rows, so that the first start
+//!   cycle where a class fits ([`ModuloTable::first_fit`]) is found by
+//!   jumping over runs of full rows instead of trying every cycle. The
+//!   modulo scheduler uses it when II is not huge.
 //! * [`WindowTable`]: a ring of rows that slides forward and forgets the
 //!   past, for clients that never look back: the list scheduler and the
 //!   simulator. Its memory is `O(|R| · D)` whatever the schedule length, and
@@ -162,6 +167,40 @@ fn book<S: Store>(s: &mut S, folded: &[Pair], c: Cycle, op: Option<OpId>) {
         let key = s.key(r, c, k);
         s.add(key, n, op);
     }
+}
+
+/// The eviction rule shared by the tables with owners: for each cell of
+/// the class's folded table (in table order), owners in the order the cell
+/// lists them, one unit each, until the class's demand fits. `cell` gives
+/// a cell's units in use and its owners.
+fn conflicts<'a, S: Store>(
+    s: &S,
+    m: &Machine,
+    class: ClassId,
+    c: Cycle,
+    cell: impl Fn(S::Key) -> (u32, &'a [OpId]),
+) -> Vec<OpId> {
+    let folded = &m.class(class).folded;
+    let mut out: Vec<OpId> = Vec::new();
+    for (i, &(r, k, n)) in folded.iter().enumerate() {
+        let need = match s.period() {
+            Some(ii) if demand(&folded[..i], r, k, ii) > 0 => continue, // counted before
+            Some(ii) => demand(folded, r, k, ii),
+            None => n,
+        };
+        let (mut used, owners) = cell(s.key(r, c, k));
+        let cap = m.resource(r).capacity;
+        for &o in owners {
+            if used + need <= cap {
+                break;
+            }
+            if !out.contains(&o) {
+                out.push(o);
+            }
+            used = used.saturating_sub(1);
+        }
+    }
+    out
 }
 
 /// One cell of a [`GlobalTable`]: how many units are used, and by which
@@ -315,31 +354,11 @@ impl GlobalTable {
     /// cell by cell (in table order), owners in the order the cell lists
     /// them, one unit each, until the class's demand fits.
     pub fn conflicts(&self, m: &Machine, class: ClassId, c: Cycle) -> Vec<OpId> {
-        let folded = &m.class(class).folded;
-        let mut out: Vec<OpId> = Vec::new();
-        for (i, &(r, k, n)) in folded.iter().enumerate() {
-            let need = match self.ii {
-                Some(ii) if demand(&folded[..i], r, k, ii) > 0 => continue, // counted before
-                Some(ii) => demand(folded, r, k, ii),
-                None => n,
-            };
-            let key = self.key(r, c, k);
-            let Some(cell) = self.cells.get(&key) else {
-                continue;
-            };
-            let cap = m.resource(r).capacity;
-            let mut used = cell.used;
-            for &o in &cell.owners {
-                if used + need <= cap {
-                    break;
-                }
-                if !out.contains(&o) {
-                    out.push(o);
-                }
-                used = used.saturating_sub(1);
-            }
-        }
-        out
+        conflicts(self, m, class, c, |key| {
+            self.cells
+                .get(&key)
+                .map_or((0, &[][..]), |cell| (cell.used, &cell.owners[..]))
+        })
     }
 
     /// `used[r][c]` of Algorithm 23.1.4: units of `r` in use in cycle `c` (its row for a modulo table).
@@ -368,6 +387,219 @@ impl GlobalTable {
     /// The largest cycle (or row) with anything reserved.
     pub fn last_cycle(&self) -> Option<Cycle> {
         self.cells.keys().map(|&(_, c)| c).max()
+    }
+}
+
+/// A set of rows `0..len` as a bitset with summary levels: bit `i` of a
+/// level is set when word `i` of the level below is all ones. Finding the
+/// first row not in the set from a given row costs `O(log₆₄ len)`.
+#[derive(Clone, Debug)]
+struct RowSet {
+    /// `levels[0]` holds one bit per row; each further level summarises the
+    /// one below; the last has one word. Bits past the end are set, so a
+    /// search never returns them.
+    levels: Vec<Vec<u64>>,
+}
+
+impl RowSet {
+    fn new(len: usize) -> RowSet {
+        let mut levels = Vec::new();
+        let mut bits = len.max(1);
+        loop {
+            let words = bits.div_ceil(64);
+            let mut level = vec![0u64; words];
+            // Padding bits past the end count as members.
+            if !bits.is_multiple_of(64) {
+                level[words - 1] = !0u64 << (bits % 64);
+            }
+            levels.push(level);
+            if words == 1 {
+                break;
+            }
+            bits = words;
+        }
+        RowSet { levels }
+    }
+
+    fn insert(&mut self, mut i: usize) {
+        for level in &mut self.levels {
+            let w = &mut level[i / 64];
+            *w |= 1 << (i % 64);
+            if *w != !0 {
+                return;
+            }
+            i /= 64;
+        }
+    }
+
+    fn remove(&mut self, mut i: usize) {
+        for level in &mut self.levels {
+            let w = &mut level[i / 64];
+            let was_full = *w == !0;
+            *w &= !(1 << (i % 64));
+            if !was_full {
+                return;
+            }
+            i /= 64;
+        }
+    }
+
+    /// The first row `≥ i` not in the set.
+    fn next_absent(&self, i: usize) -> Option<usize> {
+        self.next_absent_at(0, i)
+    }
+
+    fn next_absent_at(&self, level: usize, i: usize) -> Option<usize> {
+        let words = self.levels.get(level)?;
+        let w = i / 64;
+        let here = !words.get(w)? & (!0u64 << (i % 64));
+        if here != 0 {
+            return Some(w * 64 + here.trailing_zeros() as usize);
+        }
+        // The next word with a free bit, from the level above.
+        let w = self.next_absent_at(level + 1, w + 1)?;
+        let free = !words[w];
+        (free != 0).then(|| w * 64 + free.trailing_zeros() as usize)
+    }
+}
+
+/// Algorithm 23.1.4 modulo an initiation interval over dense rows, with
+/// owners, for the modulo scheduler. Besides the counts it keeps, per
+/// resource, the set of full rows (every unit in use), so that
+/// [`ModuloTable::first_fit`] skips a run of full rows in one step.
+///
+/// **Invariant:** as for [`GlobalTable`] modulo II, and row `w` is in
+/// `full[r]` exactly when `used[r][w] ≥ cap(r)`.
+#[derive(Clone, Debug)]
+pub struct ModuloTable {
+    ii: u64,
+    nres: usize,
+    counts: Vec<u32>,
+    caps: Vec<u32>,
+    /// Owners of the cells in use, in the order they were placed (a removal
+    /// moves the last owner into the gap, as in [`GlobalTable`]).
+    owners: HashMap<usize, Vec<OpId>>,
+    full: Vec<RowSet>,
+}
+
+impl Store for ModuloTable {
+    type Key = usize;
+
+    #[inline(always)]
+    fn period(&self) -> Option<u64> {
+        Some(self.ii)
+    }
+
+    #[inline(always)]
+    fn key(&self, r: ResourceId, c: Cycle, k: u32) -> usize {
+        let row = c.saturating_add(i64::from(k)).rem_euclid(self.ii as i64) as usize;
+        row * self.nres + r.index()
+    }
+
+    #[inline(always)]
+    fn used(&self, key: usize) -> u32 {
+        self.counts[key]
+    }
+
+    #[inline(always)]
+    fn add(&mut self, key: usize, n: u32, op: Option<OpId>) {
+        self.counts[key] += n;
+        let r = key % self.nres;
+        if self.counts[key] >= self.caps[r] {
+            self.full[r].insert(key / self.nres);
+        }
+        if let Some(op) = op {
+            self.owners.entry(key).or_default().push(op);
+        }
+    }
+}
+
+impl ModuloTable {
+    /// Cells (rows × resources) a dense table may have before a caller
+    /// should prefer the sparse [`GlobalTable::modulo`].
+    pub const DENSE_CELLS: u64 = 1 << 22;
+
+    /// An empty table for machine `m` with rows `0 … ii − 1`.
+    pub fn new(m: &Machine, ii: u64) -> ModuloTable {
+        let ii = ii.max(1);
+        let nres = m.resources().len().max(1);
+        ModuloTable {
+            ii,
+            nres,
+            counts: vec![0; ii as usize * nres],
+            caps: m.resources().iter().map(|r| r.capacity).collect(),
+            owners: HashMap::new(),
+            full: (0..nres).map(|_| RowSet::new(ii as usize)).collect(),
+        }
+    }
+
+    /// The initiation interval.
+    pub fn ii(&self) -> u64 {
+        self.ii
+    }
+
+    /// `Fits(o, c)` with cycles taken mod II.
+    pub fn fits(&self, m: &Machine, class: ClassId, c: Cycle) -> bool {
+        overflow(self, &m.class(class).folded, c, |r| self.caps[r.index()]).is_none()
+    }
+
+    /// The first cycle in `from … from + II − 1` where `class` fits, the
+    /// answer of trying `fits` at each in turn. When a pair overflows in
+    /// row `w`, every cycle that puts the pair in a full row after `w` is
+    /// skipped at once.
+    pub fn first_fit(&self, m: &Machine, class: ClassId, from: Cycle) -> Option<Cycle> {
+        let folded = &m.class(class).folded;
+        let ii = self.ii as i64;
+        let end = from.saturating_add(ii);
+        let mut c = from;
+        while c < end {
+            let Some(o) = overflow(self, folded, c, |r| self.caps[r.index()]) else {
+                return Some(c);
+            };
+            let row = o.key / self.nres;
+            let full = &self.full[o.resource.index()];
+            // The next row of this resource that is not full, cyclically.
+            let next = full.next_absent(row + 1).or_else(|| full.next_absent(0))?;
+            let step = if next > row {
+                next - row
+            } else {
+                next + self.ii as usize - row
+            };
+            c = c.saturating_add(step as i64);
+        }
+        None
+    }
+
+    /// `Place(o, c)`; `op` is recorded as an owner when given.
+    pub fn place(&mut self, m: &Machine, class: ClassId, c: Cycle, op: Option<OpId>) {
+        book(self, &m.class(class).folded, c, op);
+    }
+
+    /// Undoes `place(m, class, c, Some(op))`.
+    pub fn remove(&mut self, m: &Machine, class: ClassId, c: Cycle, op: OpId) {
+        for &(r, k, n) in &m.class(class).folded {
+            let key = self.key(r, c, k);
+            debug_assert!(self.counts[key] >= n, "removing what was not placed");
+            self.counts[key] = self.counts[key].saturating_sub(n);
+            if self.counts[key] < self.caps[r.index()] {
+                self.full[r.index()].remove(key / self.nres);
+            }
+            if let Some(owners) = self.owners.get_mut(&key) {
+                if let Some(pos) = owners.iter().position(|&o| o == op) {
+                    owners.swap_remove(pos);
+                }
+            }
+        }
+    }
+
+    /// What [`GlobalTable::conflicts`] answers for the same placements.
+    pub fn conflicts(&self, m: &Machine, class: ClassId, c: Cycle) -> Vec<OpId> {
+        conflicts(self, m, class, c, |key| {
+            (
+                self.counts[key],
+                self.owners.get(&key).map_or(&[][..], |v| &v[..]),
+            )
+        })
     }
 }
 
@@ -500,6 +732,76 @@ mod tests {
         t.remove(&m, div, 0, OpId(7));
         assert!(t.fits(&m, mul, 1));
         assert_eq!(t.occupied_rows(), Vec::<Cycle>::new());
+    }
+
+    #[test]
+    fn row_set_finds_the_next_absent_row() {
+        for len in [1usize, 5, 63, 64, 65, 200, 4097, 70_000] {
+            let mut set = RowSet::new(len);
+            let mut model = vec![false; len];
+            let mut x = 12345usize;
+            for step in 0..3000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (x >> 33) % len;
+                // Long runs of members, so the summary levels fill up.
+                if step % 3 == 0 {
+                    set.remove(i);
+                    model[i] = false;
+                } else {
+                    for (j, member) in model.iter_mut().enumerate().take(i + 300).skip(i) {
+                        set.insert(j);
+                        *member = true;
+                    }
+                }
+                let from = (x >> 13) % (len + 1);
+                let want = (from..len).find(|&j| !model[j]);
+                assert_eq!(set.next_absent(from), want, "len {len} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn dense_modulo_table_agrees_with_the_sparse_one() {
+        let wide = Machine::from_yaml(
+            "issue_width: 3\nresources:\n  - { name: a, capacity: 2 }\n  - { name: b, capacity: 1 }\nclasses:\n  - { name: x, latency: 4, opcodes: [x], reservation: [[a, 0], [b, 1], [a, 3], [a, 3]] }\n  - { name: y, latency: 1, opcodes: [y], unit: b, occupancy: 1 }\n  - { name: z, latency: 2, opcodes: [z], unit: a, occupancy: 2 }\n",
+            "wide.yaml",
+        )
+        .unwrap();
+        for m in [Machine::toy(), wide] {
+            let classes: Vec<ClassId> = m.class_ids().collect();
+            for ii in [1u64, 2, 3, 5, 8, 13] {
+                let mut dense = ModuloTable::new(&m, ii);
+                let mut sparse = GlobalTable::modulo(ii);
+                let mut placed: Vec<(ClassId, Cycle, OpId)> = Vec::new();
+                let mut x = ii as usize;
+                for op in 0..200u32 {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let class = classes[(x >> 40) % classes.len()];
+                    let c = ((x >> 20) % 40) as Cycle - 7;
+                    let scan = (c..c + ii as Cycle).find(|&t| sparse.fits(&m, class, t));
+                    assert_eq!(dense.first_fit(&m, class, c), scan, "ii {ii} op {op}");
+                    assert_eq!(dense.fits(&m, class, c), sparse.fits(&m, class, c));
+                    assert_eq!(
+                        dense.conflicts(&m, class, c),
+                        sparse.conflicts(&m, class, c)
+                    );
+                    if (x >> 8).is_multiple_of(4) && !placed.is_empty() {
+                        let (cl, t, o) = placed.swap_remove((x >> 10) % placed.len());
+                        dense.remove(&m, cl, t, o);
+                        sparse.remove(&m, cl, t, o);
+                    } else {
+                        let t = scan.unwrap_or(c);
+                        dense.place(&m, class, t, Some(OpId(op)));
+                        sparse.place(&m, class, t, Some(OpId(op)));
+                        placed.push((class, t, OpId(op)));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! assert_eq!(s.ii, Some(4));
 //! ```
 
-use crate::engine::{modulo, sched};
+use crate::engine::modulo::{self, IiFacts};
+use crate::engine::sched;
 use crate::model::ids::Cycle;
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
@@ -31,6 +32,8 @@ pub struct Schedule {
     pub heights: Vec<u64>,
     /// For a block, the cycle each operation became ready; empty for a loop.
     pub ready: Vec<Cycle>,
+    /// For a loop, MII, the heuristic's II and whether II is proven minimal.
+    pub ii_facts: Option<IiFacts>,
 }
 
 /// The reference schedule of `p` on `m`.
@@ -44,12 +47,14 @@ pub fn reference(p: &Program, m: &Machine) -> Schedule {
                 ii: None,
                 heights: s.heights,
                 ready: s.ready,
+                ii_facts: None,
             }
         }
         Kind::Loop => {
             let s = modulo::modulo_schedule(p, m);
             let length = sched::schedule_length(p, m, &s.cycles);
             Schedule {
+                ii_facts: Some(s.facts()),
                 cycles: s.cycles,
                 length,
                 ii: Some(s.ii),

@@ -4,5 +4,6 @@
 #![warn(missing_docs)]
 
 pub mod ids;
+pub mod json;
 pub mod machine;
 pub mod program;

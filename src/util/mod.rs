@@ -1,7 +1,8 @@
 //! Small helpers every layer may use: exact fractions, the seeded random
-//! stream, text layout, the counting allocator.
+//! stream, text layout, the counting allocator, compact names.
 
 pub mod heap;
+pub mod name;
 pub mod ratio;
 pub mod rng;
 pub mod text;

@@ -1,39 +1,56 @@
 //! The dependence graph in Graphviz DOT (`--format dot` of `course schedule`
 //! and `course analyze`), drawn from the serializable operations and edges.
 
-use crate::model::program::{EdgeInfo, EdgeKind, OpInfo};
+use std::fmt;
 
-/// Solid intra-iteration register edges, dotted memory edges, dashed
-/// loop-carried edges labelled `ℓ/d`.
-pub fn dot(name: &str, ops: &[OpInfo], edges: &[EdgeInfo]) -> String {
+use crate::model::machine::Machine;
+use crate::model::program::{EdgeKind, Program};
+
+/// Solid intra-iteration register edges, dotted memory edges, dotted anti
+/// edges with an open arrowhead, dashed loop-carried edges labelled `ℓ/d`.
+pub fn dot(p: &Program, m: &Machine) -> String {
+    let mut s = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_dot(&mut s, p, m);
+    s
+}
+
+/// [`dot`] written to `w`, one node or edge at a time.
+pub fn write_dot<W: fmt::Write + ?Sized>(w: &mut W, p: &Program, m: &Machine) -> fmt::Result {
     let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut s = format!(
-        "digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
-        esc(name)
-    );
-    for o in ops {
-        s.push_str(&format!(
-            "  \"{}\" [label=\"{}: {}\\n{}\"];\n",
+    writeln!(
+        w,
+        "digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];",
+        esc(p.name())
+    )?;
+    for o in p.ops() {
+        writeln!(
+            w,
+            "  \"{}\" [label=\"{}: {}\\n{}\"];",
             esc(&o.label),
             esc(&o.label),
-            esc(&o.text),
-            esc(&o.class)
-        ));
+            esc(&o.text()),
+            esc(&m.class(o.class).name)
+        )?;
     }
-    for e in edges {
+    for e in p.edges() {
         let style = match (&e.kind, e.distance) {
             (_, d) if d > 0 => format!("style=dashed, label=\"{}/{}\"", e.latency, d),
             (EdgeKind::Mem, _) => format!("style=dotted, label=\"{}\"", e.latency),
+            (EdgeKind::Anti, _) => format!(
+                "style=dotted, arrowhead=empty, label=\"anti {}\"",
+                e.latency
+            ),
             _ => format!("label=\"{}\"", e.latency),
         };
-        s.push_str(&format!(
-            "  \"{}\" -> \"{}\" [{style}];\n",
-            esc(&e.from),
-            esc(&e.to)
-        ));
+        writeln!(
+            w,
+            "  \"{}\" -> \"{}\" [{style}];",
+            esc(p.label(e.from)),
+            esc(p.label(e.to))
+        )?;
     }
-    s.push_str("}\n");
-    s
+    w.write_str("}\n")
 }
 
 #[cfg(test)]
@@ -51,7 +68,7 @@ mod tests {
             &m,
         )
         .unwrap();
-        let d = dot(p.name(), &p.op_infos(&m), &p.edge_infos());
+        let d = dot(&p, &m);
         assert!(d.starts_with("digraph \"l\" {\n"));
         assert!(
             d.contains("  \"a\" [label=\"a: r1 = load [x + r2]\\nload\"];\n"),

@@ -1,14 +1,28 @@
-//! Text and JSON views shared by the commands: the reservation table laid
-//! out as in Lesson 23.1 §3, dependence lists, heights, bounds.
+//! Text views shared by the commands: the reservation table laid out as in
+//! Lesson 23.1 §3, dependence lists, heights, bounds.
 //!
-//! Everything here returns strings or JSON values; nothing prints.
+//! Everything here returns strings or writes to a `fmt::Write` it is given;
+//! nothing prints.
 
+use std::fmt::{self, Write as _};
+
+use crate::engine::exact;
 use crate::engine::mii::Bounds;
-use crate::engine::rtable::GlobalTable;
+use crate::engine::modulo::{IiFacts, Minimality};
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::{Machine, ISSUE};
-use crate::model::program::Program;
-use crate::util::text::columns;
+use crate::model::program::{EdgeKind, Program};
+use crate::util::text::{columns, write_columns, Row};
+
+/// One reservation pair of a placed operation: the row it lands in, the
+/// operation, the resource and the units it takes there.
+#[derive(Clone, Copy)]
+struct Entry {
+    row: Cycle,
+    op: u32,
+    resource: u32,
+    units: u32,
+}
 
 /// Runs of more empty cycles than this are folded into one line.
 const EMPTY_RUN: i64 = 3;
@@ -19,161 +33,264 @@ const EMPTY_RUN: i64 = 3;
 /// unit otherwise (a div shows in every cycle it holds the multiplier). For a
 /// loop (`ii` given) the rows are the cycles modulo II.
 pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> String {
-    let mut table = match ii {
-        Some(ii) => GlobalTable::modulo(ii),
-        None => GlobalTable::new(),
+    let mut s = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_reservation_table(&mut s, p, m, t, ii);
+    s
+}
+
+/// [`reservation_table`] written to `w` row by row, straight from the
+/// schedule: the reservation pairs of every operation, sorted by the row
+/// they land in, are swept once per pass (no cell map is built).
+pub fn write_reservation_table<W: fmt::Write + ?Sized>(
+    w: &mut W,
+    p: &Program,
+    m: &Machine,
+    t: &[Cycle],
+    ii: Option<u64>,
+) -> fmt::Result {
+    let row = |c: Cycle| match ii {
+        Some(ii) => c.rem_euclid(ii.max(1) as i64),
+        None => c,
     };
-    let mut order: Vec<OpId> = p.op_ids().collect();
-    order.sort_by_key(|&x| (t[x.index()], x));
-    let mut placed_at: std::collections::BTreeMap<Cycle, Vec<OpId>> = Default::default();
+    // Placement order: issue cycle, then source order.
+    let mut order: Vec<u32> = (0..p.len() as u32).collect();
+    order.sort_by_key(|&x| (t[x as usize], x));
+    // Every pair (r, k, n) of every operation, at the row of t + k, with
+    // its resource and units; the stable sort keeps placement order within
+    // a row.
+    let mut entries: Vec<Entry> = Vec::with_capacity(order.len() * 2);
     for &x in &order {
-        table.place(m, p.op(x).class, t[x.index()], Some(x));
-        placed_at
-            .entry(table.row(t[x.index()]))
-            .or_default()
-            .push(x);
-    }
-    let last = match ii {
-        Some(ii) => ii as i64 - 1,
-        None => table.last_cycle().unwrap_or(-1),
-    };
-    let mut header = vec![if ii.is_some() {
-        "row".to_string()
-    } else {
-        "cycle".to_string()
-    }];
-    header.extend(
-        m.resources()
-            .iter()
-            .map(|r| format!("{} ({})", r.name, r.capacity)),
-    );
-    header.push("placed".into());
-    let mut rows = vec![header];
-    let row_for = |c: Cycle| -> Vec<String> {
-        let mut row = vec![c.to_string()];
-        for r in m.resource_ids() {
-            let cell = table.cell(r, c);
-            row.push(if r == ISSUE {
-                cell.map_or(0, |c| c.used).to_string()
-            } else {
-                match cell {
-                    Some(cell) if cell.used > 0 => {
-                        let names: Vec<&str> = cell.holders().map(|o| p.label(o)).collect();
-                        names.join(",")
-                    }
-                    _ => ".".into(),
-                }
+        for &(r, k, n) in &m.class(p.ops()[x as usize].class).folded {
+            entries.push(Entry {
+                row: row(t[x as usize].saturating_add(i64::from(k))),
+                op: x,
+                resource: r.index() as u32,
+                units: n,
             });
         }
-        let placed: Vec<String> = placed_at
-            .get(&c)
-            .map(|v| {
-                v.iter()
-                    .map(|&x| {
-                        let op = p.op(x);
-                        match ii {
-                            Some(_) if t[x.index()] != c => {
-                                format!("{} ({}, cycle {})", op.label, op.opcode, t[x.index()])
-                            }
-                            _ => format!("{} ({})", op.label, op.opcode),
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        row.push(if placed.is_empty() {
-            "—".into()
-        } else {
-            placed.join(", ")
-        });
-        row
+    }
+    entries.sort_by_key(|e| e.row);
+    let mut placed = order;
+    placed.sort_by_key(|&x| row(t[x as usize]));
+    let last = match ii {
+        Some(ii) => ii as i64 - 1,
+        None => entries.last().map_or(-1, |e| e.row),
     };
-    // Walk only the occupied cycles: a submitted cycle may be huge.
-    let occupied = table.occupied_rows();
-    let mut folded_lines: Vec<(usize, String)> = Vec::new();
+    // The rows to print; runs of more than EMPTY_RUN empty rows fold into
+    // one line, placed before the table row it precedes (header = row 0).
+    let mut rows: Vec<Cycle> = Vec::new();
+    let mut marks: Vec<(usize, String)> = Vec::new();
     let mut next: Cycle = 0;
-    for c in occupied.into_iter().chain(std::iter::once(last + 1)) {
+    let mut occupied = entries.iter().map(|e| e.row).peekable();
+    loop {
+        let c = match occupied.next() {
+            Some(c) => {
+                while occupied.peek() == Some(&c) {
+                    occupied.next();
+                }
+                c
+            }
+            None if next <= last + 1 => last + 1,
+            None => break,
+        };
         if c > last + 1 {
             break;
         }
         let gap = c - next;
         if gap > EMPTY_RUN {
-            folded_lines.push((
-                rows.len(),
+            marks.push((
+                rows.len() + 1,
                 format!("⋮ {gap} empty cycles ({next}–{})", c - 1),
             ));
         } else {
-            for e in next..c {
-                rows.push(row_for(e));
-            }
+            rows.extend(next..c);
         }
         if c <= last {
-            rows.push(row_for(c));
+            rows.push(c);
         }
         next = c + 1;
+        if c == last + 1 {
+            break;
+        }
     }
-    let text = columns(&rows);
-    if folded_lines.is_empty() {
-        return text;
-    }
-    // Insert the folded markers between the aligned lines.
-    let mut out = String::new();
-    let mut marks = folded_lines.into_iter().peekable();
-    for (i, line) in text.lines().enumerate() {
-        while let Some((at, _)) = marks.peek() {
-            if *at != i {
-                break;
+    let (mut ep, mut pp) = (0usize, 0usize);
+    let nres = m.resources().len();
+    let mut last_holder: Vec<Option<u32>> = vec![None; nres];
+    let fill = |i: usize, cells: &mut Row| {
+        if i == 0 {
+            (ep, pp) = (0, 0);
+            cells.push(if ii.is_some() { "row" } else { "cycle" });
+            for r in m.resources() {
+                let _ = write!(cells.cell(), "{} ({})", r.name, r.capacity);
             }
-            if let Some((_, s)) = marks.next() {
-                out.push_str(&s);
-                out.push('\n');
+            cells.push("placed");
+            return;
+        }
+        let c = rows[i - 1];
+        while ep < entries.len() && entries[ep].row < c {
+            ep += 1;
+        }
+        let here_end = entries[ep..].partition_point(|e| e.row == c) + ep;
+        let here = &entries[ep..here_end];
+        let _ = write!(cells.cell(), "{c}");
+        // The issue column counts slots; the others list their holders in
+        // placement order, each once (an operation's pairs in one row are
+        // next to each other).
+        let issue = ISSUE.index();
+        let mut slots = 0u32;
+        last_holder.iter_mut().for_each(|h| *h = None);
+        let first = cells.len();
+        for _ in 0..nres {
+            cells.cell();
+        }
+        for e in here {
+            let r = e.resource as usize;
+            if r == issue {
+                slots += e.units;
+            } else if last_holder[r] != Some(e.op) {
+                let cell = cells.get(first + r);
+                if last_holder[r].is_some() {
+                    cell.push(',');
+                }
+                cell.push_str(p.label(OpId(e.op)));
+                last_holder[r] = Some(e.op);
             }
         }
-        out.push_str(line);
-        out.push('\n');
+        for r in 0..nres {
+            let cell = cells.get(first + r);
+            if r == issue {
+                let _ = write!(cell, "{slots}");
+            } else if cell.is_empty() {
+                cell.push('.');
+            }
+        }
+        while pp < placed.len() && row(t[placed[pp] as usize]) < c {
+            pp += 1;
+        }
+        let cell = cells.cell();
+        for &x in placed[pp..]
+            .iter()
+            .take_while(|&&x| row(t[x as usize]) == c)
+        {
+            let op = p.op(OpId(x));
+            if !cell.is_empty() {
+                cell.push_str(", ");
+            }
+            let tx = t[x as usize];
+            let _ = match ii {
+                Some(_) if tx != c => write!(cell, "{} ({}, cycle {tx})", op.label, op.opcode),
+                _ => write!(cell, "{} ({})", op.label, op.opcode),
+            };
+        }
+        if cell.is_empty() {
+            cell.push('—');
+        }
+    };
+    let mut mark = 0usize;
+    write_columns(w, rows.len() + 1, fill, |i, w| {
+        while mark < marks.len() && marks[mark].0 <= i {
+            w.write_str(&marks[mark].1)?;
+            w.write_char('\n')?;
+            mark += 1;
+        }
+        Ok(())
+    })
+}
+
+/// `s` with its first letter in upper case (a claim that opens a sentence).
+pub fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
-    for (_, s) in marks {
-        out.push_str(&s);
-        out.push('\n');
+}
+
+/// How a reference reached its II and what is known about it being the
+/// minimum: `iterative modulo scheduling reaches II = 5, the minimum: II 4
+/// is infeasible`. `ops` is the size of the loop.
+pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
+    let mut s = if f.heuristic_ii > ii {
+        format!(
+            "iterative modulo scheduling reaches II = {}, an exact search II = {ii}",
+            f.heuristic_ii
+        )
+    } else {
+        format!("iterative modulo scheduling reaches II = {ii}")
+    };
+    match f.minimality {
+        Minimality::Mii => s.push_str(&format!(", the minimum (MII = {})", f.mii)),
+        Minimality::Proven if ii == f.mii + 1 => {
+            s.push_str(&format!(", the minimum: II {} is infeasible", f.mii))
+        }
+        Minimality::Proven => s.push_str(&format!(
+            ", the minimum: IIs {}–{} are infeasible",
+            f.mii,
+            ii - 1
+        )),
+        Minimality::Heuristic if ops > exact::MAX_OPS => s.push_str(&format!(
+            " (heuristic: MII = {}; the exact search covers loops of up to {} operations)",
+            f.mii,
+            exact::MAX_OPS
+        )),
+        Minimality::Heuristic => s.push_str(&format!(
+            " (heuristic: MII = {}; the exact search did not finish)",
+            f.mii
+        )),
     }
-    out
+    s
 }
 
 /// `a → d (3)` lines; loop-carried edges show their distance.
 pub fn edges_text(p: &Program) -> String {
-    let mut rows = Vec::new();
-    for e in p.edges() {
-        let why = p.edge_register(e).unwrap_or("memory").to_string();
-        rows.push(vec![
-            format!("  {} → {}", p.label(e.from), p.label(e.to)),
-            format!("ℓ = {}", e.latency),
-            if e.distance > 0 {
-                format!("d = {}", e.distance)
-            } else {
-                String::new()
-            },
-            why,
-        ]);
+    let mut s = String::new();
+    let _ = write_edges(&mut s, p);
+    s
+}
+
+/// [`edges_text`] written to `w`, one edge at a time.
+pub fn write_edges<W: fmt::Write + ?Sized>(w: &mut W, p: &Program) -> fmt::Result {
+    if p.edges().is_empty() {
+        return w.write_str("(no dependences)\n");
     }
-    if rows.is_empty() {
-        return "(no dependences)\n".into();
-    }
-    columns(&rows)
+    let fill = |i: usize, row: &mut Row| {
+        let e = &p.edges()[i];
+        let (from, to) = (p.label(e.from), p.label(e.to));
+        let _ = write!(row.cell(), "  {from} → {to}");
+        let _ = write!(row.cell(), "ℓ = {}", e.latency);
+        let d = row.cell();
+        if e.distance > 0 {
+            let _ = write!(d, "d = {}", e.distance);
+        }
+        let why = row.cell();
+        let _ = match (e.kind, p.edge_register(e)) {
+            (EdgeKind::Anti, Some(r)) => {
+                write!(why, "{r} (anti: {from} reads {r} before {to} redefines it)")
+            }
+            (_, Some(r)) => why.write_str(r),
+            (_, None) => why.write_str("memory"),
+        };
+    };
+    write_columns(w, p.edges().len(), fill, |_, _| Ok(()))
 }
 
 /// `label height` rows.
 pub fn heights_text(p: &Program, h: &[u64]) -> String {
-    let rows: Vec<Vec<String>> = p
-        .op_ids()
-        .map(|x| {
-            vec![
-                format!("  {}", p.label(x)),
-                h[x.index()].to_string(),
-                p.op(x).text(),
-            ]
-        })
-        .collect();
-    columns(&rows)
+    let mut s = String::new();
+    let _ = write_heights(&mut s, p, h);
+    s
+}
+
+/// [`heights_text`] written to `w`, one operation at a time.
+pub fn write_heights<W: fmt::Write + ?Sized>(w: &mut W, p: &Program, h: &[u64]) -> fmt::Result {
+    let fill = |i: usize, row: &mut Row| {
+        let op = &p.ops()[i];
+        let _ = write!(row.cell(), "  {}", op.label);
+        let _ = write!(row.cell(), "{}", h[i]);
+        let _ = write!(row.cell(), "{}", op.display());
+    };
+    write_columns(w, p.len(), fill, |_, _| Ok(()))
 }
 
 /// Usage per resource with `⌈U_r / cap(r)⌉`, as in a by-hand ResMII count.

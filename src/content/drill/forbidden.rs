@@ -6,6 +6,7 @@
 //! [`answer::bits`].
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -14,7 +15,8 @@ use crate::engine::hazard;
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
 use crate::model::ids::ResourceId;
-use crate::model::machine::{ClassFile, Machine, MachineFile, MachineInfo, ResourceFile};
+use crate::model::json::MachineJson;
+use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 use crate::util::rng::{Rng, GENERATOR_VERSION};
 
 /// The problem: the generated classes and their offsets on `r`.
@@ -23,13 +25,13 @@ pub struct Problem {
     pub drill: Drill,
     pub generator_version: u32,
     /// The generated machine (one resource `r`, classes A, B, C).
-    pub machine: MachineInfo,
+    pub machine: MachineJson<Arc<Machine>>,
     pub seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<Solution>,
     /// The generated machine (for the text view).
     #[serde(skip)]
-    pub model: Machine,
+    pub model: Arc<Machine>,
 }
 
 impl Problem {
@@ -180,13 +182,14 @@ pub fn problem(seed: u64, solution: bool) -> Problem {
             forbidden: forbidden(&m).into_iter().collect(),
         }
     });
+    let model = Arc::new(m);
     Problem {
         drill: Drill::Forbidden,
         generator_version: GENERATOR_VERSION,
-        machine: m.info(),
+        machine: MachineJson(model.clone()),
         seed,
         solution,
-        model: m,
+        model,
     }
 }
 

@@ -8,6 +8,8 @@
 //! seed (`div@4 mul@5 mul@7 mul@8`, [`LESSON_EVENTS`]: the §3 trace itself)
 //! and traces the first unit of the first class named.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::{
@@ -17,7 +19,8 @@ use crate::engine::hazard::{self, set_string, Event, TraceRow};
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
 use crate::model::ids::ResourceId;
-use crate::model::machine::{Machine, MachineInfo};
+use crate::model::json::MachineJson;
+use crate::model::machine::Machine;
 use crate::util::rng::{Rng, GENERATOR_VERSION};
 
 /// The problem: issue attempts on the multiplier.
@@ -27,7 +30,7 @@ pub struct Problem {
     /// `cycle 0: Issue(div)`, … (Advance implied between cycles).
     pub events: Vec<String>,
     pub generator_version: u32,
-    pub machine: MachineInfo,
+    pub machine: MachineJson<Arc<Machine>>,
     /// The issue attempts of a replay as given (`div@4 mul@5`); the seed is
     /// then 0 and unused.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -40,7 +43,7 @@ pub struct Problem {
     pub start: i64,
     /// The machine (for the text view).
     #[serde(skip)]
-    pub model: Machine,
+    pub model: Arc<Machine>,
     /// The unit traced (for the text view).
     #[serde(skip)]
     pub unit: ResourceId,
@@ -327,16 +330,17 @@ fn problem_of(
             trace,
         }
     });
+    let model = Arc::new(m.clone());
     Problem {
         drill: Drill::Hazard,
         events: event_names(m, start, events),
         generator_version: GENERATOR_VERSION,
-        machine: m.info(),
+        machine: MachineJson(model.clone()),
         replay,
         seed,
         solution,
         start,
-        model: m.clone(),
+        model,
         unit,
     }
 }

@@ -35,6 +35,7 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
@@ -43,8 +44,9 @@ use crate::engine::check::{CheckResult, ViolationKind};
 use crate::formats::answer;
 use crate::formats::diagnostic::Diagnostic;
 use crate::formats::submission::Submission;
-use crate::model::machine::{Machine, MachineInfo};
-use crate::model::program::{EdgeInfo, Kind, OpInfo, Program};
+use crate::model::json::{EdgesJson, MachineJson, OpsJson};
+use crate::model::machine::Machine;
+use crate::model::program::{Kind, Program};
 use crate::util::rng::GENERATOR_VERSION;
 
 pub mod automaton;
@@ -446,24 +448,26 @@ impl Report {
 
 /// A problem on a generated block or loop (list-schedule, mii, modulo):
 /// the input as product.md §6 names it, and the solution `S` when asked.
+/// The operations, edges and machine are written straight from the program
+/// and machine when serialised.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProgramProblem<S> {
     pub drill: Drill,
-    pub edges: Vec<EdgeInfo>,
+    pub edges: EdgesJson,
     pub generator_version: u32,
     pub kind: Kind,
-    pub machine: MachineInfo,
+    pub machine: MachineJson<Arc<Machine>>,
     pub name: String,
-    pub ops: Vec<OpInfo>,
+    pub ops: OpsJson<Arc<Machine>>,
     pub seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<S>,
     /// The generated input (for the text view).
     #[serde(skip)]
-    pub program: Program,
+    pub program: Arc<Program>,
     /// The machine it runs on (for the text view).
     #[serde(skip)]
-    pub model: Machine,
+    pub model: Arc<Machine>,
 }
 
 impl<S> ProgramProblem<S> {
@@ -473,18 +477,20 @@ impl<S> ProgramProblem<S> {
     }
 
     fn new(drill: Drill, m: &Machine, p: Program, seed: u64, solution: Option<S>) -> Self {
+        let p = Arc::new(p);
+        let m = Arc::new(m.clone());
         ProgramProblem {
             drill,
-            edges: p.edge_infos(),
+            edges: EdgesJson::new(p.clone()),
             generator_version: GENERATOR_VERSION,
             kind: p.kind(),
-            machine: m.info(),
+            machine: MachineJson(m.clone()),
             name: p.name().to_string(),
-            ops: p.op_infos(m),
+            ops: OpsJson::new(p.clone(), m.clone()),
             seed,
             solution,
             program: p,
-            model: m.clone(),
+            model: m,
         }
     }
 }

@@ -13,6 +13,7 @@ use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, Progra
 use crate::content::gen::GenParams;
 use crate::engine::check;
 use crate::engine::mii;
+use crate::engine::modulo::{IiFacts, Minimality};
 use crate::engine::schedule;
 use crate::formats::submission;
 use crate::model::ids::Cycle;
@@ -38,6 +39,10 @@ pub struct Solution {
     /// The same cycles by operation (for the text view).
     #[serde(skip)]
     pub cycles: Vec<Cycle>,
+    /// How the II was reached and whether it is the minimum (for the text
+    /// view).
+    #[serde(skip)]
+    pub ii_facts: Option<IiFacts>,
 }
 
 impl Solution {
@@ -60,6 +65,9 @@ pub struct Valid {
     pub mii: u64,
     /// True when the reference reaches a smaller II.
     pub above_reference: bool,
+    /// True when no valid schedule has a smaller II: II = MII, or the
+    /// reference's II, proven minimal.
+    pub optimal: bool,
     /// The student's cycles.
     pub cycles: Vec<Cycle>,
 }
@@ -103,6 +111,7 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
             schedule: by_label(&p, &s.cycles),
             cycles: s.cycles,
             bounds: b,
+            ii_facts: s.ii_facts,
         }
     });
     ProgramProblem::new(Drill::Modulo, m, p, seed, solution)
@@ -113,7 +122,11 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
 pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
     let p = body(m, params, seed);
     let b = mii::analyze(&p, m);
-    let reference_ii = schedule::reference(&p, m).ii.unwrap_or(0);
+    let reference = schedule::reference(&p, m);
+    let reference_ii = reference.ii.unwrap_or(0);
+    let proven = reference
+        .ii_facts
+        .is_some_and(|f| f.minimality != Minimality::Heuristic);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     let mut mistakes: Vec<Mistake> = result
@@ -139,6 +152,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                 ii,
                 mii: b.mii,
                 above_reference: ii > reference_ii,
+                optimal: ii == b.mii || (proven && ii == reference_ii),
                 cycles: t.clone(),
             })
         }

@@ -3,6 +3,8 @@
 //! with [`answer::number`]: the exact fraction (`5/2`) or its one-decimal
 //! rounding as llvm-mca prints it (`2.5`).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::{
@@ -12,8 +14,9 @@ use crate::content::gen::GenParams;
 use crate::engine::mii::{self, Bounds};
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
-use crate::model::machine::{Machine, MachineInfo};
-use crate::model::program::{Kind, OpInfo, Program};
+use crate::model::json::{MachineJson, OpsJson};
+use crate::model::machine::Machine;
+use crate::model::program::{Kind, Program};
 use crate::util::ratio::Ratio;
 use crate::util::rng::{Rng, GENERATOR_VERSION};
 
@@ -22,17 +25,17 @@ use crate::util::rng::{Rng, GENERATOR_VERSION};
 pub struct Problem {
     pub drill: Drill,
     pub generator_version: u32,
-    pub machine: MachineInfo,
-    pub ops: Vec<OpInfo>,
+    pub machine: MachineJson<Arc<Machine>>,
+    pub ops: OpsJson<Arc<Machine>>,
     pub seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<Solution>,
     /// The loop body (for the text view).
     #[serde(skip)]
-    pub program: Program,
+    pub program: Arc<Program>,
     /// The machine (for the text view).
     #[serde(skip)]
-    pub model: Machine,
+    pub model: Arc<Machine>,
 }
 
 impl Problem {
@@ -90,15 +93,17 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
             bounds: b,
         }
     });
+    let p = Arc::new(p);
+    let m = Arc::new(m.clone());
     Problem {
         drill: Drill::Rthroughput,
         generator_version: GENERATOR_VERSION,
-        machine: m.info(),
-        ops: p.op_infos(m),
+        machine: MachineJson(m.clone()),
+        ops: OpsJson::new(p.clone(), m.clone()),
         seed,
         solution,
         program: p,
-        model: m.clone(),
+        model: m,
     }
 }
 

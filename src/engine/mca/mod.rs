@@ -261,8 +261,10 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
                 class: op.class,
                 uops: c.uops,
                 latency: Cycle::from(c.latency),
+                // Register renaming removes anti dependences, as in llvm-mca.
                 preds: p
                     .in_edges(crate::model::ids::OpId(i as u32))
+                    .filter(|e| e.kind != EdgeKind::Anti)
                     .map(|e| {
                         (
                             e.from.index(),

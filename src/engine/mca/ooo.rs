@@ -97,6 +97,8 @@ fn reads_of(p: &Program, m: &Machine, j: usize) -> Vec<Read> {
             // Into a store: llvm-mca's order (the store waits for older
             // memory operations to issue), kept by the load/store rule.
             EdgeKind::Mem if op.writes_memory() => {}
+            // Register renaming removes anti dependences, as in llvm-mca.
+            EdgeKind::Anti => {}
             EdgeKind::Mem => out.push(Read {
                 from,
                 distance: u64::from(e.distance),

@@ -1,33 +1,54 @@
 //! Dependences of a parsed program (Lesson 23.2): register flow with the
-//! latencies of Proposition 23.1.9, memory ordering between operations that
-//! may alias, and loop-carried distances.
+//! latencies of Proposition 23.1.9, anti dependences on values live on entry
+//! to a block, memory ordering between operations that may alias, and
+//! loop-carried distances.
 
-use std::collections::HashMap;
-
+use super::parser::{Defs, Resolver};
 use super::{Diagnostic, Edge, EdgeKind, Kind, Op};
 use crate::model::ids::OpId;
 use crate::model::machine::Machine;
+use crate::util::name::NameMap;
 
 /// Register and memory dependences (Lesson 23.2), deduplicated per
 /// `(from, to, distance)` keeping the largest latency. `defs` maps each
 /// register to the operation defining it (and that operation's line). More
 /// than `max_edges` dependences are refused at the operation where the
 /// count was passed, found in source order.
-pub(super) fn build_edges(
+pub(super) fn build_edges<'t>(
     kind: Kind,
-    ops: &[Op],
-    defs: &HashMap<&str, (usize, u32)>,
+    ops: &'t [Op],
+    defs: &Defs<'t>,
     machine: &Machine,
     max_edges: usize,
 ) -> Result<Vec<Edge>, Diagnostic> {
     let mut edges: Vec<Edge> = Vec::with_capacity(ops.len() * 2);
     let lat = |i: usize| machine.class(ops[i].class).latency;
+    let mut defs = Resolver::new(defs);
     for (j, op) in ops.iter().enumerate() {
         let consumer = machine.class(op.class);
+        if let Some(d) = &op.dest {
+            // In a program that parsed, op j is the one definition of d.
+            defs.defined(d, j as u32);
+        }
         for (pos, in_address, u) in op.reg_reads() {
-            let Some(&(i, _)) = defs.get(u.name.as_str()) else {
+            let found = defs.get(u.name.as_str()).map(|i| i as usize);
+            let Some(i) = found else {
                 continue; // live-in value
             };
+            if kind == Kind::Block && i >= j {
+                // A read at or before the definition reads the value live on
+                // entry; a later definition must wait for it (ℓ = 0).
+                if i > j {
+                    edges.push(Edge {
+                        from: OpId::from_index(j),
+                        to: OpId::from_index(i),
+                        latency: 0,
+                        distance: 0,
+                        kind: EdgeKind::Anti,
+                    });
+                }
+                continue;
+            }
             let distance = match (kind, u.at) {
                 (Kind::Block, _) => 0,
                 (Kind::Loop, Some(k)) => k,
@@ -52,7 +73,7 @@ pub(super) fn build_edges(
     // Memory: index by symbol so the work is proportional to the pairs found.
     // The groups of plain-symbol operations are kept in the order their
     // symbols first appear, so everything below runs in source order.
-    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    let mut group_of: NameMap<&str, usize> = NameMap::default();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut with_reg: Vec<usize> = Vec::new();
     let mut all_mem: Vec<usize> = Vec::new();
@@ -89,13 +110,18 @@ pub(super) fn build_edges(
                 pair(i, &mut edges);
             }
         } else {
-            let mut earlier: Vec<usize> = group_of
-                .get(sym)
-                .map(|&g| groups[g].clone())
-                .unwrap_or_default();
-            earlier.extend(with_reg.iter().copied());
-            earlier.sort_unstable();
-            for i in earlier {
+            // The same symbol's group and every register address, merged
+            // in source order (both lists are ascending, and disjoint).
+            let group: &[usize] = group_of.get(sym).map_or(&[], |&g| &groups[g]);
+            let (mut a, mut b) = (0, 0);
+            while a < group.len() || b < with_reg.len() {
+                let i = if b == with_reg.len() || (a < group.len() && group[a] < with_reg[b]) {
+                    a += 1;
+                    group[a - 1]
+                } else {
+                    b += 1;
+                    with_reg[b - 1]
+                };
                 pair(i, &mut edges);
             }
         }
@@ -134,12 +160,18 @@ pub(super) fn build_edges(
     }
 
     // Deduplicate per (from, to, distance), keeping the first edge of the
-    // largest latency: register edges come first, so they win ties. A
+    // largest latency: register (flow, then anti) edges come first, so they
+    // win ties. A
     // stable sort keeps generation order within each key.
     edges.sort_by_key(|e| (e.from, e.to, e.distance));
     edges.dedup_by(|later, kept| {
         let same = (later.from, later.to, later.distance) == (kept.from, kept.to, kept.distance);
-        if same && later.latency > kept.latency {
+        // A flow edge also wins a tie against an anti edge on the same pair.
+        let better = later.latency > kept.latency
+            || (later.latency == kept.latency
+                && later.kind == EdgeKind::Reg
+                && kept.kind == EdgeKind::Anti);
+        if same && better {
             *kept = *later;
         }
         same

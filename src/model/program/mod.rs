@@ -11,6 +11,9 @@
 //!
 //! * register flow (RAW) edges with latency `max(0, lat(producer) − a)`
 //!   (Proposition 23.1.9, `a` the consumer's ReadAdvance);
+//! * in a block, a read that comes before the register's definition reads
+//!   the value live on entry, and the definition waits for that read: an
+//!   anti edge with ℓ = 0, so every block edge points forward in the source;
 //! * memory edges in source order between two memory operations of which at
 //!   least one writes, when they may alias (same symbol, or either address
 //!   holds a register): latency `lat(store)` from a write, 0 from a read;
@@ -26,11 +29,13 @@
 //! ```
 
 use std::collections::HashMap;
+use std::fmt;
 
 use serde::Serialize;
 
 use crate::model::ids::{ClassId, OpId};
 use crate::model::machine::Machine;
+use crate::util::name::Name;
 
 /// A straight-line block or the body of a loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -56,7 +61,7 @@ impl Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegUse {
     /// The register name (`r1`).
-    pub name: String,
+    pub name: Name,
     /// `Some(k)` for `r@k`.
     pub at: Option<u32>,
 }
@@ -65,7 +70,7 @@ pub struct RegUse {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Address {
     /// The symbol (`x` in `[x]`), if any.
-    pub symbol: Option<String>,
+    pub symbol: Option<Name>,
     /// Registers in the address (`r2` in `[x + r2]`).
     pub regs: Vec<RegUse>,
     /// A constant offset, if any.
@@ -87,11 +92,11 @@ pub enum Operand {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Op {
     /// The label before the colon (`a` in `a: r1 = load [x]`).
-    pub label: String,
+    pub label: Name,
     /// The register written, if any.
-    pub dest: Option<String>,
+    pub dest: Option<Name>,
     /// The opcode as written.
-    pub opcode: String,
+    pub opcode: Name,
     /// The opcode's class in the machine.
     pub class: ClassId,
     /// The operands in source order.
@@ -116,15 +121,14 @@ impl Op {
 
     /// Every register this operation reads (operands and addresses).
     pub fn reg_uses(&self) -> impl Iterator<Item = &RegUse> {
-        self.operands
-            .iter()
-            .flat_map(|o| -> Box<dyn Iterator<Item = &RegUse>> {
-                match o {
-                    Operand::Reg(r) => Box::new(std::iter::once(r)),
-                    Operand::Mem(a) => Box::new(a.regs.iter()),
-                    Operand::Imm(_) => Box::new(std::iter::empty()),
-                }
-            })
+        self.operands.iter().flat_map(|o| {
+            let (one, many): (Option<&RegUse>, &[RegUse]) = match o {
+                Operand::Reg(r) => (Some(r), &[]),
+                Operand::Mem(a) => (None, &a.regs),
+                Operand::Imm(_) => (None, &[]),
+            };
+            one.into_iter().chain(many)
+        })
     }
 
     /// Every register read with its operand position (0-based, after the
@@ -143,45 +147,82 @@ impl Op {
 
     /// The operation as written in the lab format, after the label.
     pub fn text(&self) -> String {
-        let mut s = String::new();
-        if let Some(d) = &self.dest {
-            s.push_str(d);
-            s.push_str(" = ");
+        self.display().to_string()
+    }
+
+    /// [`Op::text`] as a value that writes itself, without allocating.
+    pub fn display(&self) -> OpDisplay<'_> {
+        OpDisplay(self)
+    }
+}
+
+/// An operation's lab-format text after the label (`r1 = load [x + r2]`),
+/// written on demand ([`Op::display`]).
+#[derive(Clone, Copy, Debug)]
+pub struct OpDisplay<'a>(&'a Op);
+
+impl fmt::Display for OpDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let op = self.0;
+        if let Some(d) = &op.dest {
+            write!(f, "{d} = ")?;
         }
-        s.push_str(&self.opcode);
-        for (i, o) in self.operands.iter().enumerate() {
-            s.push_str(if i == 0 { " " } else { ", " });
+        f.write_str(&op.opcode)?;
+        for (i, o) in op.operands.iter().enumerate() {
+            f.write_str(if i == 0 { " " } else { ", " })?;
             match o {
-                Operand::Reg(r) => push_reg(&mut s, r),
-                Operand::Imm(v) => s.push_str(&v.to_string()),
-                Operand::Mem(a) => s.push_str(&a.text()),
+                Operand::Reg(r) => write_reg(f, r)?,
+                Operand::Imm(v) => write!(f, "{v}")?,
+                Operand::Mem(a) => write_address(f, a)?,
             }
         }
-        s
+        Ok(())
     }
 }
 
 impl Address {
     /// The address as written in the lab format: `[x]`, `[x + r2]`.
     pub fn text(&self) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        parts.extend(self.symbol.iter().cloned());
-        for r in &self.regs {
-            let mut s = String::new();
-            push_reg(&mut s, r);
-            parts.push(s);
+        struct Text<'a>(&'a Address);
+        impl fmt::Display for Text<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_address(f, self.0)
+            }
         }
-        parts.extend(self.offset.map(|o| o.to_string()));
-        format!("[{}]", parts.join(" + "))
+        Text(self).to_string()
     }
 }
 
-fn push_reg(s: &mut String, r: &RegUse) {
-    s.push_str(&r.name);
-    if let Some(k) = r.at {
-        s.push('@');
-        s.push_str(&k.to_string());
+/// `[x + r2 + 4]`: the symbol, the registers and the offset joined by ` + `.
+fn write_address(f: &mut fmt::Formatter<'_>, a: &Address) -> fmt::Result {
+    f.write_str("[")?;
+    let mut first = true;
+    let mut sep = |f: &mut fmt::Formatter<'_>| {
+        let s = if first { "" } else { " + " };
+        first = false;
+        f.write_str(s)
+    };
+    if let Some(sym) = &a.symbol {
+        sep(f)?;
+        f.write_str(sym)?;
     }
+    for r in &a.regs {
+        sep(f)?;
+        write_reg(f, r)?;
+    }
+    if let Some(off) = a.offset {
+        sep(f)?;
+        write!(f, "{off}")?;
+    }
+    f.write_str("]")
+}
+
+fn write_reg(f: &mut fmt::Formatter<'_>, r: &RegUse) -> fmt::Result {
+    f.write_str(&r.name)?;
+    if let Some(k) = r.at {
+        write!(f, "@{k}")?;
+    }
+    Ok(())
 }
 
 /// Why an edge exists.
@@ -194,6 +235,11 @@ pub enum EdgeKind {
     /// Possible memory aliasing.
     #[serde(rename = "memory")]
     Mem,
+    /// In a block, an operation that reads a register before the operation
+    /// defining it: the definition may not issue before the read (ℓ = 0).
+    /// The register is the one its target defines.
+    #[serde(rename = "anti")]
+    Anti,
 }
 
 /// An operation as JSON (`ops` of product.md §6). Fields are declared in
@@ -216,7 +262,7 @@ pub struct EdgeInfo {
     pub distance: u32,
     /// The producer's label.
     pub from: String,
-    /// `register` or `memory`.
+    /// `register`, `memory` or `anti`.
     pub kind: EdgeKind,
     /// Latency ℓ.
     pub latency: u32,
@@ -235,7 +281,7 @@ pub struct Edge {
     pub latency: u32,
     /// d: iterations between producer and consumer (0 in a block).
     pub distance: u32,
-    /// Register or memory dependence.
+    /// Register flow, memory or (in a block) anti dependence.
     pub kind: EdgeKind,
 }
 
@@ -250,7 +296,7 @@ pub struct Program {
     succs: Adjacency,
     /// Edge indices entering each operation (`preds[x]`, ascending).
     preds: Adjacency,
-    /// A topological order of the distance-0 edges.
+    /// A topological order of the distance-0 edges (the source order).
     topo: Vec<OpId>,
 }
 
@@ -353,7 +399,8 @@ impl Program {
         &self.preds
     }
 
-    /// A topological order of the distance-0 edges.
+    /// A topological order of the distance-0 edges: every distance-0 edge
+    /// points forward in the source, so this is the source order.
     pub fn topo(&self) -> &[OpId] {
         &self.topo
     }
@@ -391,10 +438,12 @@ impl Program {
             .map(OpId::from_index)
     }
 
-    /// The register a register edge carries: the one its source defines.
+    /// The register an edge is about: for a flow edge the one its source
+    /// defines, for an anti edge the one its target defines.
     pub fn edge_register(&self, e: &Edge) -> Option<&str> {
         match e.kind {
             EdgeKind::Reg => self.op(e.from).dest.as_deref(),
+            EdgeKind::Anti => self.op(e.to).dest.as_deref(),
             EdgeKind::Mem => None,
         }
     }
@@ -428,7 +477,7 @@ impl Program {
             .iter()
             .map(|o| OpInfo {
                 class: m.class(o.class).name.clone(),
-                label: o.label.clone(),
+                label: o.label.to_string(),
                 text: o.text(),
             })
             .collect()
@@ -460,100 +509,24 @@ impl Program {
         s
     }
 
-    /// Builds the program from parsed operations: adjacency, and the check
-    /// that distance-0 edges form no cycle.
-    fn assemble(
-        name: String,
-        kind: Kind,
-        ops: Vec<Op>,
-        edges: Vec<Edge>,
-    ) -> Result<Program, Diagnostic> {
+    /// Builds the program from parsed operations and their edges. Every
+    /// distance-0 edge points forward in the source (flow from a definition
+    /// to a later read, anti from a read to a later definition, memory in
+    /// source order), so the source order is a topological order and no
+    /// input can make a zero-distance cycle.
+    fn assemble(name: String, kind: Kind, ops: Vec<Op>, edges: Vec<Edge>) -> Program {
+        debug_assert!(edges.iter().all(|e| e.distance > 0 || e.from < e.to));
         let n = ops.len();
         let succs = Adjacency::build(n, &edges, |e| e.from.index());
         let preds = Adjacency::build(n, &edges, |e| e.to.index());
-        let mut indeg: Vec<u32> = vec![0; n];
-        for e in edges.iter().filter(|e| e.distance == 0) {
-            indeg[e.to.index()] += 1;
-        }
-        let mut stack: Vec<usize> = (0..n).rev().filter(|&i| indeg[i] == 0).collect();
-        let mut topo = Vec::with_capacity(n);
-        while let Some(u) = stack.pop() {
-            topo.push(OpId::from_index(u));
-            for &ei in succs[u].iter().rev() {
-                let e = &edges[ei as usize];
-                if e.distance == 0 {
-                    let v = e.to.index();
-                    indeg[v] -= 1;
-                    if indeg[v] == 0 {
-                        stack.push(v);
-                    }
-                }
-            }
-        }
-        let mut p = Program {
+        Program {
             name,
             kind,
             ops,
             edges,
             succs,
             preds,
-            topo,
-        };
-        if p.topo.len() != n {
-            let cycle = p.zero_distance_cycle(&indeg);
-            let first = &p.ops[cycle[0].index()];
-            let names: Vec<&str> = cycle
-                .iter()
-                .chain(std::iter::once(&cycle[0]))
-                .map(|&o| p.label(o))
-                .collect();
-            return Err(Diagnostic {
-                line: first.line,
-                column: 1,
-                message: format!(
-                    "zero-distance dependence cycle {}: an operation would have to wait for itself",
-                    names.join(" → ")
-                ),
-            });
-        }
-        p.topo.shrink_to_fit();
-        Ok(p)
-    }
-
-    /// A cycle among the operations Kahn's algorithm could not order.
-    fn zero_distance_cycle(&mut self, indeg: &[u32]) -> Vec<OpId> {
-        let start = indeg.iter().position(|&d| d > 0).unwrap_or(0);
-        // Walk backwards along distance-0 predecessors that are still blocked:
-        // every blocked node has one, so the walk must repeat a node.
-        let mut seen: HashMap<usize, usize> = HashMap::new();
-        let mut path = Vec::new();
-        let mut u = start;
-        loop {
-            if let Some(&pos) = seen.get(&u) {
-                let mut cyc: Vec<OpId> = path[pos..].iter().map(|&i| OpId::from_index(i)).collect();
-                cyc.reverse();
-                // Start at the operation that comes first in the source.
-                if let Some(first) = cyc
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, o)| **o)
-                    .map(|(i, _)| i)
-                {
-                    cyc.rotate_left(first);
-                }
-                return cyc;
-            }
-            seen.insert(u, path.len());
-            path.push(u);
-            let next = self.preds[u]
-                .iter()
-                .map(|&e| &self.edges[e as usize])
-                .find(|e| e.distance == 0 && indeg[e.from.index()] > 0)
-                .map(|e| e.from.index());
-            match next {
-                Some(v) => u = v,
-                None => return vec![OpId::from_index(start)],
-            }
+            topo: (0..n).map(OpId::from_index).collect(),
         }
     }
 }
@@ -649,8 +622,10 @@ mod tests {
             errors("block b\na: r1 = load [x\n").starts_with("in.txt:2:16: expected '+' or ']'")
         );
         assert!(errors("block b\na: r1 = load [x + y]\n").contains("second symbol"));
-        assert!(errors("block b\na: r1 = add r2, 1\nb: r2 = add r1, 1\n")
-            .contains("zero-distance dependence cycle"));
+        assert_eq!(
+            errors("block b\nh: r1 = store [w], r2\n"),
+            "in.txt:2:4: a store writes memory and defines no register: drop 'r1 =' (write 'h: store …')"
+        );
         assert!(errors("block b\na r1 = li 1\n")
             .starts_with("in.txt:2:3: expected ':' after the label"));
         assert!(errors("block b\na: r1 = add r2@1, 1\n").contains("only loops"));
@@ -671,6 +646,31 @@ mod tests {
                 .count(),
             2
         );
+    }
+
+    #[test]
+    fn a_block_read_before_the_definition_is_an_anti_dependence() {
+        let p = parse("block t\na: r2 = add r1, 1\nb: r1 = li 3\n", "t", &toy()).unwrap();
+        assert_eq!(edge_list(&p), vec!["a->b 0"]);
+        assert_eq!(p.edges()[0].kind, EdgeKind::Anti);
+        assert_eq!(p.edge_register(&p.edges()[0]), Some("r1"));
+        // Reading and defining the same register in one operation reads the
+        // value live on entry: no edge at all.
+        let p = parse("block t\na: r2 = add r2, 1\n", "t", &toy()).unwrap();
+        assert!(p.edges().is_empty());
+        // Once a cycle of reads and definitions, now two forward edges; the
+        // flow edge wins over the anti edge on the same pair.
+        let p = parse(
+            "block b\na: r1 = add r2, 1\nb: r2 = add r1, 1\n",
+            "t",
+            &toy(),
+        )
+        .unwrap();
+        assert_eq!(edge_list(&p), vec!["a->b 1"]);
+        assert_eq!(p.edges()[0].kind, EdgeKind::Reg);
+        // Loops keep their rule: the earlier read is loop-carried.
+        let p = parse("loop l\na: r2 = add r1, 1\nb: r1 = li 3\n", "t", &toy()).unwrap();
+        assert_eq!(edge_list(&p), vec!["b->a 1 d1"]);
     }
 
     #[test]

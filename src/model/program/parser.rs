@@ -1,14 +1,19 @@
 //! The lab-format parser: a byte-wise lexer over each line, a cursor over
 //! its tokens, then labels, destinations, classes and operands resolved
 //! against the machine. Every problem is a located diagnostic.
-
-use std::collections::HashMap;
+//!
+//! Two passes over the lines keep memory to the program itself: the first
+//! checks the syntax and collects labels and destinations (whether a name
+//! in an address is a register depends on every line), the second builds
+//! the operations directly. Tokens borrow the text and go into one buffer
+//! reused for every line; names become inline [`Name`]s.
 
 use super::deps::build_edges;
 use super::{Address, Diagnostic, Kind, Op, Operand, Program, RegUse, MAX_DIAGNOSTICS, MAX_EDGES};
 use crate::formats::diagnostic::{self as formats, Diagnostics};
 use crate::model::ids::ClassId;
 use crate::model::machine::Machine;
+use crate::util::name::{hash_name, repeats, Name, NameIndex};
 
 // ---------------------------------------------------------------- lexer
 
@@ -31,10 +36,10 @@ struct Lexed<'t> {
 /// Splits one line into tokens with their 1-based character columns. Every
 /// token is ASCII, so the scan walks bytes; only whitespace may be wider,
 /// and the column counts characters, not bytes.
-fn lex(line: &str) -> Result<Vec<Lexed<'_>>, (u32, String)> {
+fn lex<'t>(line: &'t str, out: &mut Vec<Lexed<'t>>) -> Result<(), (u32, String)> {
+    out.clear();
     let b = line.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
-    let mut out = Vec::new();
     let mut i = 0;
     let mut col = 1u32;
     while i < b.len() {
@@ -87,7 +92,7 @@ fn lex(line: &str) -> Result<Vec<Lexed<'_>>, (u32, String)> {
         // Tokens are ASCII: one column per byte; wide whitespace is one column.
         col += if c.is_ascii() { (i - start) as u32 } else { 1 };
     }
-    Ok(out)
+    Ok(())
 }
 
 fn describe(t: Option<&Lexed<'_>>) -> String {
@@ -193,53 +198,64 @@ impl<'a, 't> Cursor<'a, 't> {
     }
 }
 
-/// An address term before we know which names are registers.
-struct RawAddr<'t> {
-    names: Vec<(&'t str, Option<u32>, u32)>,
-    offset: Option<i64>,
-    col: u32,
-}
+/// A name as written: the text, an `@k` distance, its column.
+type RawName<'t> = (&'t str, Option<u32>, u32);
 
+/// An operand before we know which names are registers; an address's
+/// names are `names[start .. start + len]` of the line's name buffer.
+#[derive(Clone, Copy)]
 enum RawOperand<'t> {
-    Name(&'t str, Option<u32>, u32),
+    Name(RawName<'t>),
     Imm(i64),
-    Mem(RawAddr<'t>),
+    Mem {
+        start: u32,
+        len: u32,
+        offset: Option<i64>,
+        col: u32,
+    },
 }
 
+/// One line's operation, its operands and address names in buffers that
+/// every line reuses.
 struct RawOp<'t> {
     label: &'t str,
     label_col: u32,
     dest: Option<(&'t str, u32)>,
     opcode: &'t str,
     opcode_col: u32,
-    operands: Vec<RawOperand<'t>>,
-    line: u32,
 }
 
-fn parse_operand<'t>(c: &mut Cursor<'_, 't>) -> LineResult<RawOperand<'t>> {
+/// The buffers a line's operands are parsed into.
+#[derive(Default)]
+struct Scratch<'t> {
+    operands: Vec<RawOperand<'t>>,
+    names: Vec<RawName<'t>>,
+}
+
+fn parse_operand<'t>(
+    c: &mut Cursor<'_, 't>,
+    names: &mut Vec<RawName<'t>>,
+) -> LineResult<RawOperand<'t>> {
     match c.peek().map(|l| &l.tok) {
         Some(Tok::Punct('[')) => {
             let col = c.col();
             c.pos += 1;
-            let mut addr = RawAddr {
-                names: Vec::new(),
-                offset: None,
-                col,
-            };
+            let start = names.len();
+            let mut offset = None;
             loop {
                 match c.peek().map(|l| &l.tok) {
                     Some(Tok::Ident(_)) => {
                         let (n, ncol) = c.ident("a name")?;
                         let at = c.distance()?;
-                        addr.names.push((n, at, ncol));
+                        names.push((n, at, ncol));
                     }
                     Some(Tok::Int(_)) | Some(Tok::BigInt) => {
                         let ocol = c.col();
                         let v = c.int()?;
-                        if addr.offset.is_some() {
+                        if offset.is_some() {
                             return Err((ocol, "an address holds at most one offset".into()));
                         }
-                        addr.offset = Some(v);
+                        offset = Some(v);
                     }
                     _ => return c.fail("a symbol, register or offset inside '[…]'"),
                 }
@@ -248,25 +264,36 @@ fn parse_operand<'t>(c: &mut Cursor<'_, 't>) -> LineResult<RawOperand<'t>> {
                 }
                 c.expect('+', "'+' or ']' in a memory address")?;
             }
-            if addr.names.len() > 2 {
+            if names.len() - start > 2 {
                 return Err((
                     col,
                     "an address is SYMBOL, REGISTER or SYMBOL + REGISTER".into(),
                 ));
             }
-            Ok(RawOperand::Mem(addr))
+            Ok(RawOperand::Mem {
+                start: start as u32,
+                len: (names.len() - start) as u32,
+                offset,
+                col,
+            })
         }
         Some(Tok::Ident(_)) => {
             let (n, col) = c.ident("an operand")?;
             let at = c.distance()?;
-            Ok(RawOperand::Name(n, at, col))
+            Ok(RawOperand::Name((n, at, col)))
         }
         Some(Tok::Int(_)) | Some(Tok::BigInt) => Ok(RawOperand::Imm(c.int()?)),
         _ => c.fail("an operand (register, integer or [address])"),
     }
 }
 
-fn parse_op_line<'t>(toks: &[Lexed<'t>], end_col: u32, line: u32) -> LineResult<RawOp<'t>> {
+fn parse_op_line<'t>(
+    toks: &[Lexed<'t>],
+    end_col: u32,
+    scratch: &mut Scratch<'t>,
+) -> LineResult<RawOp<'t>> {
+    scratch.operands.clear();
+    scratch.names.clear();
     let mut c = Cursor {
         toks,
         pos: 0,
@@ -281,10 +308,10 @@ fn parse_op_line<'t>(toks: &[Lexed<'t>], end_col: u32, line: u32) -> LineResult<
     } else {
         (None, first, first_col)
     };
-    let mut operands = Vec::new();
     if !c.at_end() {
         loop {
-            operands.push(parse_operand(&mut c)?);
+            let o = parse_operand(&mut c, &mut scratch.names)?;
+            scratch.operands.push(o);
             if c.at_end() {
                 break;
             }
@@ -297,14 +324,25 @@ fn parse_op_line<'t>(toks: &[Lexed<'t>], end_col: u32, line: u32) -> LineResult<
         dest,
         opcode,
         opcode_col,
-        operands,
-        line,
     })
 }
 
 /// Parses a lab input. `origin` names the file in diagnostics.
 pub fn parse(text: &str, origin: &str, machine: &Machine) -> Result<Program, Diagnostics> {
     parse_limited(text, origin, machine, MAX_EDGES)
+}
+
+/// What a line of the input is, once its tokens are known.
+enum LineKind {
+    /// Blank or a comment.
+    Empty,
+    /// The header.
+    Header,
+    /// A bad header, parsed as an operation as well so later lines still
+    /// get checked.
+    BadHeaderOp,
+    /// An operation.
+    Op,
 }
 
 /// [`parse`] refusing more than `max_edges` dependences.
@@ -314,7 +352,6 @@ pub(super) fn parse_limited(
     machine: &Machine,
     max_edges: usize,
 ) -> Result<Program, Diagnostics> {
-    let mut diags: Vec<Diagnostic> = Vec::new();
     let err = |diags: Vec<Diagnostic>| {
         Diagnostics(
             diags
@@ -324,67 +361,65 @@ pub(super) fn parse_limited(
         )
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut toks: Vec<Lexed> = Vec::new();
+    let mut scratch = Scratch::default();
+
+    // Pass 1: the header, the syntax of every line, labels and destinations.
+    let mut diags: Vec<Diagnostic> = Vec::new();
     let mut header: Option<(Kind, String)> = None;
-    let mut raw_ops: Vec<RawOp> = Vec::new();
+    let mut nops = 0usize;
+    let mut last_line = 0u32;
+    // The label, line and label column of every operation, and every
+    // destination with its operation, line and column, in order.
+    let mut labels: Vec<(&str, u32, u32)> = Vec::new();
+    let mut dests: Vec<(&str, Def)> = Vec::new();
+    let mut dest_cols: Vec<u32> = Vec::new();
     for (ln, line) in text.lines().enumerate() {
         if diags.len() >= MAX_DIAGNOSTICS {
             break;
         }
         let ln = ln as u32 + 1;
-        let body = line.split('#').next().unwrap_or("");
-        let body = body.trim_end_matches('\r');
-        let end_col = body.chars().count() as u32 + 1;
-        let toks = match lex(body) {
-            Ok(t) => t,
-            Err((col, message)) => {
-                diags.push(Diagnostic {
-                    line: ln,
-                    column: col,
-                    message,
-                });
-                continue;
-            }
-        };
-        if toks.is_empty() {
+        last_line = ln;
+        let (body, end_col) = line_body(line);
+        if let Err((col, message)) = lex(body, &mut toks) {
+            diags.push(Diagnostic {
+                line: ln,
+                column: col,
+                message,
+            });
             continue;
         }
-        if header.is_none() {
-            let kind = match &toks[0].tok {
-                Tok::Ident(s) if *s == "block" => Some(Kind::Block),
-                Tok::Ident(s) if *s == "loop" => Some(Kind::Loop),
-                _ => None,
-            };
-            match (kind, toks.get(1).map(|t| &t.tok), toks.len()) {
-                (Some(k), Some(Tok::Ident(name)), 2) => header = Some((k, name.to_string())),
-                (Some(_), _, _) => {
-                    let col = toks.get(1).map_or(end_col, |t| t.col);
-                    diags.push(Diagnostic {
-                        line: ln,
-                        column: col,
-                        message: "expected a name after 'block'/'loop' and nothing else".into(),
-                    });
-                    header = Some((Kind::Block, String::new()));
-                }
-                (None, _, _) => {
-                    diags.push(Diagnostic {
-                        line: ln,
-                        column: toks[0].col,
-                        message: format!(
-                            "expected the header 'block NAME' or 'loop NAME', found {}",
-                            describe(toks.first())
-                        ),
-                    });
-                    // Parse the rest as a block so later lines still get checked.
-                    header = Some((Kind::Block, String::new()));
-                    if let Ok(op) = parse_op_line(&toks, end_col, ln) {
-                        raw_ops.push(op);
-                    }
+        let line_kind = classify(&toks, header.is_some());
+        match line_kind {
+            LineKind::Empty => continue,
+            LineKind::Header | LineKind::BadHeaderOp => {
+                let (h, d) = read_header(&toks, end_col, ln);
+                header = Some(h);
+                diags.extend(d);
+                if matches!(line_kind, LineKind::Header) {
+                    continue;
                 }
             }
-            continue;
+            LineKind::Op => {}
         }
-        match parse_op_line(&toks, end_col, ln) {
-            Ok(op) => raw_ops.push(op),
+        match parse_op_line(&toks, end_col, &mut scratch) {
+            Ok(op) => {
+                labels.push((op.label, ln, op.label_col));
+                if let Some((d, col)) = op.dest {
+                    dests.push((
+                        d,
+                        Def {
+                            op: nops as u32,
+                            line: ln,
+                        },
+                    ));
+                    dest_cols.push(col);
+                }
+                nops += 1;
+            }
+            // A bad header is reported as such; its line counts as an
+            // operation only when it reads as one.
+            Err(_) if matches!(line_kind, LineKind::BadHeaderOp) => {}
             Err((col, message)) => diags.push(Diagnostic {
                 line: ln,
                 column: col,
@@ -399,62 +434,93 @@ pub(super) fn parse_limited(
             message: "empty input: expected the header 'block NAME' or 'loop NAME'".into(),
         }]));
     };
-    if raw_ops.is_empty() && diags.is_empty() {
+    if nops == 0 && diags.is_empty() {
         diags.push(Diagnostic {
             line: text.lines().count().max(1) as u32,
             column: 1,
             message: format!("{} '{name}' has no operations", kind.as_str()),
         });
     }
+    // Repeated labels and redefinitions, by operation (the label first).
+    let (defs, redefined) = NameIndex::build(&dests);
+    let reserved = labels
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| crate::formats::submission::is_reserved_label(l.0))
+        .map(|(i, &(label, line, column))| {
+            let message = format!(
+                "the label '{label}' is reserved: a submission's 'ii N' line gives the initiation interval; choose another label"
+            );
+            (i as u32, 0, Diagnostic { line, column, message })
+        });
+    let mut names_diags: Vec<(u32, u8, Diagnostic)> = reserved
+        .chain(repeats(&labels, |l| l.0).into_iter().map(|r| {
+            let (label, line, column) = labels[r.at];
+            let message = format!("label '{label}' is already used on line {}", labels[r.previous].1);
+            (r.at as u32, 0, Diagnostic { line, column, message })
+        }))
+        .chain(redefined.into_iter().map(|r| {
+            let (d, def) = dests[r.at];
+            let first = dests[r.first].1;
+            let message = format!(
+                "register {d} is already defined by {} on line {}; a {} defines each register once{}",
+                labels[first.op as usize].0,
+                first.line,
+                kind.as_str(),
+                if kind == Kind::Block { " (renamed code)" } else { " per iteration" }
+            );
+            (
+                def.op,
+                1,
+                Diagnostic {
+                    line: def.line,
+                    column: dest_cols[r.at],
+                    message,
+                },
+            )
+        }))
+        .collect();
+    names_diags.sort_by_key(|&(i, k, _)| (i, k));
+    diags.extend(names_diags.into_iter().map(|(_, _, d)| d));
+    drop((labels, dest_cols));
 
-    // Labels and destinations.
-    let mut labels: HashMap<&str, u32> = HashMap::with_capacity(raw_ops.len());
-    let mut defs: HashMap<&str, (usize, u32)> = HashMap::with_capacity(raw_ops.len());
-    for (i, op) in raw_ops.iter().enumerate() {
-        if crate::formats::submission::is_reserved_label(op.label) {
-            diags.push(Diagnostic {
-                line: op.line,
-                column: op.label_col,
-                message: format!(
-                    "the label '{}' is reserved: a submission's 'ii N' line gives the initiation interval; choose another label",
-                    op.label
-                ),
-            });
+    // Pass 2: the operations, built straight from the lines.
+    let mut ops: Vec<Op> = Vec::with_capacity(nops);
+    let mut classes: Vec<(&str, Option<ClassId>)> = Vec::new();
+    let mut seen_header = false;
+    let mut resolver = Resolver::new(&defs);
+    for (ln, line) in text.lines().enumerate().take(last_line as usize) {
+        let ln = ln as u32 + 1;
+        let (body, end_col) = line_body(line);
+        if lex(body, &mut toks).is_err() {
+            continue;
         }
-        if let Some(prev) = labels.insert(op.label, op.line) {
-            diags.push(Diagnostic {
-                line: op.line,
-                column: op.label_col,
-                message: format!("label '{}' is already used on line {prev}", op.label),
-            });
-        }
-        if let Some((d, col)) = &op.dest {
-            if let Some(&(j, line)) = defs.get(d) {
-                diags.push(Diagnostic {
-                    line: op.line,
-                    column: *col,
-                    message: format!(
-                        "register {d} is already defined by {} on line {line}; a {} defines each register once{}",
-                        raw_ops[j].label,
-                        kind.as_str(),
-                        if kind == Kind::Block { " (renamed code)" } else { " per iteration" }
-                    ),
-                });
-            } else {
-                defs.insert(d, (i, op.line));
+        match classify(&toks, seen_header) {
+            LineKind::Empty => continue,
+            LineKind::Header => {
+                seen_header = true;
+                continue;
             }
+            LineKind::BadHeaderOp => seen_header = true,
+            LineKind::Op => {}
         }
-    }
-
-    // Resolve operands and classes.
-    let mut ops: Vec<Op> = Vec::with_capacity(raw_ops.len());
-    for op in &raw_ops {
-        let class = match machine.class_by_opcode(op.opcode) {
+        let Ok(op) = parse_op_line(&toks, end_col, &mut scratch) else {
+            continue;
+        };
+        let class = match classes.iter().find(|c| c.0 == op.opcode) {
+            Some(&(_, c)) => c,
+            None => {
+                let c = machine.class_by_opcode(op.opcode);
+                classes.push((op.opcode, c));
+                c
+            }
+        };
+        let class = match class {
             Some(c) => c,
             None => {
                 let known: Vec<&str> = machine.opcodes().collect();
                 diags.push(Diagnostic {
-                    line: op.line,
+                    line: ln,
                     column: op.opcode_col,
                     message: format!(
                         "unknown opcode '{}' for machine {} (known: {})",
@@ -466,54 +532,71 @@ pub(super) fn parse_limited(
                 ClassId(0)
             }
         };
-        let mut operands = Vec::with_capacity(op.operands.len());
+        if let Some((d, col)) = op.dest {
+            if op.opcode == "store" || machine.class(class).name == "store" {
+                diags.push(Diagnostic {
+                    line: ln,
+                    column: col,
+                    message: format!(
+                        "a store writes memory and defines no register: drop '{d} =' (write '{}: {} …')",
+                        op.label, op.opcode
+                    ),
+                });
+            }
+        }
+        let mut operands = Vec::with_capacity(scratch.operands.len());
         let mut mem_count = 0;
-        for o in &op.operands {
-            operands.push(match o {
-                RawOperand::Name(n, at, col) => {
-                    check_at(&mut diags, kind, &defs, op.line, *at, *col, n);
+        for o in &scratch.operands {
+            operands.push(match *o {
+                RawOperand::Name((n, at, col)) => {
+                    check_at(&mut diags, kind, &mut resolver, ln, at, col, n);
                     Operand::Reg(RegUse {
-                        name: n.to_string(),
-                        at: *at,
+                        name: Name::from(n),
+                        at,
                     })
                 }
-                RawOperand::Imm(v) => Operand::Imm(*v),
-                RawOperand::Mem(a) => {
+                RawOperand::Imm(v) => Operand::Imm(v),
+                RawOperand::Mem {
+                    start,
+                    len,
+                    offset,
+                    col,
+                } => {
                     mem_count += 1;
                     if mem_count == 2 {
                         diags.push(Diagnostic {
-                            line: op.line,
-                            column: a.col,
+                            line: ln,
+                            column: col,
                             message: "an operation has at most one memory operand".into(),
                         });
                     }
                     let mut addr = Address {
-                        offset: a.offset,
+                        offset,
                         ..Address::default()
                     };
-                    for (n, at, col) in &a.names {
-                        if defs.contains_key(n) {
-                            check_at(&mut diags, kind, &defs, op.line, *at, *col, n);
+                    for &(n, at, col) in &scratch.names[start as usize..(start + len) as usize] {
+                        if resolver.get(n).is_some() {
+                            check_at(&mut diags, kind, &mut resolver, ln, at, col, n);
                             addr.regs.push(RegUse {
-                                name: n.to_string(),
-                                at: *at,
+                                name: Name::from(n),
+                                at,
                             });
                         } else if at.is_some() {
-                            check_at(&mut diags, kind, &defs, op.line, *at, *col, n);
+                            check_at(&mut diags, kind, &mut resolver, ln, at, col, n);
                         } else if addr.symbol.is_some() {
                             diags.push(Diagnostic {
-                                line: op.line,
-                                column: *col,
+                                line: ln,
+                                column: col,
                                 message: format!(
                                     "'{n}' is a second symbol in this address (no operation defines it, so it is not a register)"
                                 ),
                             });
                         } else {
-                            addr.symbol = Some(n.to_string());
+                            addr.symbol = Some(Name::from(n));
                         }
                     }
                     if addr.symbol.is_none() && addr.regs.is_empty() {
-                        addr.symbol = Some(a.offset.unwrap_or(0).to_string());
+                        addr.symbol = Some(Name::from(addr.offset.unwrap_or(0).to_string()));
                         addr.offset = None;
                     }
                     Operand::Mem(addr)
@@ -527,38 +610,152 @@ pub(super) fn parse_limited(
             _ => class,
         };
         ops.push(Op {
-            label: op.label.to_string(),
-            dest: op.dest.map(|(d, _)| d.to_string()),
-            opcode: op.opcode.to_string(),
+            label: Name::from(op.label),
+            dest: op.dest.map(|(d, _)| Name::from(d)),
+            opcode: Name::from(op.opcode),
             class,
             operands,
-            line: op.line,
+            line: ln,
         });
     }
     if !diags.is_empty() {
         diags.truncate(MAX_DIAGNOSTICS);
         return Err(err(diags));
     }
-
-    // The names in `defs` borrow the text, not the raw operations.
-    drop((labels, raw_ops));
     let edges = build_edges(kind, &ops, &defs, machine, max_edges).map_err(|d| err(vec![d]))?;
-    Program::assemble(name, kind, ops, edges).map_err(|d| err(vec![d]))
+    Ok(Program::assemble(name, kind, ops, edges))
 }
 
+/// A line without its comment and CR, and the column just past its end.
+fn line_body(line: &str) -> (&str, u32) {
+    let body = match line.bytes().position(|b| b == b'#') {
+        Some(i) => &line[..i],
+        None => line,
+    };
+    let body = body.trim_end_matches('\r');
+    let end_col = if body.is_ascii() {
+        body.len() as u32 + 1
+    } else {
+        body.chars().count() as u32 + 1
+    };
+    (body, end_col)
+}
+
+/// Whether a lexed line is blank, the header (the first line with tokens,
+/// while `header_seen` is false), or an operation.
+fn classify(toks: &[Lexed<'_>], header_seen: bool) -> LineKind {
+    if toks.is_empty() {
+        return LineKind::Empty;
+    }
+    if header_seen {
+        return LineKind::Op;
+    }
+    match &toks[0].tok {
+        Tok::Ident(s) if *s == "block" || *s == "loop" => LineKind::Header,
+        _ => LineKind::BadHeaderOp,
+    }
+}
+
+/// The header of a line classified as one, and its problem if any (then
+/// the input is read as a block so later lines still get checked).
+fn read_header(toks: &[Lexed<'_>], end_col: u32, ln: u32) -> ((Kind, String), Option<Diagnostic>) {
+    let kind = match &toks[0].tok {
+        Tok::Ident(s) if *s == "block" => Some(Kind::Block),
+        Tok::Ident(s) if *s == "loop" => Some(Kind::Loop),
+        _ => None,
+    };
+    match (kind, toks.get(1).map(|t| &t.tok), toks.len()) {
+        (Some(k), Some(Tok::Ident(name)), 2) => ((k, name.to_string()), None),
+        (Some(_), _, _) => {
+            let col = toks.get(1).map_or(end_col, |t| t.col);
+            (
+                (Kind::Block, String::new()),
+                Some(Diagnostic {
+                    line: ln,
+                    column: col,
+                    message: "expected a name after 'block'/'loop' and nothing else".into(),
+                }),
+            )
+        }
+        (None, _, _) => (
+            (Kind::Block, String::new()),
+            Some(Diagnostic {
+                line: ln,
+                column: toks[0].col,
+                message: format!(
+                    "expected the header 'block NAME' or 'loop NAME', found {}",
+                    describe(toks.first())
+                ),
+            }),
+        ),
+    }
+}
+
+/// Answers "which operation defines this name?" through a small table of
+/// recent answers in front of the [`Defs`] index: reads mostly name a
+/// register defined a few lines before, and addresses reuse a few symbols.
+pub(super) struct Resolver<'d, 't> {
+    defs: &'d Defs<'t>,
+    recent: Vec<(&'t str, Option<u32>)>,
+}
+
+/// Entries of a [`Resolver`]'s table of recent answers.
+const RECENT: usize = 1024;
+
+impl<'d, 't> Resolver<'d, 't> {
+    pub(super) fn new(defs: &'d Defs<'t>) -> Resolver<'d, 't> {
+        Resolver {
+            defs,
+            // A key that no name of the input equals: names are never empty.
+            recent: vec![("", None); RECENT],
+        }
+    }
+
+    fn slot(name: &str) -> usize {
+        (hash_name(name) % RECENT as u64) as usize
+    }
+
+    /// Remembers that operation `op` defines `name` (it must).
+    pub(super) fn defined(&mut self, name: &'t str, op: u32) {
+        self.recent[Self::slot(name)] = (name, Some(op));
+    }
+
+    /// The operation defining `name`, if any.
+    pub(super) fn get(&mut self, name: &'t str) -> Option<u32> {
+        let slot = Self::slot(name);
+        let (key, op) = self.recent[slot];
+        if key == name {
+            return op;
+        }
+        let op = self.defs.get(name).map(|d| d.op);
+        self.recent[slot] = (name, op);
+        op
+    }
+}
+
+/// Where a register is defined: the operation's index and line.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Def {
+    pub(super) op: u32,
+    pub(super) line: u32,
+}
+
+/// Every register of an input with its (first) definition.
+pub(super) type Defs<'t> = NameIndex<'t, Def>;
+
 /// Reports a misplaced `r@k`: in a block, or on a name the loop never defines.
-fn check_at(
+fn check_at<'t>(
     diags: &mut Vec<Diagnostic>,
     kind: Kind,
-    defs: &HashMap<&str, (usize, u32)>,
+    defs: &mut Resolver<'_, 't>,
     line: u32,
     at: Option<u32>,
     column: u32,
-    name: &str,
+    name: &'t str,
 ) {
     let message = if at.is_some() && kind == Kind::Block {
         format!("'{name}@k' reads an earlier iteration: only loops have those")
-    } else if at.is_some() && !defs.contains_key(name) {
+    } else if at.is_some() && defs.get(name).is_none() {
         format!("'{name}@k' names a register that no operation of the loop defines")
     } else {
         return;

@@ -10,7 +10,8 @@ use crate::view::report;
 const TASK: &str = "\
 Modulo-schedule this loop body: choose an initiation interval II and an
 issue cycle t for each operation of one iteration (iteration k issues it at
-t + k·II). The smallest II iterative modulo scheduling reaches is expected.
+t + k·II). The reference II is expected: the minimum, found by an exact
+search, for loops of up to 16 operations.
   Dependences as in labs/ch23-sched/SPEC.md §2 (a read at or before the
     definition reads the previous iteration, r@k reads k back); an edge
     i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
@@ -27,14 +28,18 @@ and 'a = 0' read the same).";
 pub fn problem(p: &Problem) -> String {
     let mut text = program_problem(p, TASK, SYNTAX);
     if let Some(s) = &p.solution {
+        let claim = s
+            .ii_facts
+            .map(|f| report::ii_claim(s.ii, &f, p.program.len()))
+            .unwrap_or_else(|| format!("iterative modulo scheduling reaches II = {}", s.ii));
         text.push_str("\nSolution\n\nDependences:\n");
         text.push_str(&report::edges_text(&p.program));
         text.push('\n');
         text.push_str(&report::bounds_text(&p.program, &p.model, &s.bounds));
-        text.push_str(&format!(
-            "\nIterative modulo scheduling reaches II = {}{}:\n",
-            s.ii,
-            if s.ii == s.mii { " = MII" } else { "" }
+        text.push('\n');
+        text.push_str(&crate::util::text::wrap(
+            &format!("{}:\n", report::capitalized(&claim)),
+            80,
         ));
         text.push_str(&indent(&submission_text(&p.program, &s.cycles, Some(s.ii))));
         text.push_str("\nModulo reservation table (rows = cycle mod II):\n");
@@ -60,7 +65,7 @@ pub fn report(r: &Report) -> String {
                 "✓ valid at II = {} (MII = {}{})\n",
                 v.ii,
                 v.mii,
-                if v.ii == v.mii { ": optimal" } else { "" }
+                if v.optimal { ": optimal" } else { "" }
             ));
         }
         out.push_str("\nYour modulo reservation table:\n");
