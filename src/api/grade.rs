@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::content::data::Source;
 #[cfg(unix)]
 use crate::content::lab::StudentReport;
-use crate::content::lab::{self, Lab, LabInput};
+use crate::content::lab::{self, Lab, LabInput, Unread};
 use crate::formats::diagnostic::Diagnostics;
 #[cfg(unix)]
 use crate::host::class::{self, Mode};
@@ -36,32 +36,19 @@ pub fn input(
     m: &Machine,
 ) -> Result<InputGrade, Diagnostics> {
     use std::os::unix::ffi::OsStrExt;
-    let p = program::parse(input_text, input, m)?;
-    let stem = Path::new(input)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.name().to_string());
     let shown = escape_name(submission.as_os_str().as_bytes());
     let student = submission
         .file_name()
         .map(class::shown)
         .unwrap_or_else(|| shown.clone());
-    let (li, report) = match class::read_submission(submission, &shown) {
-        Ok(text) => {
-            let li = LabInput::new(&stem, p, m);
-            let r = lab::grade_submission(&li, m, SINGLE_POINTS, Ok(&text));
-            (li, r)
-        }
-        Err(why) => (
-            LabInput::unscheduled(&stem, p),
-            lab::refused(&stem, SINGLE_POINTS, why),
-        ),
-    };
-    Ok(InputGrade::new(
-        Lab::single(li, m, SINGLE_POINTS),
+    let text = class::read_submission(submission, &shown);
+    grade_read(
+        input_text,
+        input,
         &student,
-        report,
-    ))
+        text.as_deref().map_err(Unread::clone),
+        m,
+    )
 }
 
 /// Grades a submission given as text (`name` is how reports name it, e.g.
@@ -74,24 +61,42 @@ pub fn input_text(
     submission: &str,
     m: &Machine,
 ) -> Result<InputGrade, Diagnostics> {
+    let text = if submission.len() as u64 > lab::MAX_SUBMISSION_BYTES {
+        Err(lab::too_large(name))
+    } else {
+        Ok(submission)
+    };
+    grade_read(input_text, input, name, text, m)
+}
+
+/// Grades a submission as read (or why it could not be read, in which case
+/// no reference schedule is computed) on the input `input_text`.
+fn grade_read(
+    input_text: &str,
+    input: &str,
+    student: &str,
+    submission: Result<&str, Unread>,
+    m: &Machine,
+) -> Result<InputGrade, Diagnostics> {
     let p = program::parse(input_text, input, m)?;
     let stem = Path::new(input)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| p.name().to_string());
-    let (li, report) = if submission.len() as u64 > lab::MAX_SUBMISSION_BYTES {
-        (
+    let (li, report) = match submission {
+        Ok(text) => {
+            let li = LabInput::new(&stem, p, m);
+            let r = lab::grade_submission(&li, m, SINGLE_POINTS, Ok(text));
+            (li, r)
+        }
+        Err(why) => (
             LabInput::unscheduled(&stem, p),
-            lab::refused(&stem, SINGLE_POINTS, lab::too_large(name)),
-        )
-    } else {
-        let li = LabInput::new(&stem, p, m);
-        let r = lab::grade_submission(&li, m, SINGLE_POINTS, Ok(submission));
-        (li, r)
+            lab::refused(&stem, SINGLE_POINTS, why),
+        ),
     };
     Ok(InputGrade::new(
         Lab::single(li, m, SINGLE_POINTS),
-        name,
+        student,
         report,
     ))
 }

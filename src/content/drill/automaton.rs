@@ -14,7 +14,7 @@ use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
 use crate::engine::hazard::{set_string, Automaton};
 use crate::formats::answer;
 use crate::formats::diagnostic::Diagnostic;
-use crate::model::ids::{ClassId, ResourceId};
+use crate::model::ids::ClassId;
 use crate::model::machine::{ClassFile, Machine, MachineFile, MachineInfo, ResourceFile};
 use crate::util::rng::{Rng, GENERATOR_VERSION};
 
@@ -167,10 +167,9 @@ fn machine(seed: u64) -> Machine {
     m
 }
 
-/// The one resource of a generated machine.
-pub fn resource(m: &Machine) -> ResourceId {
-    m.resource_by_name("r").unwrap_or_default()
-}
+/// The one resource of a generated machine (its tables are made as the
+/// forbidden drill makes them).
+pub use super::forbidden::resource;
 
 /// The automaton over `r`.
 fn automaton(m: &Machine) -> Automaton {
@@ -422,10 +421,7 @@ mod tests {
     use super::*;
 
     fn messages(r: &Report) -> Vec<String> {
-        r.verdicts
-            .iter()
-            .filter_map(|v| v.mistake().map(|x| x.message.clone()))
-            .collect()
+        crate::content::drill::mistake_messages(&r.verdicts)
     }
 
     #[test]

@@ -589,6 +589,15 @@ pub enum Verdict<R> {
     Wrong(Mistake),
 }
 
+/// The messages of the wrong verdicts, in order (for tests).
+#[cfg(test)]
+pub(crate) fn mistake_messages<R>(verdicts: &[Verdict<R>]) -> Vec<String> {
+    verdicts
+        .iter()
+        .filter_map(|v| v.mistake().map(|x| x.message.clone()))
+        .collect()
+}
+
 impl<R> Verdict<R> {
     /// The mistake, when it is one.
     pub fn mistake(&self) -> Option<&Mistake> {

@@ -16,14 +16,7 @@ pub fn problem(p: &Problem) -> String {
         "Build the pipeline automaton of Algorithm 23.1.7 for the capacity-1\n\
          resource r, used by these classes at the offsets shown (K_r(o)):\n",
     );
-    let rows: Vec<Vec<String>> = m
-        .class_ids()
-        .map(|c| {
-            let ks: Vec<u32> = m.class(c).offsets(r).collect();
-            vec![format!("  K({})", m.class(c).name), set_string(&ks)]
-        })
-        .collect();
-    text.push_str(&columns(&rows));
+    text.push_str(&super::offsets_table(m, r));
     let issues: Vec<String> = m
         .classes()
         .iter()

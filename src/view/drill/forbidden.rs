@@ -29,14 +29,7 @@ pub fn problem(p: &Problem) -> String {
     let line = p.line();
     let mut text = problem_header(&line);
     text.push_str("These classes use the capacity-1 resource r at the offsets K(o):\n");
-    let rows: Vec<Vec<String>> = m
-        .class_ids()
-        .map(|c| {
-            let ks: Vec<u32> = m.class(c).offsets(r).collect();
-            vec![format!("  K({})", m.class(c).name), set_string(&ks)]
-        })
-        .collect();
-    text.push_str(&columns(&rows));
+    text.push_str(&super::offsets_table(m, r));
     text.push('\n');
     text.push_str(TASK);
     text.push('\n');

@@ -64,6 +64,21 @@ fn header(name: &str, seed: u64, machine: &str) -> String {
     format!("Drill {name} · seed {seed} · generator v{GENERATOR_VERSION} · machine {machine}\n\n")
 }
 
+/// `  K(A)  {0,2}` rows: the offsets at which each class of `m` uses `r`.
+fn offsets_table(m: &Machine, r: crate::model::ids::ResourceId) -> String {
+    let rows: Vec<Vec<String>> = m
+        .class_ids()
+        .map(|c| {
+            let ks: Vec<u32> = m.class(c).offsets(r).collect();
+            vec![
+                format!("  K({})", m.class(c).name),
+                crate::engine::hazard::set_string(&ks),
+            ]
+        })
+        .collect();
+    columns(&rows)
+}
+
 /// The top of a problem: its [`ProblemLine`] (which the student keeps in
 /// the answer file), then the drill's header and a blank line.
 fn problem_header(line: &ProblemLine) -> String {
