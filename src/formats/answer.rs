@@ -15,7 +15,6 @@
 //! | choice | its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text | |
 //! | several choices | letters separated by commas or spaces (`a, c`, `a c`, `ac`), or texts separated by `;` | |
 //! | key and value | `key: value`, `key = value`, `key=value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
-//! | key and value | `key: value`, `key = value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
 //! | row of sets | sets or `-` (none) separated by blanks, a `:` allowed after each: `{0, 2}: - {1}` | `{0 2` · `x` |
 //!
 //! ```

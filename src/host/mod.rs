@@ -1,7 +1,7 @@
 //! The host: everything that touches the file system (class folders,
 //! submission files, state files). The layers below never do. Class
 //! folders, submissions and scheduler runs rely on Unix file and process
-//! semantics (no symbolic links followed, process groups, rlimits), so
+//! semantics (no symbolic links followed, FIFOs not opened, process groups), so
 //! those modules exist on Unix only; the rest builds for the web page too.
 
 #[cfg(unix)]
