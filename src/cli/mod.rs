@@ -388,12 +388,8 @@ pub fn read_limited(path: &str, limit: u64) -> Result<String, CliError> {
             limit >> 20
         )));
     }
-    String::from_utf8(buf).map_err(|e| {
-        CliError(format!(
-            "{path}: not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    let shown = if path == "-" { "<stdin>" } else { path };
+    course::formats::diagnostic::decode_utf8(buf, shown).map_err(|d| CliError(d.to_string()))
 }
 
 fn io_reason(e: &io::Error) -> String {
