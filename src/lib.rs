@@ -51,8 +51,8 @@
 //! | Algorithm 23.1.4 (global reservation table) | [`engine::rtable::GlobalTable`] (`fits`/`place`, plain or modulo), [`engine::rtable::WindowTable`] (its ring form for list scheduling) | `tests/it/table_corpus.rs` |
 //! | Definition 23.1.5 (forbidden latencies, collision vector) | [`engine::hazard::forbidden_latencies`], [`engine::hazard::forbidden_matrix`], [`engine::hazard::collision_vector`]; drill [`content::drill::forbidden`] | `tests/it/worked_example.rs` |
 //! | Lemma 23.1.6 (forbidden latencies) | [`engine::hazard::forbidden_latencies`] | `tests/it/quiz_generators.rs`, `tests/it/worked_example.rs` |
-//! | Algorithm 23.1.7 (hazard recognizer as an automaton) | [`engine::hazard::Recognizer`], [`engine::hazard::Automaton`], [`engine::hazard::trace`]; drill [`content::drill::hazard`] | `tests/it/hazard_corpus.rs` |
-//! | Definition 23.1.8 (LLVM per-operand model) | [`model::machine::Machine::micro_op_buffer_size`], [`model::machine::Class::uops`], [`model::machine::Class::read_advance`]; the Skylake slices in `labs/ch23-sched/machines/` | `tests/it/mca.rs` |
+//! | Algorithm 23.1.7 (hazard recognizer as an automaton) | [`engine::hazard::Recognizer`], [`engine::hazard::Automaton`], [`engine::hazard::trace`]; drills [`content::drill::hazard`], [`content::drill::automaton`] | `tests/it/hazard_corpus.rs` |
+//! | Definition 23.1.8 (LLVM per-operand model) | [`model::machine::Machine::micro_op_buffer_size`], [`model::machine::Class::uops`], [`model::machine::Class::advance`], [`model::machine::Resource::members`] (groups), [`model::machine::Machine::memory_form`] (folded loads); the models in `labs/ch23-sched/machines/` | `tests/it/mca.rs`, `tests/it/mca_corpus.rs` |
 //! | Proposition 23.1.9 (operand latency) | register edges of [`model::program::parse`]: `max(0, lat − ReadAdvance)` | `tests/it/quiz_generators.rs` |
 //! | Definition 23.1.10 (throughput of a loop body) | [`engine::mii::Bounds::rthroughput`], [`engine::mca::Report::block_rthroughput`]; drill [`content::drill::rthroughput`] | `tests/it/quiz_generators.rs`, `tests/it/mca_props.rs` |
 //! | Algorithm 23.1.11 (llvm-mca's simulated cycle) | [`engine::mca::simulate`] | `tests/it/mca.rs`, `tests/it/mca_props.rs` |
@@ -60,7 +60,8 @@
 //! | Lemma 23.1.13 (Algorithm 23.1.4 is correct) | [`engine::rtable::GlobalTable`] | `tests/it/table_corpus.rs` (against a brute-force count) |
 //! | Proposition 23.1.14 (the automaton recognizes feasible sequences) | [`engine::hazard::Automaton`] | `tests/it/hazard_corpus.rs`, `tests/it/table_corpus.rs` |
 //! | Lesson 23.1 §3 (worked example) | [`engine::schedule::reference`] on `labs/ch23-sched/inputs/running.txt`, [`view::report::reservation_table`], the event table of [`engine::hazard::trace`] | `tests/it/worked_example.rs` |
-//! | Lesson 23.1 §5 (pathological family) | [`engine::hazard::pathological_machine`] | `tests/it/hazard_corpus.rs`, `tests/it/worked_example.rs` |
+//! | Lesson 23.1 §5 (pathological family) | [`engine::hazard::pathological_machine`], the machine name `pathological:D` ([`content::family`]) | `tests/it/hazard_corpus.rs`, `tests/it/worked_example.rs`, `tests/it/practice.rs` |
+//! | Lesson 23.1 §4 and §6 (reverse automata for bottom-up schedulers) | [`model::machine::Machine::mirrored`], `course machine --reverse` | `tests/it/practice.rs` (against Algorithm 23.1.4 run backwards) |
 
 pub mod api;
 pub mod bench;

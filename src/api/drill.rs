@@ -1,6 +1,8 @@
 //! `course drill`: one call that loads the drill's generator parameters
 //! from the course data, then makes the problem (with its solution) or
-//! checks an answer.
+//! checks an answer. An answer is checked against the problem its first
+//! line names ([`ProblemLine`]) or the seed given; with neither, or when
+//! they disagree, nothing is graded.
 //!
 //! ```
 //! use course::api::drill::{run, Answer, DrillOutput, DrillRequest};
@@ -9,7 +11,7 @@
 //! let m = Machine::toy();
 //! let req = DrillRequest {
 //!     drill: Drill::Rthroughput,
-//!     seed: 3,
+//!     seed: Some(3),
 //!     machine: &m,
 //!     source: &Source::Embedded,
 //!     solution: false,
@@ -23,7 +25,7 @@
 use serde::Serialize;
 
 use crate::content::data::Source;
-use crate::content::drill::{self, Drill, DrillEntry, DrillError, Problem, Report};
+use crate::content::drill::{self, Drill, DrillEntry, DrillError, Problem, ProblemLine, Report};
 use crate::content::gen::GenParams;
 use crate::model::machine::Machine;
 
@@ -40,7 +42,9 @@ pub struct Answer<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct DrillRequest<'a> {
     pub drill: Drill,
-    pub seed: u64,
+    /// The seed; without it a problem draws one, and an answer must name
+    /// its problem in its first line.
+    pub seed: Option<u64>,
     pub machine: &'a Machine,
     /// Where the generator parameters (`drills/*.yaml`) are read from.
     pub source: &'a Source,
@@ -66,6 +70,9 @@ pub enum Error {
     Params(String),
     #[error(transparent)]
     Drill(#[from] DrillError),
+    /// The answer names no problem, or another one than the arguments.
+    #[error("{0}")]
+    Answer(String),
 }
 
 /// The drill's generator parameters from `source`, when it has a file.
@@ -83,22 +90,97 @@ fn params(drill: Drill, source: &Source) -> Result<Option<GenParams>, Error> {
 /// problem (with its solution when asked).
 pub fn run(req: &DrillRequest<'_>) -> Result<DrillOutput, Error> {
     let params = params(req.drill, req.source)?;
-    let (m, seed) = (req.machine, req.seed);
+    let m = req.machine;
     Ok(match req.check {
-        Some(a) => DrillOutput::Report(Box::new(req.drill.check(
-            m,
-            params.as_ref(),
-            seed,
-            a.text,
-            a.file,
-        )?)),
+        Some(a) => {
+            let seed = answer_seed(req, a)?;
+            DrillOutput::Report(Box::new(req.drill.check(
+                m,
+                params.as_ref(),
+                seed,
+                a.text,
+                a.file,
+            )?))
+        }
         None => DrillOutput::Problem(Box::new(req.drill.problem(
             m,
             params.as_ref(),
-            seed,
+            req.seed.unwrap_or_else(crate::host::clock::fresh_seed),
             req.solution,
         )?)),
     })
+}
+
+/// The seed an answer is checked with: the one given, or the one of the
+/// answer's problem line; an error when there is neither, or when the line
+/// names another drill, seed or machine than the run.
+fn answer_seed(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<u64, Error> {
+    let name = req.drill.name();
+    let Some((line, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)? else {
+        return req.seed.ok_or_else(|| {
+            Error::Answer(format!(
+                "{}: which problem is this answer for? Give --seed N, or keep the problem's \
+                 first line ('# course drill {name} --seed N …') at the top of the file",
+                a.file
+            ))
+        });
+    };
+    let here = format!("{}:{at}", a.file);
+    if line.drill != req.drill {
+        return Err(Error::Answer(format!(
+            "{here}: this answer is for drill {}, not {name}",
+            line.drill.name()
+        )));
+    }
+    if let Some(seed) = req.seed.filter(|&s| s != line.seed) {
+        return Err(Error::Answer(format!(
+            "{here}: this answer is for seed {}, but --seed {seed} was given",
+            line.seed
+        )));
+    }
+    if let Some(machine) = line.machine.filter(|n| n != req.machine.name()) {
+        return Err(Error::Answer(format!(
+            "{here}: this answer is for machine {machine}, but the run uses machine {}: \
+             give {}",
+            req.machine.name(),
+            drill::machine_flag(&machine)
+        )));
+    }
+    Ok(line.seed)
+}
+
+/// The hazard drill on issue attempts given as text instead of a seed
+/// (`div@4 mul@5 mul@7 mul@8`, [`drill::hazard::LESSON_EVENTS`]): the
+/// problem (with the trace when asked), or the report on the answer. The
+/// request's drill and seed are not used.
+pub fn replay(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error> {
+    use crate::content::drill::hazard;
+    let m = req.machine;
+    Ok(match req.check {
+        Some(a) => DrillOutput::Report(Box::new(Report::Hazard(hazard::replay_check(
+            m, events, a.text, a.file,
+        )?))),
+        None => DrillOutput::Problem(Box::new(Problem::Hazard(hazard::replay_problem(
+            m,
+            events,
+            req.solution,
+        )?))),
+    })
+}
+
+/// A list-schedule problem in the making (the web page's table): each
+/// placement `(label, cycle)`, in the order made, judged as `--check` judges
+/// it; see [`drill::list_schedule::placements`].
+pub fn place(
+    seed: u64,
+    machine: &Machine,
+    source: &Source,
+    placed: &[(String, crate::model::ids::Cycle)],
+) -> Result<drill::list_schedule::Placements, Error> {
+    let params = params(Drill::ListSchedule, source)?.unwrap_or_else(GenParams::block_default);
+    Ok(drill::list_schedule::placements(
+        machine, &params, seed, placed,
+    ))
 }
 
 /// `course drill list`: every drill with what it practises.

@@ -1,15 +1,21 @@
 //! `course flash`: [`open`] loads a chapter's deck and the saved review
-//! state (recovering a damaged one); the [`Flashcards`] it returns lists the
-//! cards or starts a [`Review`], a session the front end drives line by
-//! line (front → Enter → back → rating), which saves the state after every
-//! rated card. [`check_deck`] validates a deck.
+//! state (recovering a damaged one); the [`Flashcards`] it returns starts a
+//! [`Review`], a session the front end drives line by line (front → Enter →
+//! back → rating), which saves each rated card before it says where the
+//! card went, and asks again later in the session the cards rated `again`.
+//! [`list`] shows the cards without changing anything on disk.
+//! [`check_deck`] validates a deck.
+//!
+//! Saves go through [`flash_state::update_state`]: under a lock, the state
+//! file is read again and only the card just rated is changed, so two
+//! reviews of one state file at the same time keep each other's work.
 
 use std::path::PathBuf;
 
 use crate::content::data::Source;
 use crate::content::flash::{
-    schedule, Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck, NotARating,
-    NothingDue, Rating, ReviewEnd, ReviewStart, State,
+    read_state, schedule, Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck,
+    NotARating, NothingDue, Rating, ReviewEnd, ReviewStart, State, StateRead,
 };
 use crate::formats::diagnostic::Diagnostics;
 use crate::host::clock;
@@ -42,7 +48,7 @@ pub struct Options<'a> {
     pub tags: &'a [String],
     /// The state file (default: in the user's data folder).
     pub state: Option<&'a std::path::Path>,
-    /// The day to review on (default: today, UTC).
+    /// The day to review on (default: today, in local time).
     pub today: Option<Date>,
 }
 
@@ -70,46 +76,166 @@ pub fn check_chapter_deck(source: &Source, chapter: u32) -> Result<DeckCheck, Fl
     Ok(DeckCheck::of(&text, &origin(source, &path)))
 }
 
-/// Loads the deck, selects the cards and loads the state. A state that had
-/// to be recovered is saved at once, so what was saved survives even if
-/// nothing is reviewed; [`Flashcards::warnings`] says what happened.
-pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
-    let chapter = opts.chapter;
+/// The deck's selected cards, the state file's path and today.
+struct Opened {
+    chapter: u32,
+    today: Date,
+    cards: Vec<Card>,
+    state_path: PathBuf,
+    now: i64,
+}
+
+/// The selected cards of a chapter's deck.
+fn deck_cards(source: &Source, chapter: u32, tags: &[String]) -> Result<Vec<Card>, FlashError> {
     let path = deck_path(chapter);
-    let text = opts.source.read(&path).map_err(|e| match opts.source {
+    let text = source.read(&path).map_err(|e| match source {
         Source::Embedded => FlashError::NoChapter(chapter),
         Source::Dir(_) => FlashError::Read(e),
     })?;
-    let deck = Deck::parse(&text, &origin(opts.source, &path)).map_err(FlashError::InvalidDeck)?;
-    let now = clock::now_secs();
-    let today = opts.today.unwrap_or_else(|| Date::from_unix(now));
-    let cards: Vec<Card> = deck
-        .select(opts.tags)
+    let deck = Deck::parse(&text, &origin(source, &path)).map_err(FlashError::InvalidDeck)?;
+    Ok(deck
+        .select(tags)
         .map_err(FlashError::UnknownTag)?
         .into_iter()
         .cloned()
-        .collect();
+        .collect())
+}
+
+fn open_deck(opts: Options<'_>) -> Result<Opened, FlashError> {
+    let chapter = opts.chapter;
+    let cards = deck_cards(opts.source, chapter, opts.tags)?;
+    let now = clock::now_secs();
+    let today = opts.today.unwrap_or_else(|| clock::today(now));
     let state_path = match opts.state {
         Some(p) => p.to_path_buf(),
         None => flash_state::default_state_path(|k| std::env::var(k).ok(), chapter)
             .ok_or(FlashError::NoDataFolder)?,
     };
-    let loaded = flash_state::load_state(
-        &state_path,
-        &format!("ch{chapter}"),
-        &flash_state::stamp(now),
+    Ok(Opened {
+        chapter,
+        today,
+        cards,
+        state_path,
+        now,
+    })
+}
+
+/// The name a chapter's deck has in its state file.
+fn deck_name(chapter: u32) -> String {
+    format!("ch{chapter}")
+}
+
+/// `--list`: the selected cards with their box and due date, and what
+/// reading the state found. Nothing on disk changes, even for a damaged
+/// state file (the next review moves that aside).
+pub fn list(opts: Options<'_>) -> Result<Listing, FlashError> {
+    let o = open_deck(opts)?;
+    let loaded = flash_state::peek_state(&o.state_path, &deck_name(o.chapter))?;
+    let cards: Vec<&Card> = o.cards.iter().collect();
+    Ok(Listing {
+        list: CardList::new(&cards, &loaded.state, o.today),
+        warnings: loaded.warnings,
+    })
+}
+
+/// What `--list` shows.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    pub list: CardList,
+    /// What reading the state had to tell (a damaged file, bad entries).
+    pub warnings: Vec<String>,
+}
+
+/// Loads the deck, selects the cards and loads the state for a review. A
+/// state that had to be recovered is saved at once, so what was saved
+/// survives even if nothing is reviewed; [`Flashcards::warnings`] says what
+/// happened.
+pub fn open(opts: Options<'_>) -> Result<Flashcards, FlashError> {
+    let o = open_deck(opts)?;
+    let loaded = flash_state::open_state(
+        &o.state_path,
+        &deck_name(o.chapter),
+        &flash_state::stamp(o.now),
     )?;
-    if loaded.backup.is_some() {
-        flash_state::save_state(&state_path, &loaded.state)?;
-    }
+    Ok(Flashcards {
+        chapter: o.chapter,
+        today: o.today,
+        cards: o.cards,
+        state: loaded.state,
+        store: Store::File(o.state_path),
+        warnings: loaded.warnings,
+    })
+}
+/// Where a state kept by the caller comes from: the text of a state file
+/// (as `course flash` saves it), and how the review names the place.
+#[derive(Clone, Copy, Debug)]
+pub struct KeptState<'a> {
+    /// The state file's text; `None` for a fresh start.
+    pub text: Option<&'a str>,
+    /// Where it is kept, as the review's opening line says it.
+    pub kept_in: &'a str,
+}
+
+/// Like [`open`], for a caller that keeps the state itself (the web page,
+/// in its local storage): no file is read or written, and the caller takes
+/// [`Review::state`] after each rating. A damaged state starts fresh with
+/// whatever whole entries it holds; [`Flashcards::warnings`] says so.
+pub fn open_kept(
+    source: &Source,
+    chapter: u32,
+    tags: &[String],
+    kept: KeptState<'_>,
+    today: Date,
+) -> Result<Flashcards, FlashError> {
+    let cards = deck_cards(source, chapter, tags)?;
+    let deck = deck_name(chapter);
+    let (state, warnings) = match kept.text.map(|t| read_state(t.as_bytes(), &deck)) {
+        None => (State::new(&deck), Vec::new()),
+        Some(StateRead::Whole(state)) => (state, Vec::new()),
+        Some(StateRead::Partly { state, dropped }) => (
+            state,
+            dropped
+                .iter()
+                .map(|m| format!("{}: ignoring a bad entry: {m}", kept.kept_in))
+                .collect(),
+        ),
+        Some(StateRead::Damaged { problem, recovered }) => {
+            let n = recovered.as_ref().map_or(0, |s| s.cards.len());
+            (
+                recovered.unwrap_or_else(|| State::new(&deck)),
+                vec![format!(
+                    "{}: the review state is damaged ({problem}); recovered {n} card(s) from it, the rest start fresh",
+                    kept.kept_in
+                )],
+            )
+        }
+    };
     Ok(Flashcards {
         chapter,
         today,
         cards,
-        state: loaded.state,
-        state_path,
-        warnings: loaded.warnings,
+        state,
+        store: Store::Kept(kept.kept_in.to_string()),
+        warnings,
     })
+}
+
+/// Where ratings are saved.
+#[derive(Clone, Debug)]
+enum Store {
+    /// A state file, written after every rating.
+    File(PathBuf),
+    /// Kept by the caller, named as shown.
+    Kept(String),
+}
+
+impl Store {
+    fn shown(&self) -> String {
+        match self {
+            Store::File(p) => p.display().to_string(),
+            Store::Kept(s) => s.clone(),
+        }
+    }
 }
 
 /// A chapter's selected cards and their review state.
@@ -120,7 +246,7 @@ pub struct Flashcards {
     /// The selected cards, in deck order.
     cards: Vec<Card>,
     state: State,
-    state_path: PathBuf,
+    store: Store,
     warnings: Vec<String>,
 }
 
@@ -130,7 +256,12 @@ impl Flashcards {
         &self.warnings
     }
 
-    /// `--list`: the cards with their box and due date.
+    /// The review state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The cards with their box and due date.
     pub fn list(&self) -> CardList {
         let cards: Vec<&Card> = self.cards.iter().collect();
         CardList::new(&cards, &self.state, self.today)
@@ -162,6 +293,7 @@ impl Flashcards {
             at: 0,
             reviewed: 0,
             stopped: false,
+            told: self.warnings.len(),
             flash: self,
         })
     }
@@ -187,6 +319,8 @@ pub struct Review {
     at: usize,
     reviewed: usize,
     stopped: bool,
+    /// Warnings the front end had before the review started.
+    told: usize,
 }
 
 /// The reply that ends a review.
@@ -206,7 +340,7 @@ impl Review {
                 .iter()
                 .filter(|c| f.state.is_due(&c.id, f.today))
                 .count(),
-            state: f.state_path.display().to_string(),
+            state: f.store.shown(),
             today: f.today,
         }
     }
@@ -255,13 +389,45 @@ impl Review {
                 reply: reply.trim().to_string(),
             }));
         };
+        let card = card.clone();
         let f = &mut self.flash;
         let next = schedule(f.state.cards.get(&card.id), rating, f.today);
-        f.state.cards.insert(card.id.clone(), next.clone());
-        flash_state::save_state(&f.state_path, &f.state)?;
+        match &f.store {
+            Store::File(path) => {
+                let saved = flash_state::update_state(
+                    path,
+                    &deck_name(f.chapter),
+                    &flash_state::stamp(clock::now_secs()),
+                    &f.state,
+                    |s| {
+                        s.cards.insert(card.id.clone(), next.clone());
+                    },
+                )?;
+                f.state = saved.state;
+                f.warnings.extend(saved.warnings);
+            }
+            Store::Kept(_) => {
+                f.state.cards.insert(card.id.clone(), next.clone());
+            }
+        }
         self.at += 1;
         self.reviewed += 1;
+        // `again` means "not yet": the card comes back before the end.
+        if rating == Rating::Again {
+            self.order.push(card);
+        }
         Ok(Rated::Scheduled(next))
+    }
+
+    /// What saving had to tell since the review started (a state file
+    /// found damaged and moved aside meanwhile).
+    pub fn warnings(&self) -> &[String] {
+        &self.flash.warnings[self.told..]
+    }
+
+    /// The review state, with every rating so far.
+    pub fn state(&self) -> &State {
+        &self.flash.state
     }
 
     /// Ends the review (input ended, or `q`).
@@ -323,6 +489,26 @@ mod tests {
         assert_eq!(r.end().left, n - 1);
         let again = open(opts).unwrap();
         assert_eq!(again.list().due, n - 1);
+        // The same state kept by the caller gives the same list.
+        let text = std::fs::read_to_string(&state).unwrap();
+        let kept = |text| KeptState {
+            text,
+            kept_in: "local storage",
+        };
+        let today = Date::parse("2026-01-01").unwrap();
+        let web = open_kept(&Source::Embedded, 23, &tags, kept(Some(&text)), today).unwrap();
+        assert_eq!(web.list(), again.list());
+        let mut r = web.review(false).unwrap();
+        assert_eq!(r.start().state, "local storage");
+        r.reveal("");
+        assert!(matches!(r.rate("easy"), Ok(Rated::Scheduled(_))));
+        assert_eq!(r.state().cards.len(), 2);
+        let bad = open_kept(&Source::Embedded, 23, &tags, kept(Some("{")), today).unwrap();
+        assert!(
+            bad.warnings()[0].contains("damaged"),
+            "{:?}",
+            bad.warnings()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -65,7 +65,10 @@ mod tests {
             a,
             run(&Source::Embedded, Kind::Loop, Some(12), 7, &m).unwrap()
         );
-        assert!(a.text.contains("loop l7"));
+        assert!(a.text.contains(&format!(
+            "loop {}\n",
+            crate::content::gen::name(7, Kind::Loop)
+        )));
         assert!(crate::model::program::parse(&a.text, "g", &m).is_ok());
         let e = run(&Source::Embedded, Kind::Block, Some(0), 7, &m).unwrap_err();
         assert!(e.starts_with("--ops must be between 1 and"), "{e}");

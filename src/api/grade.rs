@@ -3,12 +3,20 @@
 
 use std::path::Path;
 
+#[cfg(unix)]
 use crate::content::data::Source;
-use crate::content::lab::{self, Lab, LabInput};
+#[cfg(unix)]
+use crate::content::lab::StudentReport;
+use crate::content::lab::{self, Lab, LabInput, Unread};
 use crate::formats::diagnostic::Diagnostics;
-use crate::host::class;
+#[cfg(unix)]
+use crate::host::class::{self, Mode};
+#[cfg(unix)]
+use crate::host::run::{self, RunSpec, Workspace};
 use crate::model::machine::Machine;
 use crate::model::program;
+#[cfg(unix)]
+use crate::util::text::escape_name;
 
 pub use crate::view::grade::{Grades, InputGrade};
 
@@ -17,11 +25,57 @@ pub const SINGLE_POINTS: f64 = 10.0;
 
 /// Grades the submission file `submission` on the lab-format input
 /// `input_text` (named `input` in diagnostics; its file stem names the
-/// input). A submission that cannot be read is graded as invalid.
+/// input). The submission is read first: one that cannot be read (over the
+/// size limit, not a regular file, …) is refused before the reference
+/// schedule is computed.
+#[cfg(unix)]
 pub fn input(
     input_text: &str,
     input: &str,
+    submission: &Path,
+    m: &Machine,
+) -> Result<InputGrade, Diagnostics> {
+    use std::os::unix::ffi::OsStrExt;
+    let shown = escape_name(submission.as_os_str().as_bytes());
+    let student = submission
+        .file_name()
+        .map(class::shown)
+        .unwrap_or_else(|| shown.clone());
+    let text = class::read_submission(submission, &shown);
+    grade_read(
+        input_text,
+        input,
+        &student,
+        text.as_deref().map_err(Unread::clone),
+        m,
+    )
+}
+
+/// Grades a submission given as text (`name` is how reports name it, e.g.
+/// an uploaded file's name), as [`input`] grades a file: the same size
+/// limit, checks and feedback.
+pub fn input_text(
+    input_text: &str,
+    input: &str,
+    name: &str,
     submission: &str,
+    m: &Machine,
+) -> Result<InputGrade, Diagnostics> {
+    let text = if submission.len() as u64 > lab::MAX_SUBMISSION_BYTES {
+        Err(lab::too_large(name))
+    } else {
+        Ok(submission)
+    };
+    grade_read(input_text, input, name, text, m)
+}
+
+/// Grades a submission as read (or why it could not be read, in which case
+/// no reference schedule is computed) on the input `input_text`.
+fn grade_read(
+    input_text: &str,
+    input: &str,
+    student: &str,
+    submission: Result<&str, Unread>,
     m: &Machine,
 ) -> Result<InputGrade, Diagnostics> {
     let p = program::parse(input_text, input, m)?;
@@ -29,31 +83,126 @@ pub fn input(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| p.name().to_string());
-    let li = LabInput::new(&stem, p, m);
-    let text = class::read_submission(Path::new(submission));
-    let report = lab::grade_input(
-        &li,
-        m,
-        SINGLE_POINTS,
-        text.as_deref().map_err(String::clone),
-    );
-    let student = Path::new(submission)
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| submission.to_string());
+    let (li, report) = match submission {
+        Ok(text) => {
+            let li = LabInput::new(&stem, p, m);
+            let r = lab::grade_submission(&li, m, SINGLE_POINTS, Ok(text));
+            (li, r)
+        }
+        Err(why) => (
+            LabInput::unscheduled(&stem, p),
+            lab::refused(&stem, SINGLE_POINTS, why),
+        ),
+    };
     Ok(InputGrade::new(
         Lab::single(li, m, SINGLE_POINTS),
-        &student,
+        student,
         report,
     ))
 }
 
 /// Grades a student folder or a class folder on the lab `name` (read from
-/// `source`).
-pub fn lab(source: &Source, name: &str, dir: &Path) -> Result<Grades, String> {
+/// `source`), the folder taken as `mode` says.
+#[cfg(unix)]
+pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades, String> {
     let lab = lab::load_lab(source, name)?;
-    let students = class::grade_dir(&lab, dir)?;
-    Ok(Grades { students, lab })
+    let run = class::grade_dir(&lab, dir, mode)?;
+    Ok(Grades {
+        students: run.students,
+        lab,
+        notes: run.notes,
+    })
+}
+
+/// What `course grade --run` needs besides the lab and the folder.
+#[cfg(unix)]
+#[derive(Clone, Debug)]
+pub struct RunRequest {
+    /// The student's program, and the limits per input.
+    pub spec: RunSpec,
+    /// How many hidden inputs to generate from the secret.
+    pub hidden: usize,
+    /// The instructor's secret (any text), needed when `hidden` > 0.
+    pub secret: Option<String>,
+}
+
+/// How a folder is taken in `--run` mode: as `mode` says, or one student
+/// when it holds a file that the command names (`./sched`, `sched.py`),
+/// else a class.
+#[cfg(unix)]
+fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
+    if mode != Mode::Detect {
+        return mode;
+    }
+    let named = words
+        .iter()
+        .filter(|w| !w.contains(run::INPUT) && !w.is_empty() && !Path::new(w).is_absolute())
+        .any(|w| std::fs::symlink_metadata(dir.join(w)).is_ok());
+    if named {
+        Mode::Student
+    } else {
+        Mode::Class
+    }
+}
+
+/// Grades a student's scheduler (or each student's, for a class folder)
+/// by running it on every input of the lab `name` and on `req.hidden`
+/// inputs generated from the secret, each under the limits of `req.spec`;
+/// what it prints is graded as a submission.
+#[cfg(unix)]
+pub fn run_lab(
+    source: &Source,
+    name: &str,
+    dir: &Path,
+    mode: Mode,
+    req: &RunRequest,
+) -> Result<Grades, String> {
+    let mut lab = lab::load_lab(source, name)?;
+    let hidden = match (req.hidden, &req.secret) {
+        (0, _) => Vec::new(),
+        (n, Some(secret)) => lab::hidden_inputs(&lab, crate::util::rng::seed_from_text(secret), n)?,
+        (_, None) => {
+            return Err(
+                "hidden inputs need the secret seed: --secret-seed-file FILE or COURSE_SECRET_SEED"
+                    .into(),
+            )
+        }
+    };
+    let ws = Workspace::new()?;
+    let mut files = Vec::new();
+    for li in &lab.inputs {
+        let text = source.read(&format!("labs/{name}/inputs/{}.txt", li.stem))?;
+        files.push((ws.write(&li.stem, &text)?, text, false));
+    }
+    for (li, text) in &hidden {
+        files.push((ws.write(&li.stem, text)?, text.clone(), true));
+    }
+    lab.inputs.extend(hidden.into_iter().map(|(li, _)| li));
+    let mode = run_mode(dir, &req.spec.words, mode);
+    let run = class::visit(&lab, dir, mode, &mut |lab, student, d| {
+        let inputs = lab
+            .inputs
+            .iter()
+            .zip(&files)
+            .map(|(li, (path, text, hidden))| {
+                let out = run::run_scheduler(&req.spec, d, path, text);
+                let mut r = lab::grade_submission(
+                    li,
+                    &lab.machine,
+                    lab.points,
+                    out.as_deref().map_err(Clone::clone),
+                );
+                r.hidden = *hidden;
+                r
+            })
+            .collect();
+        StudentReport::new(student, inputs)
+    })?;
+    Ok(Grades {
+        students: run.students,
+        lab,
+        notes: run.notes,
+    })
 }
 
 #[cfg(test)]
@@ -66,19 +215,41 @@ mod tests {
         let g = input(
             crate::content::data::RUNNING_TXT,
             "labs/ch23-sched/inputs/running.txt",
-            "/nonexistent/alice.sched",
+            Path::new("/nonexistent/alice.sched"),
             &m,
         )
         .unwrap();
         assert_eq!(g.report().input, "running");
         assert!(!g.report().valid);
+        // Refused before the reference was computed.
+        assert_eq!(g.report().reference, None);
         assert_eq!(g.grades().students[0].student, "alice.sched");
         let dir = std::env::temp_dir().join(format!("course-api-grade-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("bob")).unwrap();
-        let graded = lab(&Source::Embedded, "ch23-sched", &dir).unwrap();
+        let graded = lab(&Source::Embedded, "ch23-sched", &dir, Mode::Detect).unwrap();
         assert_eq!(graded.students.len(), 1);
         assert!(!graded.valid());
-        assert!(lab(&Source::Embedded, "no-such-lab", &dir).is_err());
+        assert!(lab(&Source::Embedded, "no-such-lab", &dir, Mode::Detect).is_err());
+        let text = "c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n";
+        let g = input_text(
+            crate::content::data::RUNNING_TXT,
+            "running.txt",
+            "me",
+            text,
+            &m,
+        )
+        .unwrap();
+        assert!(g.report().valid);
+        let big = "#".repeat(2 << 20);
+        let g = input_text(
+            crate::content::data::RUNNING_TXT,
+            "running.txt",
+            "me",
+            &big,
+            &m,
+        )
+        .unwrap();
+        assert!(g.report().violations[0].message.contains("limit"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,39 +1,65 @@
 //! `course machine`: a machine model with the forbidden latencies of its
-//! capacity-1 units (Definition 23.1.5).
+//! capacity-1 units (Definition 23.1.5), or with `reverse` the same for its
+//! mirrored tables (the reverse automaton of a bottom-up scheduler, Lesson
+//! 23.1 §4 and §6). Machines whose view would be too large to print in a
+//! moment are refused, naming the field ([`check_size`]).
+
+use std::borrow::Cow;
 
 use crate::engine::hazard;
 use crate::model::machine::Machine;
 use crate::view::machine::{ForbiddenLatencies, ForbiddenPair};
 
-pub use crate::view::machine::MachineOutput;
+pub use crate::view::machine::{check_size, MachineOutput, TooLarge};
 
-/// The description of `m`.
-pub fn run(m: &Machine) -> MachineOutput<'_> {
+/// What `course machine` shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MachineRequest {
+    /// Mirror the tables for a bottom-up scheduler ([`Machine::mirrored`]).
+    pub reverse: bool,
+}
+
+/// The description of `m`, or why it is too large to describe.
+pub fn run<'m>(m: &'m Machine, req: &MachineRequest) -> Result<MachineOutput<'m>, TooLarge> {
+    check_size(m)?;
+    let model = if req.reverse {
+        Cow::Owned(m.mirrored())
+    } else {
+        Cow::Borrowed(m)
+    };
+    let m: &Machine = &model;
     let info = m.info();
+    let by_resource = hazard::users(m);
     let forbidden_latencies = m
         .resource_ids()
         .filter(|&r| r.index() != 0 && m.resource(r).capacity == 1)
-        .map(|r| ForbiddenLatencies {
-            pairs: hazard::forbidden_matrix(m, r)
-                .into_iter()
-                .map(|(x, y, latencies)| ForbiddenPair {
-                    from: m.class(x).name.clone(),
-                    latencies,
-                    to: m.class(y).name.clone(),
-                })
-                .collect(),
-            resource: m.resource(r).name.clone(),
+        .map(|r| {
+            let users = &by_resource[r.index()];
+            ForbiddenLatencies {
+                pairs: users
+                    .iter()
+                    .flat_map(|(x, kx)| {
+                        users.iter().map(move |(y, ky)| ForbiddenPair {
+                            from: m.class(*x).name.clone(),
+                            latencies: hazard::forbidden_between(kx, ky),
+                            to: m.class(*y).name.clone(),
+                        })
+                    })
+                    .collect(),
+                resource: m.resource(r).name.clone(),
+            }
         })
         .collect();
-    MachineOutput {
+    Ok(MachineOutput {
         classes: info.classes,
         forbidden_latencies,
         issue_width: info.issue_width,
         micro_op_buffer_size: info.micro_op_buffer_size,
         name: info.name,
         resources: info.resources,
-        model: m,
-    }
+        reverse: req.reverse,
+        model,
+    })
 }
 
 #[cfg(test)]
@@ -43,7 +69,7 @@ mod tests {
     #[test]
     fn the_toy_multiplier_forbids_what_the_divider_holds() {
         let m = Machine::toy();
-        let out = run(&m);
+        let out = run(&m, &MachineRequest::default()).unwrap();
         let names: Vec<&str> = out
             .forbidden_latencies
             .iter()

@@ -9,7 +9,7 @@ use crate::model::machine::Machine;
 use crate::model::program;
 use crate::view::mca::{InstructionPressure, InstructionRow, PressureOutput, TimelineRow};
 
-pub use crate::view::mca::{McaOutput, Views};
+pub use crate::view::mca::{McaOutput, TablesOutput, Views};
 
 /// What to simulate and which views to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +32,100 @@ pub enum Error {
     Simulation(#[from] McaError),
 }
 
+/// The marker of an instruction's display text in a trailing comment:
+/// `a: ymm2 = vdivpd ymm0, ymm1   # asm: vdivpd\t%ymm0, %ymm1, %ymm2`.
+pub const ASM_MARKER: &str = "asm:";
+
+/// What the views call each operation: the text of its line's trailing
+/// `# asm: …` comment when it has one (the instruction as llvm-mca prints
+/// it), else the operation as written in the lab format.
+pub fn instruction_texts(text: &str, p: &program::Program) -> Vec<String> {
+    let lines: Vec<&str> = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
+        .collect();
+    p.ops()
+        .iter()
+        .map(|o| {
+            lines
+                .get(o.line as usize - 1)
+                .and_then(|l| l.split_once('#'))
+                .and_then(|(_, c)| c.trim_start().strip_prefix(ASM_MARKER))
+                .map(|a| a.trim_matches(|c: char| c == ' ' || c == '\r').to_string())
+                .filter(|a| !a.is_empty())
+                .unwrap_or_else(|| o.text())
+        })
+        .collect()
+}
+
 fn round2(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
+}
+
+/// The instruction-info rows of `p` on `m`, named by `texts`.
+fn info_rows(p: &program::Program, m: &Machine, texts: &[String]) -> Vec<InstructionRow> {
+    mca::instruction_info(p, m)
+        .iter()
+        .zip(texts)
+        .zip(p.ops())
+        .map(|((i, t), op)| InstructionRow {
+            bypass_latency: i.bypass_latency,
+            instruction: t.clone(),
+            latency: i.latency,
+            may_load: i.may_load,
+            may_store: i.may_store,
+            opcode: m.class(op.class).name.clone(),
+            resources: i
+                .resources
+                .iter()
+                .map(|&(r, n)| {
+                    if n > 1 {
+                        format!("{}[{n}]", m.resource(r).name)
+                    } else {
+                        m.resource(r).name.clone()
+                    }
+                })
+                .collect(),
+            rthroughput: i.rthroughput.to_f64(),
+            uops: i.uops,
+        })
+        .collect()
+}
+
+/// A pressure table keyed by resource name.
+fn pressure_output(m: &Machine, pr: &mca::Pressure, texts: &[String]) -> PressureOutput {
+    let by_name = |row: &[f64]| -> BTreeMap<String, f64> {
+        pr.resources
+            .iter()
+            .zip(row)
+            .filter(|(_, &u)| u != 0.0)
+            .map(|(&x, &u)| (m.resource(x).name.clone(), round2(u)))
+            .collect()
+    };
+    PressureOutput {
+        by_instruction: pr
+            .per_instruction
+            .iter()
+            .zip(texts)
+            .map(|(row, t)| InstructionPressure {
+                instruction: t.clone(),
+                pressure: by_name(row),
+            })
+            .collect(),
+        per_iteration: by_name(&pr.per_iteration),
+    }
+}
+
+/// Parses `text` and reports the model's view of each instruction.
+pub fn tables(text: &str, origin: &str, m: &Machine) -> Result<TablesOutput, Error> {
+    let p = program::parse(text, origin, m)?;
+    let texts = instruction_texts(text, &p);
+    Ok(TablesOutput {
+        instruction_info: info_rows(&p, m, &texts),
+        resource_pressure: pressure_output(m, &mca::resource_pressure(&p, m), &texts),
+        texts,
+    })
 }
 
 /// Parses the lab-format `text` (named `origin` in diagnostics) and
@@ -55,45 +147,11 @@ pub fn run<'m>(
         },
     };
     let r = mca::simulate(&p, m, &opts)?;
-    let texts: Vec<String> = p.ops().iter().map(|o| o.text()).collect();
-    let instruction_info = views.instruction_info.then(|| {
-        mca::instruction_info(&p, m)
-            .iter()
-            .zip(&texts)
-            .map(|(i, t)| InstructionRow {
-                instruction: t.clone(),
-                latency: i.latency,
-                may_load: i.may_load,
-                may_store: i.may_store,
-                rthroughput: i.rthroughput.to_f64(),
-                uops: i.uops,
-            })
-            .collect()
-    });
-    let pressure = views
+    let texts = instruction_texts(text, &p);
+    let instruction_info = views.instruction_info.then(|| info_rows(&p, m, &texts));
+    let resource_pressure = views
         .resource_pressure
-        .then(|| mca::resource_pressure(&p, m));
-    let resource_pressure = pressure.as_ref().map(|pr| {
-        let by_name = |row: &[u64]| -> BTreeMap<String, u64> {
-            pr.resources
-                .iter()
-                .zip(row)
-                .map(|(&x, &u)| (m.resource(x).name.clone(), u))
-                .collect()
-        };
-        PressureOutput {
-            by_instruction: pr
-                .per_instruction
-                .iter()
-                .zip(&texts)
-                .map(|(row, t)| InstructionPressure {
-                    instruction: t.clone(),
-                    pressure: by_name(row),
-                })
-                .collect(),
-            per_iteration: by_name(&pr.per_iteration),
-        }
-    });
+        .then(|| pressure_output(m, &mca::simulated_pressure(&p, m, &r), &texts));
     let timeline = views.timeline.then(|| {
         r.timeline
             .iter()
@@ -121,9 +179,9 @@ pub fn run<'m>(
         total_uops: r.total_uops,
         uops_per_cycle: round2(r.uops_per_cycle()),
         program: p,
+        texts,
         model: m,
         report: r,
-        pressure,
     })
 }
 
@@ -153,7 +211,7 @@ mod tests {
         assert_eq!(out.timeline.as_ref().unwrap()[1].issue, 4);
         assert_eq!(
             out.resource_pressure.as_ref().unwrap().per_iteration["mem"],
-            1
+            1.0
         );
         let t = crate::view::mca::text(&out);
         assert!(

@@ -3,6 +3,8 @@
 //! [`crate::view`] renders it as text.
 
 pub mod analyze;
+#[cfg(unix)]
+pub mod autograder;
 pub mod bench;
 pub mod drill;
 pub mod flash;

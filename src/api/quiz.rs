@@ -148,22 +148,22 @@ pub fn session(sel: Selection<'_>, seed: Option<u64>) -> Result<Session, QuizErr
         seed,
         insts: instances(&selected, seed),
         outcomes: Vec::new(),
-        tries: 0,
     })
 }
 
 /// What a reply led to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    /// The reply could not be read; the same question is asked once more.
+    /// The reply could not be read: it is not graded, and the same question
+    /// is asked again, with the syntax it takes.
     Retry(Retry),
-    /// The question is done (right, wrong, partly right, or a second
-    /// unreadable reply).
+    /// The question is done (right, wrong or partly right).
     Feedback(Feedback),
 }
 
 /// An interactive quiz: the questions in order, each answered once (an
-/// unreadable reply gets one more try), then the summary.
+/// unreadable reply is asked again, as often as it takes), then the
+/// summary.
 #[derive(Clone, Debug)]
 pub struct Session {
     chapter: u32,
@@ -172,14 +172,9 @@ pub struct Session {
     insts: Vec<Instance>,
     /// One per finished question, in order.
     outcomes: Vec<Outcome>,
-    /// Unreadable replies to the current question so far.
-    tries: u8,
 }
 
 impl Session {
-    /// How many unreadable replies end a question as a format error.
-    pub const TRIES: u8 = 2;
-
     /// The opening line's figures.
     pub fn intro(&self) -> Intro {
         Intro {
@@ -203,11 +198,12 @@ impl Session {
     pub fn reply(&mut self, line: &str) -> Option<Reply> {
         let inst = self.insts.get(self.outcomes.len())?;
         let o = outcome(inst, Some(reply_text(line)));
-        self.tries += 1;
-        if o.status == Status::FormatError && self.tries < Self::TRIES {
-            return Some(Reply::Retry(Retry { message: o.message }));
+        if o.status == Status::FormatError {
+            return Some(Reply::Retry(Retry {
+                message: o.message,
+                syntax: inst.syntax(),
+            }));
         }
-        self.tries = 0;
         let explanation = inst.explanation.clone();
         self.outcomes.push(o.clone());
         Some(Reply::Feedback(Feedback {
@@ -222,7 +218,6 @@ impl Session {
         for inst in &self.insts[self.outcomes.len()..] {
             self.outcomes.push(outcome(inst, None));
         }
-        self.tries = 0;
         InputEnded { left }
     }
 
@@ -235,6 +230,9 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::quiz::{Expected, Kind};
+    use crate::formats::answer::letter;
+    use crate::util::ratio::Ratio;
 
     fn sel(source: &Source) -> Selection<'_> {
         Selection {
@@ -244,24 +242,30 @@ mod tests {
         }
     }
 
-    /// The verdict of the interactive session for `reply` (repeated if it
-    /// asks again) on every question.
-    fn interactive(reply: &dyn Fn(&Instance) -> String, seed: u64) -> Vec<Outcome> {
+    /// The verdict of the interactive session for `reply` on every
+    /// question: its outcome, or the reason it was asked again (after
+    /// which the right answer moves the quiz on).
+    fn interactive(reply: &dyn Fn(&Instance) -> String, seed: u64) -> Vec<Result<Outcome, Retry>> {
         let source = Source::Embedded;
         let mut s = session(sel(&source), Some(seed)).unwrap();
         let insts = s.insts.clone();
+        let mut out = Vec::new();
         for inst in &insts {
-            let line = reply(inst);
-            loop {
-                match s.reply(&line) {
-                    Some(Reply::Retry(_)) => continue,
-                    Some(Reply::Feedback(_)) => break,
-                    None => panic!("the session ended early"),
+            match s.reply(&reply(inst)) {
+                Some(Reply::Retry(r)) => {
+                    assert_eq!(s.question().map(|q| q.id), Some(inst.id.clone()));
+                    assert!(matches!(
+                        s.reply(&inst.answer_text()),
+                        Some(Reply::Feedback(_))
+                    ));
+                    out.push(Err(r));
                 }
+                Some(Reply::Feedback(f)) => out.push(Ok(f.outcome)),
+                None => panic!("the session ended early"),
             }
         }
         assert!(s.question().is_none());
-        s.summary().questions
+        out
     }
 
     fn answered(reply: &dyn Fn(&Instance) -> String, seed: u64) -> Vec<Outcome> {
@@ -269,7 +273,9 @@ mod tests {
         let insts = session(sel(&source), Some(seed)).unwrap().insts;
         let text: String = insts
             .iter()
-            .map(|i| format!("{}: {}\n", i.id, reply(i)))
+            .map(|i| (i, reply(i)))
+            .filter(|(_, r)| !r.is_empty())
+            .map(|(i, r)| format!("{}: {r}\n", i.id))
             .collect();
         grade(sel(&source), &text, "a.txt", Some(seed))
             .unwrap()
@@ -288,38 +294,47 @@ mod tests {
             &|_| "a, c".into(),
             &|_| "abc".into(),
         ];
+        let mut statuses = Vec::new();
         for (k, reply) in replies.iter().enumerate() {
             for seed in [0, 7, 42] {
                 let a = interactive(reply, seed);
                 let b = answered(reply, seed);
                 assert_eq!(a.len(), b.len());
                 for (x, y) in a.iter().zip(&b) {
-                    assert_eq!(
-                        (&x.id, x.status, x.score, &x.message),
-                        (&y.id, y.status, y.score, &y.message),
-                        "reply {k}, seed {seed}"
-                    );
+                    statuses.push(y.status);
+                    match x {
+                        Ok(x) => assert_eq!(
+                            (&x.id, x.status, x.score, &x.message),
+                            (&y.id, y.status, y.score, &y.message),
+                            "reply {k}, seed {seed}"
+                        ),
+                        // What the file calls a format error is asked
+                        // again at the prompt, for the same reason.
+                        Err(r) => {
+                            assert_eq!(y.status, Status::FormatError, "reply {k}, seed {seed}");
+                            assert_eq!(r.message, y.message);
+                            assert!(y
+                                .location
+                                .as_deref()
+                                .is_some_and(|l| l.starts_with("a.txt:")));
+                        }
+                    }
                 }
             }
         }
         // All statuses but `unanswered` occur.
-        let all: Vec<Status> = replies
-            .iter()
-            .flat_map(|r| interactive(r, 7))
-            .map(|o| o.status)
-            .collect();
         for st in [
             Status::Right,
             Status::Partial,
             Status::Wrong,
             Status::FormatError,
         ] {
-            assert!(all.contains(&st), "{st:?}");
+            assert!(statuses.contains(&st), "{st:?}");
         }
     }
 
     #[test]
-    fn one_retry_then_a_format_error_and_end_of_input() {
+    fn unreadable_replies_are_asked_again_then_end_of_input() {
         let source = Source::Embedded;
         let tags = ["llvm-mca".to_string()];
         let mut s = session(
@@ -332,17 +347,80 @@ mod tests {
         )
         .unwrap();
         let n = s.intro().questions;
-        assert!(matches!(s.reply("{"), Some(Reply::Retry(_))));
-        let Some(Reply::Feedback(f)) = s.reply("{") else {
-            panic!()
-        };
-        assert_eq!(f.outcome.status, Status::FormatError);
-        assert_eq!(s.question().map(|q| q.number), Some(2));
-        assert_eq!(s.end_of_input().left, n - 1);
+        let first = s.question().unwrap();
+        for _ in 0..5 {
+            let Some(Reply::Retry(r)) = s.reply("{") else {
+                panic!()
+            };
+            assert_eq!(r.syntax, first.syntax);
+        }
+        assert_eq!(s.question().map(|q| q.number), Some(1));
+        assert_eq!(s.end_of_input().left, n);
         assert!(s.question().is_none());
         assert_eq!(s.reply("x"), None);
         let sum = s.summary();
-        assert_eq!(sum.count(Status::Unanswered), n - 1);
+        assert_eq!(sum.count(Status::Unanswered), n);
+        assert_eq!(sum.count(Status::FormatError), 0);
         assert!(!sum.all_right);
+    }
+
+    /// The credit choice `i` deserves: all of it for the one right choice,
+    /// and for multiple choice its share of the right ones (a wrong one
+    /// alone earns nothing).
+    fn deserved(e: &Expected, i: usize) -> Ratio {
+        match e {
+            Expected::Single { answer, .. } => Ratio::int(u64::from(i == *answer)),
+            Expected::Multiple { answers, .. } if answers.contains(&i) => {
+                Ratio::new(1, answers.len() as u64)
+            }
+            _ => Ratio::int(0),
+        }
+    }
+
+    /// Issue 11, point 1: over the whole bank and seeds 0..20, every choice
+    /// of every single and multiple choice question, given by its letter or
+    /// by its exact text, earns the credit it deserves, both typed at the
+    /// prompt and in an answer file.
+    #[test]
+    fn every_choice_by_letter_or_text_earns_its_credit() {
+        let source = Source::Embedded;
+        let bank = load(&source, 23).unwrap();
+        let mut checked = 0;
+        for seed in 0..20 {
+            let insts = session(sel(&source), Some(seed)).unwrap().insts;
+            let most = insts.iter().map(|i| i.choices().len()).max().unwrap_or(0);
+            for k in 0..most {
+                for by_text in [false, true] {
+                    let reply = |i: &Instance| match i.choices().get(k) {
+                        Some(c) if by_text => c.clone(),
+                        Some(_) => letter(k).to_string(),
+                        None => String::new(),
+                    };
+                    let typed = interactive(&reply, seed);
+                    let filed = answered(&reply, seed);
+                    for ((inst, t), f) in insts.iter().zip(&typed).zip(&filed) {
+                        if k >= inst.choices().len() {
+                            continue;
+                        }
+                        let want = deserved(&inst.expected, k);
+                        let how = format!("{} seed {seed} choice {k} text {by_text}", inst.id);
+                        let t = t
+                            .as_ref()
+                            .unwrap_or_else(|r| panic!("{how}: {}", r.message));
+                        assert_eq!(t.score, want, "typed: {how}: {}", t.message);
+                        assert_eq!(f.score, want, "file: {how}: {}", f.message);
+                        assert_ne!(f.status, Status::FormatError, "file: {how}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        let choice_questions = bank
+            .questions
+            .iter()
+            .filter(|q| matches!(q.kind, Kind::Single | Kind::Multiple))
+            .count();
+        assert!(choice_questions >= 10);
+        assert!(checked >= choice_questions * 20 * 2 * 4);
     }
 }

@@ -3,13 +3,12 @@
 //! result with [`course::view`] (text, DOT) or as JSON.
 
 use course::api::{self, drill::DrillOutput};
-use course::model::machine::Machine;
 use course::model::program::Kind;
 use course::view;
 
 use super::{
     print, print_json, print_with, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice,
-    Format, GenArgs, GenKind, InputArgs, MachineArgs,
+    Format, GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs,
 };
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
@@ -18,19 +17,30 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             let list = api::drill::list();
             match a.format {
                 Format::Json => print_json(&list),
-                _ => print(&view::drill::list_text(&list)),
+                Format::Text => print(&view::drill::list_text(&list)),
             }
             return Ok(0);
         }
         DrillChoice::One(d) => d,
     };
-    let seed = match a.seed {
-        Some(s) => s,
-        None => {
+    let events = match (a.lesson, &a.events) {
+        (true, _) => Some(course::content::drill::hazard::LESSON_EVENTS),
+        (false, e) => e.as_deref(),
+    };
+    if events.is_some() && drill != course::content::drill::Drill::Hazard {
+        return Err(CliError(
+            "--events and --lesson replay the hazard drill: course drill hazard --lesson".into(),
+        ));
+    }
+    // A problem without --seed draws one; an answer names its own; a
+    // replay of issue attempts has none.
+    let seed = match (a.seed, &a.check) {
+        (None, None) if events.is_none() => {
             let s = course::host::clock::fresh_seed();
             eprintln!("course: no --seed given; using --seed {s}");
-            s
+            Some(s)
         }
+        (seed, _) => seed,
     };
     let answer = match &a.check {
         Some(path) => Some((
@@ -43,7 +53,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         )),
         None => None,
     };
-    let out = api::drill::run(&api::drill::DrillRequest {
+    let req = api::drill::DrillRequest {
         drill,
         seed,
         machine: &ctx.machine,
@@ -52,22 +62,22 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         check: answer
             .as_ref()
             .map(|(file, text)| api::drill::Answer { file, text }),
-    })?;
+    };
+    let out = match events {
+        Some(events) => api::drill::replay(&req, events)?,
+        None => api::drill::run(&req)?,
+    };
     match out {
         DrillOutput::Report(r) => {
             match a.format {
                 Format::Json => print_json(&r),
-                _ => print(&super::paint(ctx, &view::drill::report_text(&r))),
+                Format::Text => print(&super::paint(ctx, &view::drill::report_text(&r))),
             }
             Ok(if r.correct() { 0 } else { 1 })
         }
         DrillOutput::Problem(p) => {
             match a.format {
                 Format::Json => print_json(&p),
-                Format::Dot => return Err(CliError(
-                    "--format dot is for dependence graphs: use `course analyze FILE --format dot`"
-                        .into(),
-                )),
                 Format::Text => print(&view::drill::problem_text(&p)),
             }
             Ok(0)
@@ -89,9 +99,9 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     let out = api::schedule::run(&text, origin(&a.input), &ctx.machine)?;
     drop(text);
     match a.format {
-        Format::Text => print_with(|w| view::schedule::write_text(w, &out)),
-        Format::Json => print_json(&out),
-        Format::Dot => print_with(|w| view::schedule::write_dot(w, &out)),
+        GraphFormat::Text => print_with(|w| view::schedule::write_text(w, &out)),
+        GraphFormat::Json => print_json(&out),
+        GraphFormat::Dot => print_with(|w| view::schedule::write_dot(w, &out)),
     }
     // The process ends next: freeing a large program piece by piece would
     // only delay the exit.
@@ -104,9 +114,9 @@ pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     let out = api::analyze::run(&text, origin(&a.input), &ctx.machine)?;
     drop(text);
     match a.format {
-        Format::Text => print_with(|w| view::analyze::write_text(w, &out)),
-        Format::Json => print_json(&out),
-        Format::Dot => print_with(|w| view::analyze::write_dot(w, &out)),
+        GraphFormat::Text => print_with(|w| view::analyze::write_text(w, &out)),
+        GraphFormat::Json => print_json(&out),
+        GraphFormat::Dot => print_with(|w| view::analyze::write_dot(w, &out)),
     }
     // The process ends next: freeing a large program piece by piece would
     // only delay the exit.
@@ -114,24 +124,16 @@ pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     Ok(0)
 }
 
+/// `course machine [NAME|FILE]`: the machine was loaded with the others
+/// (the positional name, else `--machine`, else toy).
 pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
-    let owned: Machine;
-    let m = match &a.machine {
-        Some(spec) => {
-            owned = super::load_machine(Some(spec))?;
-            &owned
-        }
-        None => &ctx.machine,
-    };
-    if a.format == Format::Dot {
-        return Err(CliError(
-            "--format dot is for dependence graphs (course analyze)".into(),
-        ));
-    }
-    let out = api::machine::run(m);
+    let out = api::machine::run(
+        &ctx.machine,
+        &api::machine::MachineRequest { reverse: a.reverse },
+    )?;
     match a.format {
         Format::Json => print_json(&out),
-        _ => print(&view::machine::text(&out)),
+        Format::Text => print(&view::machine::text(&out)),
     }
     Ok(0)
 }

@@ -9,21 +9,28 @@ use course::api::flash::{self as api, Options, Rated};
 use course::content::flash::Date;
 use course::view::flash as view;
 
-use super::quiz::read_line;
+use super::quiz::{echo, read_line};
 use super::{print, read_file, CliError, CmdResult, Ctx};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Each card shows its front; press Enter to see the back, then say how it went:
 again (0), hard (1), good (2) or easy (3); q stops. Scheduling uses five Leitner
-boxes with intervals of 1, 2, 4, 8 and 16 days: again sends a card to box 1 (due
-today), hard keeps its box (half the interval), good moves it up one box, easy two.
-New cards are due at once. Due cards come first, most overdue first.
+boxes with intervals of 1, 2, 4, 8 and 16 days: again sends a card to box 1 and
+brings it back later in the same session; hard keeps its box (half the
+interval), good moves it up one box, easy two. New cards are due at once. Due
+cards come first, most overdue first. \"Today\" is the local date (--today
+overrides it).
 
-The state is saved after every card, atomically, in --state FILE or by default in
-$XDG_DATA_HOME/course/flash-<chapter>.json (~/.local/share/course/...). A damaged
-state file is moved aside to FILE.corrupt-<time> and reviewing starts fresh; cards
-that left the deck keep their saved progress.
+The state is saved after every card, before the card's new box is shown,
+atomically, in --state FILE or by default in
+$XDG_DATA_HOME/course/flash-<chapter>.json (~/.local/share/course/...).
+Several sessions may share one state file: each save locks the file's folder,
+reads the file again and changes only the card just rated, so no session
+loses another's reviews. A damaged state file is moved aside to
+FILE.corrupt-<time> and reviewing starts fresh; cards that left the deck keep
+their saved progress. --list only reads: it never writes, moves or locks the
+state.
 
 Examples:
   course flash 23
@@ -46,7 +53,7 @@ pub struct FlashArgs {
     /// The review state file (default: in the user's data folder).
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
-    /// Pretend today is this day (YYYY-MM-DD).
+    /// Pretend today is this day (YYYY-MM-DD; default: the local date).
     #[arg(long, value_name = "YYYY-MM-DD")]
     pub today: Option<String>,
     /// Validate a deck (default: the chapter's) and report mistakes.
@@ -74,20 +81,21 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
         ),
         None => None,
     };
-    let cards = api::open(Options {
+    let opts = Options {
         source: &ctx.source,
         chapter,
         tags: &args.tag,
         state: args.state.as_deref(),
         today,
-    })?;
-    for w in cards.warnings() {
-        eprintln!("course: warning: {w}");
-    }
+    };
     if args.list {
-        print(&view::list(&cards.list()));
+        let l = api::list(opts)?;
+        warn(&l.warnings);
+        print(&view::list(&l.list));
         return Ok(0);
     }
+    let cards = api::open(opts)?;
+    warn(cards.warnings());
     let mut review = match cards.review(args.all) {
         Ok(r) => r,
         Err(nothing) => {
@@ -95,19 +103,21 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
             return Ok(0);
         }
     };
-    print(&view::start(&review.start()));
+    let style = ctx.style();
+    print(&view::start(&review.start(), &style));
     let stdin = io::stdin();
     let mut input = stdin.lock();
     while let Some(front) = review.front() {
-        print(&view::front(&front));
+        print(&view::front(&front, &style));
         let Some(line) = read_line(&mut input) else {
             print("\n");
             break;
         };
+        echo(&line);
         let Some(back) = review.reveal(&line) else {
             break;
         };
-        print(&view::back(&back));
+        print(&view::back(&back, &style));
         loop {
             print(view::RATING_PROMPT);
             let Some(line) = read_line(&mut input) else {
@@ -115,9 +125,10 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
                 review.stop();
                 break;
             };
+            echo(&line);
             match review.rate(&line)? {
                 Rated::Scheduled(next) => {
-                    print(&view::scheduled(&next));
+                    print(&view::scheduled(&next, &style));
                     break;
                 }
                 Rated::NotARating(n) => print(&view::not_a_rating(&n)),
@@ -125,6 +136,13 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
             }
         }
     }
+    warn(review.warnings());
     print(&view::end(&review.end()));
     Ok(0)
+}
+
+fn warn(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("course: warning: {w}");
+    }
 }

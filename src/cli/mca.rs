@@ -7,7 +7,7 @@ use course::view;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  course mca labs/ch23-sched/inputs/mca/div4.txt --machine skylake-div --timeline\n  course mca labs/ch23-sched/inputs/mca/dot.txt --machine dot-fma --iterations 100 --format json"
+    after_help = "Examples:\n  course mca labs/ch23-sched/inputs/mca/div.txt --machine skylake --iterations 1 --timeline\n  course mca labs/ch23-sched/inputs/mca/dot-x86.txt --machine znver4 --iterations 100 --format json\n  course mca labs/ch23-sched/inputs/mca/model.txt --machine skylake --instruction-tables"
 )]
 pub struct McaArgs {
     /// A lab-format block or loop body (`-` for standard input).
@@ -24,9 +24,13 @@ pub struct McaArgs {
     /// Print the resource pressure views.
     #[arg(long)]
     pub resource_pressure: bool,
-    /// Print the instruction info view.
+    /// Print the instruction info view (resources with ReleaseAtCycles).
     #[arg(long)]
     pub instruction_info: bool,
+    /// Print only what the model says about each instruction, without
+    /// simulating (llvm-mca's --instruction-tables).
+    #[arg(long)]
+    pub instruction_tables: bool,
     #[arg(long, value_enum, default_value_t = McaFormat::Text)]
     pub format: McaFormat,
 }
@@ -39,6 +43,14 @@ pub enum McaFormat {
 
 pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
     let text = read_file(&args.input)?;
+    if args.instruction_tables {
+        let out = mca::tables(&text, &args.input, &ctx.machine)?;
+        match args.format {
+            McaFormat::Text => print(&view::mca::tables_text(&ctx.machine, &out)),
+            McaFormat::Json => print_json(&out),
+        }
+        return Ok(0);
+    }
     let req = Request {
         iterations: args.iterations,
         timeline_iterations: args.timeline_max_iterations,

@@ -8,17 +8,19 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use course::content::data::Source;
 use course::content::drill::Drill;
 use course::model::machine::Machine;
 
+mod autograder;
 mod bench;
 mod flash;
 mod grade;
 mod mca;
 mod quiz;
+mod term;
 
 /// The most bytes an input, machine or answer file may have.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
@@ -28,7 +30,7 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
     name = "course",
     version,
     about = "Drills, quizzes, grading and analysis for Chapter 23: instruction scheduling",
-    after_help = "Examples:\n  course drill list-schedule --seed 4 --solution\n  course drill mii --seed 2 --solution\n  course schedule labs/ch23-sched/inputs/running.txt\n  course quiz 23\n  course grade labs/ch23-sched/inputs/running.txt out/running.sched"
+    after_help = "Examples:\n  course drill list-schedule --seed 4 --solution\n  course drill mii --seed 2 --solution\n  course schedule labs/ch23-sched/inputs/running.txt\n  course quiz 23\n  course grade labs/ch23-sched/inputs/running.txt out/running.sched\n  course autograder gradescope --lab ch23-sched --out autograder.zip"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -39,8 +41,8 @@ pub struct Cli {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Global {
-    /// Machine model: a YAML file, or the name of a built-in machine (toy).
-    #[arg(long, global = true, value_name = "FILE|NAME")]
+    /// Machine model: a YAML file, or the name of a built-in machine.
+    #[arg(long, global = true, value_name = "FILE|NAME", help = machine_help())]
     pub machine: Option<String>,
     /// Read drills, quizzes and labs from this folder instead of the built-in copy.
     #[arg(long, global = true, value_name = "DIR")]
@@ -57,14 +59,36 @@ pub enum ColorChoice {
     Never,
 }
 
-/// Output formats of the data commands.
+/// Output formats of the data commands that draw no graph (drill, machine).
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum Format {
     #[default]
     Text,
     Json,
+}
+
+/// Output formats of the commands that can draw the dependence graph
+/// (schedule, analyze): clap refuses `dot` everywhere else.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum GraphFormat {
+    #[default]
+    Text,
+    Json,
     /// Graphviz dependence graph.
     Dot,
+}
+
+/// The built-in machine names, as `--help` lists them.
+pub fn builtin_machines() -> Vec<&'static str> {
+    course::content::data::builtin_machine_names()
+}
+
+fn machine_help() -> String {
+    format!(
+        "Machine model: a YAML file, or a built-in machine: {} (default toy), \
+         or pathological:D (1 ≤ D ≤ 64, Lesson 23.1 §5)",
+        builtin_machines().join(", ")
+    )
 }
 
 #[derive(Subcommand, Debug)]
@@ -85,7 +109,9 @@ pub enum Command {
     )]
     Analyze(InputArgs),
     /// A machine model: reservation tables, forbidden latencies, hazard automata.
-    #[command(after_help = "Examples:\n  course machine\n  course machine my.yaml --format json")]
+    #[command(
+        after_help = "Examples:\n  course machine\n  course machine --reverse\n  course machine pathological:6\n  course machine my.yaml --format json"
+    )]
     Machine(MachineArgs),
     /// A seeded random block or loop in lab format.
     #[command(
@@ -94,6 +120,8 @@ pub enum Command {
     Gen(GenArgs),
     /// Grade lab submissions (one input, a student folder, or a class folder).
     Grade(grade::GradeArgs),
+    /// A Gradescope autograder: build its zip, or run it on a submission.
+    Autograder(autograder::AutograderArgs),
     /// The chapter quiz.
     Quiz(quiz::QuizArgs),
     /// Flashcards with spaced repetition.
@@ -114,16 +142,20 @@ pub enum Command {
 pub struct InputArgs {
     /// A lab-format input (`-` for standard input).
     pub input: String,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
+    pub format: GraphFormat,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct MachineArgs {
     /// A machine file or built-in name (default: the --machine, else toy).
-    pub machine: Option<String>,
+    #[arg(id = "machine_spec", value_name = "NAME|FILE")]
+    pub spec: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Mirror the tables for a bottom-up scheduler: its reverse hazard automaton.
+    #[arg(long)]
+    pub reverse: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -152,7 +184,7 @@ pub enum DrillChoice {
 }
 
 impl DrillChoice {
-    const ALL: [DrillChoice; 7] = [
+    const ALL: [DrillChoice; 8] = [
         DrillChoice::List,
         DrillChoice::One(Drill::ALL[0]),
         DrillChoice::One(Drill::ALL[1]),
@@ -160,6 +192,7 @@ impl DrillChoice {
         DrillChoice::One(Drill::ALL[3]),
         DrillChoice::One(Drill::ALL[4]),
         DrillChoice::One(Drill::ALL[5]),
+        DrillChoice::One(Drill::ALL[6]),
     ];
 }
 
@@ -183,7 +216,8 @@ pub struct DrillArgs {
     /// `list`, or a drill name.
     #[arg(value_enum)]
     pub drill: DrillChoice,
-    /// Seed of the problem (default: drawn at random and printed).
+    /// Seed of the problem (default: drawn at random and printed; with
+    /// --check, the seed in the answer's first line).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Show the solution.
@@ -194,13 +228,22 @@ pub struct DrillArgs {
     pub check: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// hazard: these issue attempts instead of a seed, e.g. 'div@4 mul@5 mul@7 mul@8'.
+    #[arg(long, value_name = "CLASS@CYCLE…", conflicts_with = "seed")]
+    pub events: Option<String>,
+    /// hazard: the trace of Lesson 23.1 §3 (div at 4, mul at 5, 7 and 8).
+    #[arg(long, conflicts_with_all = ["seed", "events"])]
+    pub lesson: bool,
 }
 
 /// What every command gets: the machine, the data source, and styling.
 pub struct Ctx {
     pub machine: Machine,
     pub source: Source,
+    /// Colour codes on (a terminal without NO_COLOR, or `--color always`).
     pub color: bool,
+    /// The columns prose is wrapped to: the terminal's, else 80.
+    pub width: usize,
 }
 
 /// An error that ends the command with exit code 2.
@@ -217,7 +260,13 @@ impl<T: std::fmt::Display> From<T> for CliError {
 pub type CmdResult = Result<u8, CliError>;
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let width = term::width();
+    let parsed = Cli::command()
+        .term_width(width)
+        .max_term_width(width)
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -225,7 +274,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match run(cli) {
+    match run(cli, width) {
         Ok(code) => ExitCode::from(code),
         Err(CliError(msg)) => {
             let _ = writeln!(io::stderr(), "course: error: {msg}");
@@ -234,7 +283,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> CmdResult {
+fn run(cli: Cli, width: usize) -> CmdResult {
     let color = match cli.global.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -246,11 +295,24 @@ fn run(cli: Cli) -> CmdResult {
         Some(d) => Source::Dir(d.clone()),
         None => Source::Embedded,
     };
-    let machine = load_machine(cli.global.machine.as_deref())?;
+    let machine = match (&cli.command, cli.global.machine.as_deref()) {
+        // `course machine NAME` names the machine itself; `--machine` too is
+        // fine when both say the same.
+        (Command::Machine(a), global) => match (a.spec.as_deref(), global) {
+            (Some(spec), Some(g)) if spec != g => {
+                return Err(CliError(format!(
+                    "two machines: `{spec}` and --machine {g}; give one"
+                )))
+            }
+            (spec, g) => load_machine(spec.or(g))?,
+        },
+        (_, global) => load_machine(global)?,
+    };
     let ctx = Ctx {
         machine,
         source,
         color,
+        width,
     };
     match &cli.command {
         Command::Drill(a) => crate::cli::drill(&ctx, a),
@@ -259,6 +321,7 @@ fn run(cli: Cli) -> CmdResult {
         Command::Machine(a) => machine_cmd(&ctx, a),
         Command::Gen(a) => gen(&ctx, a),
         Command::Grade(a) => grade::run(&ctx, a),
+        Command::Autograder(a) => autograder::run(&ctx, a),
         Command::Quiz(a) => quiz::run(&ctx, a),
         Command::Flash(a) => flash::run(&ctx, a),
         Command::Mca(a) => mca::run(&ctx, a),
@@ -272,13 +335,25 @@ fn run(cli: Cli) -> CmdResult {
     }
 }
 
-/// A machine by file path or built-in name.
+/// A machine by file path or built-in name. A name that is neither a
+/// built-in machine nor a file is refused with the list of built-in ones.
 pub fn load_machine(spec: Option<&str>) -> Result<Machine, CliError> {
     match spec {
         None | Some("toy") => Ok(Machine::toy()),
         Some(name) => {
+            if let Some(m) = course::content::family::machine(name) {
+                return m.map_err(CliError);
+            }
             if let Some(text) = course::content::data::builtin_machine(name) {
                 return Ok(Machine::from_yaml(text, &format!("{name}.yaml"))?);
+            }
+            let looks_like_a_path = name.contains(['/', '\\', '.']);
+            if !looks_like_a_path && name != "-" && !Path::new(name).exists() {
+                return Err(CliError(format!(
+                    "unknown machine `{name}`: neither a built-in machine ({}) nor a file \
+                     (pathological:D, 1 ≤ D ≤ 64, names the family of Lesson 23.1 §5)",
+                    builtin_machines().join(", ")
+                )));
             }
             let text = read_file(name)?;
             Ok(Machine::from_yaml(&text, name)?)
@@ -313,12 +388,8 @@ pub fn read_limited(path: &str, limit: u64) -> Result<String, CliError> {
             limit >> 20
         )));
     }
-    String::from_utf8(buf).map_err(|e| {
-        CliError(format!(
-            "{path}: not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    let shown = if path == "-" { "<stdin>" } else { path };
+    course::formats::diagnostic::decode_utf8(buf, shown).map_err(|d| CliError(d.to_string()))
 }
 
 fn io_reason(e: &io::Error) -> String {
@@ -374,13 +445,24 @@ fn write_failed(e: &io::Error) -> ! {
     std::process::exit(2);
 }
 
-/// Marks ✓ green and ✗ red when colour is on.
+/// A report with colour when colour is on ([`course::view::style::paint`]:
+/// ✓ and ✗, diff lines, over-capacity cells).
 pub fn paint(ctx: &Ctx, s: &str) -> String {
-    if !ctx.color {
-        return s.to_string();
+    if ctx.color {
+        course::view::style::paint(s)
+    } else {
+        s.to_string()
     }
-    s.replace('✓', "\x1b[32m✓\x1b[0m")
-        .replace('✗', "\x1b[31m✗\x1b[0m")
+}
+
+impl Ctx {
+    /// Colour and width for the views that take them.
+    pub fn style(&self) -> course::view::style::Style {
+        course::view::style::Style {
+            color: self.color,
+            width: self.width,
+        }
+    }
 }
 
 /// Pretty JSON plus a newline, serialised straight into buffered stdout.

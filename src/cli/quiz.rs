@@ -3,7 +3,7 @@
 //! Arguments in, one [`course::api::quiz`] call, [`course::view::quiz`] or
 //! JSON out.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, IsTerminal};
 
 use clap::ValueEnum;
 
@@ -21,18 +21,22 @@ pub enum QuizFormat {
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Interactive: each question is shown, you type an answer and press Enter, and you see
-right/wrong with an explanation; the score comes at the end. Numbers may be written
-2.5 or 5/2; sets as {0, 2} in any order ({} when empty); choices by letter or text.
-An answer that cannot be read (\"abc\" for a number) is said and asked once more; a
-second unreadable answer counts as a format error (no credit). End of input stops
-the quiz; the remaining questions count as unanswered. The order of the choices and
-the generated questions (on the toy machine) depend on the seed, so letters in an
-answer file refer to that seed's order; the choice's text works for any seed.
+Interactive: each question is shown with the syntax its answer takes; you type
+an answer and press Enter, and see right or wrong with an explanation; the
+score comes at the end. Numbers may be written 3, 5/2 or 2.5; sets in braces,
+{0, 2} in any order ({} when empty); choices by letter (b, B, b), (b)) or by
+their text, several as a, c or as texts separated by ;. An answer that cannot
+be read (\"abc\" for a number, {1, 2 for a set) is not graded: it is said why,
+and the question is asked again. End of input stops the quiz; the remaining
+questions count as unanswered. The order of the choices and the generated
+questions (on the toy machine) depend on the seed, so letters in an answer file
+refer to that seed's order; a choice's text works for any seed.
 
-Answer file (--answers): one `id: answer` a line; `#` comments and blank lines are
-ignored; an optional `seed: N` line fixes the variant of the generated questions
-(else --seed, else 0). Example:
+Answer file (--answers): one `id: answer` a line; `#` comments and blank lines
+are ignored; an optional `seed: N` line fixes the variant of the generated
+questions (else --seed, else 0). An answer that cannot be read is a format
+error at its file:line:column (no credit); every answer that is not right is
+shown with its explanation. Example:
   seed: 7
   find-skl-divider: 8
   forbidden-latencies: {0, 1}
@@ -76,6 +80,14 @@ pub struct QuizArgs {
 
 /// The most bytes one typed answer may have.
 const MAX_LINE: usize = 64 << 10;
+
+/// What was read from a pipe is written after the prompt, so that a
+/// transcript shows each reply on its own line, as a terminal would.
+pub fn echo(line: &str) {
+    if !io::stdin().is_terminal() {
+        print(&format!("{line}\n"));
+    }
+}
 
 /// Reads one line of at most [`MAX_LINE`] bytes (the rest of a longer line
 /// is discarded); `None` at end of input.
@@ -139,7 +151,7 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         if json {
             print_json(&r);
         } else {
-            print(&view::results(&r));
+            print(&view::results(&r, &ctx.style()));
         }
         return Ok(u8::from(!r.summary.all_right));
     }
@@ -148,7 +160,7 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         if json {
             print_json(&r);
         } else {
-            print(&view::reveal(&r));
+            print(&view::reveal(&r, &ctx.style()));
         }
         return Ok(0);
     }
@@ -158,11 +170,12 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
             "--format json needs --list, --reveal or --answers".into(),
         ));
     }
-    print(&view::intro(&session.intro()));
+    let style = ctx.style();
+    print(&view::intro(&session.intro(), &style));
     let stdin = io::stdin();
     let mut input = stdin.lock();
     'questions: while let Some(q) = session.question() {
-        print(&view::question(&q));
+        print(&view::question(&q, &style));
         loop {
             print(&view::answer_prompt(&q));
             let Some(line) = read_line(&mut input) else {
@@ -170,10 +183,11 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
                 print(&view::input_ended(&session.end_of_input()));
                 break 'questions;
             };
+            echo(&line);
             match session.reply(&line) {
-                Some(Reply::Retry(r)) => print(&view::retry(&r)),
+                Some(Reply::Retry(r)) => print(&view::retry(&r, &style)),
                 Some(Reply::Feedback(f)) => {
-                    print(&view::feedback(&f));
+                    print(&view::feedback(&f, &style));
                     break;
                 }
                 None => break 'questions,
@@ -181,6 +195,6 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         }
     }
     let summary = session.summary();
-    print(&view::summary(&summary));
+    print(&view::summary(&summary, &style));
     Ok(u8::from(!summary.all_right))
 }

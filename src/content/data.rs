@@ -77,12 +77,40 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         include_str!("../../labs/ch23-sched/machines/dot-fma.yaml"),
     ),
     (
-        "labs/ch23-sched/inputs/mca/div4.txt",
-        include_str!("../../labs/ch23-sched/inputs/mca/div4.txt"),
+        "labs/ch23-sched/machines/neoverse-v2.yaml",
+        include_str!("../../labs/ch23-sched/machines/neoverse-v2.yaml"),
     ),
     (
-        "labs/ch23-sched/inputs/mca/dot.txt",
-        include_str!("../../labs/ch23-sched/inputs/mca/dot.txt"),
+        "labs/ch23-sched/machines/apple-m1.yaml",
+        include_str!("../../labs/ch23-sched/machines/apple-m1.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-a64.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-a64.txt"),
+    ),
+    (
+        "labs/ch23-sched/machines/znver4.yaml",
+        include_str!("../../labs/ch23-sched/machines/znver4.yaml"),
+    ),
+    (
+        "labs/ch23-sched/machines/skylake-llvm14.yaml",
+        include_str!("../../labs/ch23-sched/machines/skylake-llvm14.yaml"),
+    ),
+    (
+        "labs/ch23-sched/machines/skylake.yaml",
+        include_str!("../../labs/ch23-sched/machines/skylake.yaml"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/div.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/div.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/model.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/model.txt"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-x86.txt",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-x86.txt"),
     ),
 ];
 
@@ -101,7 +129,21 @@ impl Source {
     }
 }
 
+/// Where the built-in machine files live in the course data.
+const MACHINES_DIR: &str = "labs/ch23-sched/machines/";
+
 /// A built-in machine file by name (`toy`, …).
 pub fn builtin_machine(name: &str) -> Option<&'static str> {
-    embedded(&format!("labs/ch23-sched/machines/{name}.yaml"))
+    embedded(&format!("{MACHINES_DIR}{name}.yaml"))
+}
+
+/// The names of the built-in machines: `toy` first, then the others in the
+/// order they are embedded.
+pub fn builtin_machine_names() -> Vec<&'static str> {
+    let others = EMBEDDED_EXTRA.iter().filter_map(|(path, _)| {
+        path.strip_prefix(MACHINES_DIR)?
+            .strip_suffix(".yaml")
+            .filter(|n| *n != "toy")
+    });
+    std::iter::once("toy").chain(others).collect()
 }

@@ -338,6 +338,103 @@ impl State {
     }
 }
 
+/// The most bytes a state file may have (a deck of thousands of cards fits).
+pub const MAX_STATE_BYTES: u64 = 16 << 20;
+
+/// A state as its file holds it: pretty JSON and a newline (what `course
+/// flash` saves and the web page exports).
+pub fn state_text(state: &State) -> String {
+    serde_json::to_string_pretty(state).unwrap_or_default() + "\n"
+}
+
+/// What reading the bytes of a state file found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateRead {
+    /// A state, every entry usable.
+    Whole(State),
+    /// A state without the entries that had to be dropped, one message each.
+    Partly { state: State, dropped: Vec<String> },
+    /// Not a state (`problem` says why); `recovered` holds the whole card
+    /// entries of a file cut short, when there are any.
+    Damaged {
+        problem: String,
+        recovered: Option<State>,
+    },
+}
+
+/// Reads the bytes of a state file for `deck` (the deck named in the file
+/// wins when it names one).
+pub fn read_state(bytes: &[u8], deck: &str) -> StateRead {
+    let problem = if bytes.len() as u64 > MAX_STATE_BYTES {
+        format!("larger than {} MiB", MAX_STATE_BYTES >> 20)
+    } else {
+        match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Err(e) => match e.classify() {
+                serde_json::error::Category::Eof => {
+                    format!("it ends early at line {}, truncated?", e.line())
+                }
+                _ => format!("not valid JSON at line {}, column {}", e.line(), e.column()),
+            },
+            Ok(v) => match salvage(&v, deck) {
+                Err(m) => m,
+                Ok((state, dropped)) if dropped.is_empty() => return StateRead::Whole(state),
+                Ok((state, dropped)) => return StateRead::Partly { state, dropped },
+            },
+        }
+    };
+    // A file cut short (a full disk, a hand edit) usually still holds whole
+    // card entries: keep those.
+    let recovered = repair_truncated(bytes)
+        .and_then(|v| salvage(&v, deck).ok())
+        .map(|(state, _)| state)
+        .filter(|state| !state.cards.is_empty());
+    StateRead::Damaged { problem, recovered }
+}
+
+/// The usable part of a parsed state: the state and one message per entry
+/// that had to be dropped. `Err` if the file as a whole is not a state.
+fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), String> {
+    let obj = v.as_object().ok_or("not a JSON object")?;
+    match obj.get("version").and_then(serde_json::Value::as_u64) {
+        Some(x) if x == u64::from(STATE_VERSION) => {}
+        Some(x) => return Err(format!("state version {x}, expected {STATE_VERSION}")),
+        None => return Err("no `version`".into()),
+    }
+    let cards = obj
+        .get("cards")
+        .and_then(serde_json::Value::as_object)
+        .ok_or("no `cards` object")?;
+    let mut state = State::new(
+        obj.get("deck")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or(deck),
+    );
+    let mut dropped = Vec::new();
+    for (id, entry) in cards {
+        match serde_json::from_value::<CardState>(entry.clone()) {
+            Ok(cs) if cs.due_date().is_some() && (1..=BOXES).contains(&cs.leitner_box) => {
+                state.cards.insert(id.clone(), cs);
+            }
+            Ok(cs) => dropped.push(format!(
+                "card `{id}`: box {} / due `{}` out of range",
+                cs.leitner_box, cs.due
+            )),
+            Err(e) => dropped.push(format!("card `{id}`: {e}")),
+        }
+    }
+    Ok((state, dropped))
+}
+
+/// The complete card entries of a state file cut short: everything up to
+/// the last closed entry, with the outer braces closed again. Relies on the
+/// layout [`state_text`] writes (pretty JSON, entries at four spaces).
+fn repair_truncated(bytes: &[u8]) -> Option<serde_json::Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let cut = text.rfind("\n    }")?;
+    let candidate = format!("{}\n    }}\n  }}\n}}\n", &text[..cut]);
+    serde_json::from_str(&candidate).ok()
+}
+
 /// One card of `--list`: its box and due date (none for a new card).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ListedCard {

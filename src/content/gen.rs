@@ -95,8 +95,16 @@ impl GenParams {
     }
 }
 
-/// `a`…`z`, `aa`, `ab`, … (bijective base 26).
-pub fn label_name(mut i: u64) -> String {
+/// `a`…`z`, `aa`, `ab`, … (bijective base 26), skipping `ii`: that word
+/// starts a submission's II line, so no operation may be labelled with it.
+pub fn label_name(i: u64) -> String {
+    // `ii` is the 243rd name (index 242); every later one moves up by one.
+    let skip = u64::from(i >= 242);
+    base26(i + skip)
+}
+
+/// The `i`-th name of bijective base 26.
+fn base26(mut i: u64) -> String {
     let mut s = Vec::new();
     loop {
         s.push(b'a' + (i % 26) as u8);
@@ -107,6 +115,29 @@ pub fn label_name(mut i: u64) -> String {
     }
     s.reverse();
     String::from_utf8(s).unwrap_or_default()
+}
+
+/// Names a block may get: places in a control-flow graph.
+const BLOCK_NAMES: [&str; 16] = [
+    "entry", "body", "header", "latch", "exit", "tail", "join", "merge", "split", "prologue",
+    "epilogue", "setup", "update", "cleanup", "fixup", "finish",
+];
+
+/// Names a loop may get: kernels a loop body could come from.
+const LOOP_NAMES: [&str; 16] = [
+    "dot", "axpy", "scan", "norm", "poly", "fir", "sum", "blend", "scale", "horner", "stencil",
+    "hist", "copy", "walk", "reduce", "mix",
+];
+
+/// A readable name for the seed's block or loop, drawn from a stream of
+/// its own so that it changes no generated operation.
+pub fn name(seed: u64, kind: Kind) -> &'static str {
+    let names = match kind {
+        Kind::Block => &BLOCK_NAMES,
+        Kind::Loop => &LOOP_NAMES,
+    };
+    let mut rng = Rng::derived(seed, &format!("{}/name", kind.as_str()));
+    names[rng.below(names.len() as u64) as usize]
 }
 
 /// What an operation of a class looks like.
@@ -133,6 +164,7 @@ fn shape(opcode: &str) -> Shape {
 
 struct Line {
     label: String,
+    shape: Shape,
     dest: Option<u64>,
     opcode: String,
     /// Register operands by definition index (carried: `(def, distance)`).
@@ -228,6 +260,7 @@ pub fn generate(
         };
         let mut line = Line {
             label: label_name(i),
+            shape: sh,
             dest: None,
             opcode: opcode.clone(),
             srcs: Vec::new(),
@@ -278,11 +311,11 @@ pub fn generate(
         add_recurrences(&mut lines, &defs, params, &mut rng);
     }
     let mut out = format!(
-        "# generated: course gen {} --ops {n} --seed {seed} (generator v{})\n{} {}{seed}\n",
+        "# generated: course gen {} --ops {n} --seed {seed} (generator v{})\n{} {}\n",
         kind.as_str(),
         crate::util::rng::GENERATOR_VERSION,
         kind.as_str(),
-        if kind == Kind::Block { "b" } else { "l" }
+        name(seed, kind)
     );
     let reg = |d: u64, at: Option<u32>| match at {
         Some(k) => format!("r{}@{k}", d + 1),
@@ -334,7 +367,11 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
     let mut made = 0u32;
     // Extra carried reads (they may or may not close a cycle).
     for (j, line) in lines.iter_mut().enumerate() {
-        if line.opcode == "load" || line.opcode == "store" || line.srcs.is_empty() {
+        if line.opcode == "load"
+            || line.opcode == "store"
+            || line.shape == Shape::Imm
+            || line.srcs.is_empty()
+        {
             continue;
         }
         if !rng.percent(params.carried_percent) {
@@ -376,6 +413,9 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
             }
         }
         let line = &mut lines[j];
+        if line.shape == Shape::Imm {
+            continue; // `li` takes an immediate, never a register
+        }
         if line.opcode == "load" || line.srcs.is_empty() {
             if line.opcode == "load" {
                 if let Some((_, r)) = &mut line.addr {
@@ -428,7 +468,29 @@ mod tests {
         assert_eq!(label_name(25), "z");
         assert_eq!(label_name(26), "aa");
         assert_eq!(label_name(27), "ab");
-        assert_eq!(label_name(26 + 26 * 26), "aaa");
+        assert_eq!(label_name(26 + 26 * 26), "aab");
+        assert_eq!(label_name(241), "ih");
+        assert_eq!(label_name(242), "ij");
+        assert!((0..2000).all(|i| label_name(i) != "ii"));
+    }
+
+    #[test]
+    fn names_are_words_and_li_reads_no_register() {
+        let m = Machine::toy();
+        let lp = GenParams::loop_default();
+        for seed in 0..400 {
+            let (text, p) = program(&m, &lp, seed, None, Kind::Loop);
+            assert!(LOOP_NAMES.contains(&p.name()), "{}", p.name());
+            for op in p.ops().iter().filter(|o| o.opcode == "li") {
+                assert!(
+                    op.reg_uses().next().is_none(),
+                    "seed {seed}: {}\n{text}",
+                    op.text()
+                );
+            }
+        }
+        let (_, b) = program(&m, &GenParams::block_default(), 3, None, Kind::Block);
+        assert!(BLOCK_NAMES.contains(&b.name()));
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //! of the schedule length (blocks) or II (loops), capped at 1, so matching
 //! or beating the reference scheduler earns everything.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::content::data::Source;
@@ -74,6 +76,19 @@ impl LabInput {
         }
     }
 
+    /// The input without its reference schedule (empty, figures 0): for a
+    /// submission refused before any scheduling is done.
+    pub fn unscheduled(stem: &str, program: Program) -> LabInput {
+        LabInput {
+            stem: stem.to_string(),
+            program,
+            reference: Vec::new(),
+            ii: None,
+            target: 0,
+            bound: 0,
+        }
+    }
+
     /// The reference in the submission format.
     pub fn reference_text(&self) -> String {
         check::submission_text(&self.program, &self.reference, self.ii)
@@ -106,6 +121,36 @@ impl Lab {
     }
 }
 
+/// The hidden inputs of a lab: `count` inputs generated from the
+/// instructor's secret `seed` (blocks and loops in turn, 10–24 and 6–14
+/// operations), named `hidden-1`, `hidden-2`, …, with their text. The same
+/// seed gives the same inputs, so every student meets the same ones.
+pub fn hidden_inputs(
+    lab: &Lab,
+    seed: u64,
+    count: usize,
+) -> Result<Vec<(LabInput, String)>, String> {
+    use crate::content::gen::{self, GenParams};
+    let mut rng = crate::util::rng::Rng::derived(seed, "hidden-inputs");
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let (kind, params, ops) = if i % 2 == 0 {
+            (Kind::Block, GenParams::block_default(), rng.range(10, 24))
+        } else {
+            (Kind::Loop, GenParams::loop_default(), rng.range(6, 14))
+        };
+        let s = rng.next_u64();
+        let text = match kind {
+            Kind::Block => gen::block(&lab.machine, &params, s, Some(ops)),
+            Kind::Loop => gen::loop_body(&lab.machine, &params, s, Some(ops)),
+        };
+        let stem = format!("hidden-{}", i + 1);
+        let p = program::parse(&text, &stem, &lab.machine).map_err(|e| e.to_string())?;
+        out.push((LabInput::new(&stem, p, &lab.machine), text));
+    }
+    Ok(out)
+}
+
 /// Loads `labs/NAME/lab.yaml` and its inputs from `source`.
 pub fn load_lab(source: &Source, name: &str) -> Result<Lab, String> {
     let path = format!("labs/{name}/lab.yaml");
@@ -131,23 +176,51 @@ pub fn load_lab(source: &Source, name: &str) -> Result<Lab, String> {
     })
 }
 
+/// Why a submission could not be graded on its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unread {
+    /// The student's doing (no file, a link, not a regular file, over the
+    /// size limit, not UTF-8 text, a program that failed): a zero, with
+    /// this reason.
+    Student(String),
+    /// The grader's side (permission denied, an I/O error): not the
+    /// student's zero but a grading error, reported apart.
+    Grader(String),
+}
+
 /// The grade of one submission for one input. Fields are declared in
 /// alphabetical order, the order JSON objects print their keys in.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct InputReport {
     /// The submission's length (blocks) or II (loops), when valid.
     pub achieved: Option<u64>,
+    /// Set when the grader could not read the submission ([`Unread::Grader`]):
+    /// the input is not graded, and the score is not the student's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grading_error: Option<String>,
+    /// True for an input generated from the instructor's secret seed: its
+    /// feedback names the kinds of mistakes but no table.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
     /// The input's stem.
     pub input: String,
-    /// The lower bound on the reference figure ([`LabInput::bound`]).
-    pub lower_bound: u64,
+    /// The lower bound on the reference figure ([`LabInput::bound`]); absent
+    /// when the submission was refused before the reference was computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u64>,
     pub max_score: f64,
-    /// The reference's length or II ([`LabInput::target`]).
-    pub reference: u64,
+    /// Violations found beyond the first [`check::MAX_PER_KIND`] of their
+    /// kind, counted by kind.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub more_violations: BTreeMap<ViolationKind, u64>,
+    /// The reference's length or II ([`LabInput::target`]); absent when the
+    /// submission was refused before the reference was computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<u64>,
     pub score: f64,
     pub valid: bool,
-    /// Every problem found; printed as `{kind, message}` with the line in
-    /// the message.
+    /// The problems found (at most [`check::MAX_PER_KIND`] of each kind);
+    /// printed as `{kind, message}` with the line in the message.
     #[serde(serialize_with = "violation_lines")]
     pub violations: Vec<Violation>,
     /// The submitted cycles, when every operation has exactly one (for the
@@ -179,31 +252,87 @@ pub fn round2(x: f64) -> f64 {
 }
 
 /// Grades one submission. `submission` is the file's text, or why it could
-/// not be read.
+/// not be read (the student's doing).
 pub fn grade_input(
     lab_input: &LabInput,
     m: &Machine,
     points: f64,
     submission: Result<&str, String>,
 ) -> InputReport {
+    grade_submission(lab_input, m, points, submission.map_err(Unread::Student))
+}
+
+/// The largest submission that is read (1 MiB).
+pub const MAX_SUBMISSION_BYTES: u64 = 1 << 20;
+
+/// The refusal of a submission over [`MAX_SUBMISSION_BYTES`]; `shown` names
+/// it.
+pub fn too_large(shown: &str) -> Unread {
+    Unread::Student(format!(
+        "{shown}: larger than the {} KiB limit; not graded",
+        MAX_SUBMISSION_BYTES >> 10
+    ))
+}
+
+/// A report for a submission refused before its input's reference was
+/// computed (over the size limit, not a regular file, …): a zero with the
+/// reason (or a grading error), and no reference figures.
+pub fn refused(stem: &str, points: f64, why: Unread) -> InputReport {
+    let (violations, grading_error) = match why {
+        Unread::Student(why) => (vec![format_violation(why)], None),
+        Unread::Grader(why) => (Vec::new(), Some(why)),
+    };
+    InputReport {
+        achieved: None,
+        grading_error,
+        hidden: false,
+        input: stem.to_string(),
+        lower_bound: None,
+        max_score: points,
+        more_violations: BTreeMap::new(),
+        reference: None,
+        score: 0.0,
+        valid: false,
+        violations,
+        submitted: None,
+        submitted_ii: None,
+    }
+}
+
+fn format_violation(message: String) -> Violation {
+    Violation {
+        kind: ViolationKind::Format,
+        message,
+        line: None,
+        op: None,
+    }
+}
+
+/// Grades one submission: its text, or why it could not be read. A
+/// grader-side failure gives a report with `grading_error` set and no
+/// violations.
+pub fn grade_submission(
+    lab_input: &LabInput,
+    m: &Machine,
+    points: f64,
+    submission: Result<&str, Unread>,
+) -> InputReport {
     let p = &lab_input.program;
+    let mut grading_error = None;
+    let mut more_violations = BTreeMap::new();
     let (violations, submitted, submitted_ii) = match submission {
-        Err(why) => (
-            vec![Violation {
-                kind: ViolationKind::Format,
-                message: why,
-                line: None,
-                op: None,
-            }],
-            None,
-            None,
-        ),
+        Err(Unread::Student(why)) => (vec![format_violation(why)], None, None),
+        Err(Unread::Grader(why)) => {
+            grading_error = Some(why);
+            (Vec::new(), None, None)
+        }
         Ok(text) => {
             let r = check::check(p, m, &crate::formats::submission::parse(text, "submission"));
+            more_violations = r.omitted;
             (r.violations, r.cycles, r.ii)
         }
     };
-    let valid = violations.is_empty();
+    let valid = violations.is_empty() && grading_error.is_none();
     let achieved = match (valid, &submitted, p.kind()) {
         (true, Some(t), Kind::Block) => Some(sched::schedule_length(p, m, t) as u64),
         (true, Some(_), Kind::Loop) => submitted_ii,
@@ -218,10 +347,13 @@ pub fn grade_input(
     };
     InputReport {
         achieved,
+        grading_error,
+        hidden: false,
         input: lab_input.stem.clone(),
-        lower_bound: lab_input.bound,
+        lower_bound: Some(lab_input.bound),
         max_score: points,
-        reference: lab_input.target,
+        more_violations,
+        reference: Some(lab_input.target),
         score,
         valid,
         violations,
@@ -257,6 +389,13 @@ impl StudentReport {
     pub fn valid(&self) -> bool {
         self.inputs.iter().all(|i| i.valid)
     }
+
+    /// The inputs the grader could not read, with why.
+    pub fn grading_errors(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.inputs
+            .iter()
+            .filter_map(|i| Some((i.input.as_str(), i.grading_error.as_deref()?)))
+    }
 }
 
 #[cfg(test)]
@@ -288,7 +427,7 @@ mod tests {
         assert!(r.valid);
         assert_eq!(r.achieved, Some(11));
         assert_eq!(r.score, round2(10.0 * (0.6 + 0.4 * 10.0 / 11.0)));
-        assert_eq!((r.reference, r.lower_bound), (10, 9));
+        assert_eq!((r.reference, r.lower_bound), (Some(10), Some(9)));
     }
 
     #[test]
@@ -321,5 +460,27 @@ mod tests {
         assert_eq!(j, v.to_string(), "keys print sorted");
         assert_eq!(v["inputs"][0]["violations"][0]["kind"], "missing");
         assert_eq!((st.score, st.max_score, st.valid()), (0.0, 10.0, false));
+    }
+
+    #[test]
+    fn a_grader_fault_is_a_grading_error_not_a_violation() {
+        let (li, m) = running();
+        let r = grade_submission(
+            &li,
+            &m,
+            10.0,
+            Err(Unread::Grader("permission denied".into())),
+        );
+        assert_eq!(r.grading_error.as_deref(), Some("permission denied"));
+        assert!(r.violations.is_empty() && !r.valid && r.score == 0.0);
+        let st = StudentReport::new("ann", vec![r]);
+        assert_eq!(st.grading_errors().count(), 1);
+        let j = serde_json::to_value(&st).unwrap();
+        assert_eq!(j["inputs"][0]["grading_error"], "permission denied");
+        // Absent fields stay absent from an ordinary report.
+        let ok = grade_input(&li, &m, 10.0, Ok(&li.reference_text()));
+        let j = serde_json::to_value(&ok).unwrap();
+        assert!(j.get("grading_error").is_none() && j.get("hidden").is_none());
+        assert!(j.get("more_violations").is_none());
     }
 }

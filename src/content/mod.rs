@@ -3,6 +3,7 @@
 
 pub mod data;
 pub mod drill;
+pub mod family;
 pub mod flash;
 pub mod gen;
 pub mod lab;

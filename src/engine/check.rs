@@ -2,7 +2,19 @@
 //! [`crate::formats::submission`]): completeness, every dependence, resource
 //! feasibility with Algorithm 23.1.4, modulo II for loops. Nothing is sized
 //! by a submitted value (tables are sparse), and every problem becomes a
-//! [`Violation`].
+//! [`Violation`]. An operation without a cycle hides nothing: the
+//! dependences and resources of the operations that have one are checked
+//! all the same.
+//!
+//! Messages name operations and cycles. A register dependence is a result
+//! that becomes visible; a memory dependence is an order on the address
+//! ("the store h to [w] must come first"); issue capacity is counted in
+//! slots.
+//!
+//! Only the first [`MAX_PER_KIND`] violations of each kind
+//! are kept; the rest are counted, so a submission of junk costs memory in
+//! proportion to its size at most while it is checked, and a report of
+//! bounded size afterwards.
 //!
 //! ```
 //! use course::{engine::check, model::machine::Machine, model::program};
@@ -14,15 +26,16 @@
 //! assert_eq!(r.violations[0].message, "b at 2: a's result is visible from 3 (a at 0 + latency 3)");
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::engine::rtable::GlobalTable;
+use crate::engine::rtable::{Conflict, GlobalTable};
 use crate::formats::submission::Submission;
 use crate::model::ids::{Cycle, OpId};
-use crate::model::machine::Machine;
-use crate::model::program::{EdgeKind, Kind, Program};
+use crate::model::machine::{Machine, ISSUE};
+use crate::model::program::{Edge, EdgeKind, Kind, Program};
 use crate::util::order::{inverse, stable_sorted_by_key, Gathered};
 
 /// What kind of mistake a violation is (stable names for JSON).
@@ -85,13 +98,59 @@ impl fmt::Display for Violation {
     }
 }
 
+/// The most violations of one kind that a [`CheckResult`] keeps.
+pub const MAX_PER_KIND: usize = 20;
+
+/// The most labels a "no cycle for …" message lists.
+const MAX_MISSING_LISTED: usize = 20;
+
+/// Violations as they are found: the first [`MAX_PER_KIND`] of each kind
+/// kept in order, the rest counted by kind.
+#[derive(Default)]
+struct Collector {
+    kept: Vec<Violation>,
+    per_kind: BTreeMap<ViolationKind, usize>,
+    omitted: BTreeMap<ViolationKind, u64>,
+}
+
+impl Collector {
+    fn push(&mut self, v: Violation) {
+        let n = self.per_kind.entry(v.kind).or_insert(0);
+        if *n < MAX_PER_KIND {
+            *n += 1;
+            self.kept.push(v);
+        } else {
+            *self.omitted.entry(v.kind).or_insert(0) += 1;
+        }
+    }
+
+    fn count(&mut self, kind: ViolationKind, more: u64) {
+        if more > 0 {
+            *self.omitted.entry(kind).or_insert(0) += more;
+        }
+    }
+}
+
+impl Extend<Violation> for Collector {
+    fn extend<I: IntoIterator<Item = Violation>>(&mut self, iter: I) {
+        for v in iter {
+            self.push(v);
+        }
+    }
+}
+
 /// The outcome of the hard checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckResult {
-    /// Every violation found, in the order the checks ran; empty when the schedule is valid.
+    /// The violations found, in the order the checks ran, at most
+    /// [`MAX_PER_KIND`] of each kind; empty when the schedule is valid.
     pub violations: Vec<Violation>,
+    /// How many more violations of each kind were found and not kept.
+    pub omitted: BTreeMap<ViolationKind, u64>,
     /// The cycle of each operation, when every operation has exactly one.
     pub cycles: Option<Vec<Cycle>>,
+    /// The first cycle given for each operation, `None` when it has none.
+    pub placed: Vec<Option<Cycle>>,
     /// The II used for a loop.
     pub ii: Option<u64>,
 }
@@ -105,16 +164,14 @@ impl CheckResult {
 
 /// Checks 1–4 of product.md §8 on a parsed submission.
 pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
-    let mut violations: Vec<Violation> = sub
-        .errors
-        .iter()
-        .map(|d| Violation {
-            kind: ViolationKind::Format,
-            message: d.message.clone(),
-            line: Some(d.line),
-            op: None,
-        })
-        .collect();
+    let mut violations = Collector::default();
+    violations.extend(sub.errors.iter().map(|d| Violation {
+        kind: ViolationKind::Format,
+        message: d.message.clone(),
+        line: Some(d.line),
+        op: None,
+    }));
+    violations.count(ViolationKind::Format, sub.more_errors);
     let labels = p.label_map();
     let mut cycles: Vec<Option<(Cycle, u32)>> = vec![None; p.len()];
     for pl in &sub.placements {
@@ -142,9 +199,14 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         .map(|x| p.label(x))
         .collect();
     if !missing.is_empty() {
+        let listed = missing[..missing.len().min(MAX_MISSING_LISTED)].join(", ");
+        let more = match missing.len().saturating_sub(MAX_MISSING_LISTED) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
         violations.push(Violation {
             kind: ViolationKind::Missing,
-            message: format!("no cycle for {}", missing.join(", ")),
+            message: format!("no cycle for {listed}{more}"),
             line: None,
             op: None,
         });
@@ -174,20 +236,28 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         }
         (Kind::Block, None) => None,
     };
-    if !missing.is_empty() || (p.kind() == Kind::Loop && ii.is_none()) {
+    let placed: Vec<Option<Cycle>> = cycles.iter().map(|c| c.map(|(c, _)| c)).collect();
+    let line_of = |x: OpId| cycles[x.index()].map(|(_, l)| l);
+    // A loop without its II cannot be checked further.
+    if p.kind() == Kind::Loop && ii.is_none() {
         return CheckResult {
-            violations,
+            violations: violations.kept,
+            omitted: violations.omitted,
             cycles: None,
+            placed,
             ii,
         };
     }
-    let t: Vec<Cycle> = cycles.iter().map(|c| c.map_or(0, |(c, _)| c)).collect();
-    let line_of = |x: OpId| cycles[x.index()].map(|(_, l)| l);
-    violations.extend(latency_violations(p, &t, ii, &line_of));
-    violations.extend(resource_violations(p, m, &t, ii, &line_of));
+    violations.extend(latency_over(p, &placed, ii, &line_of));
+    violations.extend(resources_over(p, m, &placed, ii, &line_of));
+    let complete = missing
+        .is_empty()
+        .then(|| placed.iter().map(|c| c.unwrap_or(0)).collect());
     CheckResult {
-        violations,
-        cycles: Some(t),
+        violations: violations.kept,
+        omitted: violations.omitted,
+        cycles: complete,
+        placed,
         ii,
     }
 }
@@ -199,39 +269,86 @@ pub fn latency_violations(
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
+    let placed: Vec<Option<Cycle>> = t.iter().copied().map(Some).collect();
+    latency_over(p, &placed, ii, line_of)
+}
+
+/// Why `e` asks its target to wait until `need`, its source being at
+/// `t_from`: `g's result is visible from 8 (g at 5 + latency 3)` for a
+/// register, `the store h to [w] must come first: ℓ = 1, so g can issue
+/// from 7 (h at 6)` for memory.
+pub fn dependence_reason(p: &Program, e: &Edge, t_from: Cycle, ii: Option<u64>) -> String {
+    let (a, b) = (p.label(e.from), p.label(e.to));
+    let ii_v = i128::from(ii.unwrap_or(0));
+    let ti = i128::from(t_from);
+    let need = ti + i128::from(e.latency) - i128::from(e.distance) * ii_v;
+    let back = match e.distance {
+        0 => String::new(),
+        1 => " of the previous iteration".into(),
+        d => format!(" of {d} iterations back"),
+    };
+    let from = if e.distance == 0 {
+        format!("{a} at {ti}")
+    } else {
+        format!("{a} at {ti} + {} − {}×II {ii_v}", e.latency, e.distance)
+    };
+    match e.kind {
+        EdgeKind::Anti => format!(
+            "{a} reads {} before {b} redefines it, so {b} may not issue before {a} (at {ti})",
+            p.edge_register(e).unwrap_or("a register")
+        ),
+        EdgeKind::Mem => {
+            let op = p.op(e.from);
+            let addr = op.address().map(|x| x.text()).unwrap_or_default();
+            let what = if op.writes_memory() {
+                format!("the store {a} to {addr}")
+            } else {
+                format!("the load {a} from {addr}")
+            };
+            format!(
+                "{what}{back} must come first: ℓ = {}, so {b} can issue from {need} ({from})",
+                e.latency
+            )
+        }
+        EdgeKind::Reg if e.distance == 0 => format!(
+            "{a}'s result is visible from {need} ({a} at {ti} + latency {})",
+            e.latency
+        ),
+        EdgeKind::Reg => format!(
+            "it reads {a} from {} iteration{} back, visible from {need} ({a} at {ti} + latency {} − {}×II {ii_v})",
+            e.distance,
+            if e.distance == 1 { "" } else { "s" },
+            e.latency,
+            e.distance,
+        ),
+    }
+}
+
+/// Check 3 over the operations that have a cycle.
+fn latency_over(
+    p: &Program,
+    t: &[Option<Cycle>],
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
     let mut out = Vec::new();
     let ii_v = ii.unwrap_or(0) as i128;
     for e in p.edges() {
-        let (ti, tj) = (t[e.from.index()] as i128, t[e.to.index()] as i128);
-        let need = ti + i128::from(e.latency) - i128::from(e.distance) * ii_v;
         if p.kind() == Kind::Block && e.distance > 0 {
             continue;
         }
-        if tj < need {
-            let (a, b) = (p.label(e.from), p.label(e.to));
-            let message = if e.kind == EdgeKind::Anti {
-                format!(
-                    "{b} at {tj}: {a} reads {} before {b} redefines it, so {b} may not issue before {a} (at {ti})",
-                    p.edge_register(e).unwrap_or("a register")
-                )
-            } else if e.distance == 0 {
-                format!(
-                    "{b} at {tj}: {a}'s result is visible from {need} ({a} at {ti} + latency {})",
-                    e.latency
-                )
-            } else {
-                format!(
-                    "{b} at {tj}: it reads {a} from {} iteration{} back, visible from {need} ({a} at {ti} + latency {} − {}×II {})",
-                    e.distance,
-                    if e.distance == 1 { "" } else { "s" },
-                    e.latency,
-                    e.distance,
-                    ii_v
-                )
-            };
+        let (Some(ti), Some(tj)) = (t[e.from.index()], t[e.to.index()]) else {
+            continue;
+        };
+        let need = ti as i128 + i128::from(e.latency) - i128::from(e.distance) * ii_v;
+        if (tj as i128) < need {
             out.push(Violation {
                 kind: ViolationKind::Latency,
-                message,
+                message: format!(
+                    "{} at {tj}: {}",
+                    p.label(e.to),
+                    dependence_reason(p, e, ti, ii)
+                ),
                 line: line_of(e.to),
                 op: Some(e.to),
             });
@@ -250,42 +367,81 @@ pub fn resource_violations(
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
+    let placed: Vec<Option<Cycle>> = t.iter().copied().map(Some).collect();
+    resources_over(p, m, &placed, ii, line_of)
+}
+
+/// Why an operation does not fit, from the conflict a table (modulo `ii`
+/// when given) reported: `mul is taken at cycle 4 by f`, `issue is full at
+/// cycle 5: its 2 slots are taken by d, g`.
+pub fn conflict_reason(p: &Program, m: &Machine, ii: Option<u64>, conf: &Conflict) -> String {
+    let res = m.resource(conf.resource);
+    let owners: Vec<&str> = conf.owners.iter().map(|&o| p.label(o)).collect();
+    let at = match ii {
+        Some(ii) => format!("row {} (cycle mod II {ii})", conf.cycle),
+        None => format!("cycle {}", conf.cycle),
+    };
+    let by = if owners.is_empty() {
+        String::new()
+    } else {
+        format!(" by {}", owners.join(", "))
+    };
+    let units = if conf.resource == ISSUE {
+        "slots"
+    } else {
+        "units"
+    };
+    if conf.capacity == 1 {
+        format!("{} is taken at {at}{by}", res.name)
+    } else {
+        format!(
+            "{} is full at {at}: its {} {units} are taken{by}",
+            res.name, conf.capacity
+        )
+    }
+}
+
+/// Check 4 over the operations that have a cycle.
+fn resources_over(
+    p: &Program,
+    m: &Machine,
+    t: &[Option<Cycle>],
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
+    // Issue order; within a cycle, the order the submission lists them, so
+    // the operation written last is the one that "does not fit".
+    let mut order: Vec<(Cycle, OpId)> = p
+        .op_ids()
+        .filter_map(|x| t[x.index()].map(|c| (c, x)))
+        .collect();
+    order.sort_by_key(|&(c, x)| (c, line_of(x), x));
+    resources_in_order(p, m, order, ii, line_of)
+}
+
+/// Check 4 on operations given in the order they are booked.
+fn resources_in_order(
+    p: &Program,
+    m: &Machine,
+    order: Vec<(Cycle, OpId)>,
+    ii: Option<u64>,
+    line_of: &dyn Fn(OpId) -> Option<u32>,
+) -> Vec<Violation> {
     let mut table = match (p.kind(), ii) {
         (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
         _ => GlobalTable::new(),
     };
-    // Issue order; within a cycle, the order the submission lists them, so
-    // the operation written last is the one that "does not fit".
-    let mut order: Vec<OpId> = p.op_ids().collect();
-    order.sort_by_key(|&x| (t[x.index()], line_of(x), x));
     let mut out = Vec::new();
-    for x in order {
+    for (c, x) in order {
         let class = p.op(x).class;
-        let c = t[x.index()];
         if let Some(conf) = table.fits_why(m, class, c) {
-            let rname = &m.resource(conf.resource).name;
-            let owners: Vec<&str> = conf.owners.iter().map(|&o| p.label(o)).collect();
-            let at = match table.ii() {
-                Some(ii) => format!("row {} (cycle mod II {ii})", conf.cycle),
-                None => format!("cycle {}", conf.cycle),
-            };
-            let by = if owners.is_empty() {
-                String::new()
-            } else {
-                format!(" by {}", owners.join(", "))
-            };
-            let message = if conf.capacity == 1 {
-                format!("{} at {c}: {rname} is taken at {at}{by}", p.label(x))
-            } else {
-                format!(
-                    "{} at {c}: {rname} is full at {at}: its {} units are taken{by}",
-                    p.label(x),
-                    conf.capacity
-                )
-            };
             out.push(Violation {
                 kind: ViolationKind::Resource,
-                message,
+                message: format!(
+                    "{} at {c}: {}",
+                    p.label(x),
+                    conflict_reason(p, m, table.ii(), &conf)
+                ),
                 line: line_of(x),
                 op: Some(x),
             });
@@ -294,6 +450,40 @@ pub fn resource_violations(
         table.place(m, class, c, Some(x));
     }
     out
+}
+
+/// Checks 3 and 4 on a schedule in the making: `placed` holds the
+/// operations placed so far (each once), in the order they were placed.
+/// Only dependences between two placed operations are checked; resources
+/// are booked with Algorithm 23.1.4 in issue order, and within a cycle the
+/// operation placed last is the one that does not fit. The messages are
+/// those of [`check`].
+pub fn placed_violations(
+    p: &Program,
+    m: &Machine,
+    placed: &[(OpId, Cycle)],
+    ii: Option<u64>,
+) -> Vec<Violation> {
+    let mut cycle: Vec<Option<Cycle>> = vec![None; p.len()];
+    for &(x, c) in placed {
+        cycle[x.index()] = Some(c);
+    }
+    let none = |_: OpId| None;
+    let mut v = latency_over(p, &cycle, ii, &none);
+    let mut order: Vec<(usize, OpId, Cycle)> = placed
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, c))| (i, x, c))
+        .collect();
+    order.sort_by_key(|&(i, _, c)| (c, i));
+    v.extend(resources_in_order(
+        p,
+        m,
+        order.into_iter().map(|(_, x, c)| (c, x)).collect(),
+        ii,
+        &none,
+    ));
+    v
 }
 
 /// Checks a schedule given as cycles (for engine-made schedules).
@@ -380,6 +570,76 @@ mod tests {
     }
 
     #[test]
+    fn memory_is_an_order_on_the_address() {
+        // g reads [r2] and h stores to [w]: they may alias, g first (ℓ = 0).
+        assert_eq!(
+            msgs(&GOOD.replace("h 6", "h 4")),
+            vec![
+                "latency: line 8: h at 4: b's result is visible from 5 (b at 2 + latency 3)",
+                "latency: line 8: h at 4: the load g from [r2] must come first: ℓ = 0, so h can issue from 5 (g at 5)"
+            ]
+        );
+        let m = Machine::toy();
+        let p = parse("block s\na: store [x], r9\nb: r1 = load [x]\n", "s.txt", &m).unwrap();
+        let r = check(
+            &p,
+            &m,
+            &crate::formats::submission::parse("a 0\nb 0\n", "s.sched"),
+        );
+        assert_eq!(
+            r.violations[0].message,
+            "b at 0: the store a to [x] must come first: ℓ = 1, so b can issue from 1 (a at 0)"
+        );
+    }
+
+    #[test]
+    fn a_missing_operation_hides_nothing() {
+        let v = msgs("c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 7\n");
+        assert_eq!(
+            v,
+            vec![
+                "missing: no cycle for j",
+                "latency: line 9: i at 7: g's result is visible from 8 (g at 5 + latency 3)"
+            ]
+        );
+        let (p, m) = running();
+        let r = check(
+            &p,
+            &m,
+            &crate::formats::submission::parse("c 0\n", "t.sched"),
+        );
+        assert_eq!(r.cycles, None);
+        assert_eq!(r.placed.iter().filter(|c| c.is_some()).count(), 1);
+    }
+
+    #[test]
+    fn issue_capacity_is_counted_in_slots() {
+        let v = msgs(&GOOD.replace("e 3", "e 5"));
+        assert!(
+            v.contains(&"resource: line 7: g at 5: issue is full at cycle 5: its 2 slots are taken by e, d".to_string()),
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn a_partial_schedule_is_checked_like_a_whole_one() {
+        let (p, m) = running();
+        let at = |l: &str, c: Cycle| (p.label_map()[l], c);
+        let placed = [at("c", 0), at("a", 1), at("f", 4), at("d", 4)];
+        let v = placed_violations(&p, &m, &placed, None);
+        let msgs: Vec<&str> = v.iter().map(|v| v.message.as_str()).collect();
+        assert_eq!(msgs, ["d at 4: mul is taken at cycle 4 by f"]);
+        assert_eq!(v[0].op, Some(p.label_map()["d"]));
+        let placed = [at("g", 5), at("i", 7)];
+        let v = placed_violations(&p, &m, &placed, None);
+        assert_eq!(
+            v[0].message,
+            "i at 7: g's result is visible from 8 (g at 5 + latency 3)"
+        );
+        assert!(placed_violations(&p, &m, &[at("i", 0)], None).is_empty());
+    }
+
+    #[test]
     fn adversarial_lines() {
         let v = msgs("\u{feff}c 0\r\na\t1  \r\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n");
         assert!(v.is_empty(), "{v:?}");
@@ -394,5 +654,38 @@ mod tests {
         assert!(msgs(&format!("{GOOD}zz 3\n"))[0].starts_with("unknown: line 11: 'zz'"));
         assert!(msgs(&format!("{GOOD}ii 2\n"))[0].starts_with("ii: line 11"));
         assert!(msgs("\u{0}\u{1}garbage\n")[0].starts_with("format: line 1"));
+    }
+
+    #[test]
+    fn violations_are_kept_up_to_the_cap_per_kind_and_counted_beyond() {
+        let (p, m) = running();
+        // 1 MiB of junk: every line a format problem, a duplicate or unknown.
+        let mut junk = String::from(GOOD);
+        while junk.len() < 1 << 20 {
+            junk.push_str("a 1\nzz 3\n%%\n");
+        }
+        let sub = crate::formats::submission::parse(&junk, "junk.sched");
+        let r = check(&p, &m, &sub);
+        for kind in [
+            ViolationKind::Format,
+            ViolationKind::Duplicate,
+            ViolationKind::Unknown,
+        ] {
+            let kept = r.violations.iter().filter(|v| v.kind == kind).count();
+            assert_eq!(kept, MAX_PER_KIND, "{kind:?}");
+            assert!(r.omitted[&kind] > 1000, "{kind:?}: {:?}", r.omitted);
+        }
+        assert!(!r.valid());
+        // A long list of missing operations is cut too.
+        let text: String = std::iter::once("block big\n".to_string())
+            .chain((0..60).map(|i| format!("o{i}: r{i} = li {i}\n")))
+            .collect();
+        let big = parse(&text, "big.txt", &m).unwrap();
+        let r = check(&big, &m, &Submission::default());
+        assert!(
+            r.violations[0].message.ends_with(" and 40 more"),
+            "{}",
+            r.violations[0]
+        );
     }
 }

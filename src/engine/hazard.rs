@@ -7,6 +7,14 @@
 //! `d ≥ 0` at which the two would meet on `r`: `F(o, o') = { k − k' | k ∈
 //! K_r(o), k' ∈ K_r(o'), k ≥ k' }`.
 //!
+//! A collision vector is something else: the *state* of a capacity-1
+//! resource, the set of future offsets `k ≥ 0` at which it is already
+//! reserved, written as bits with offset 0 first. Right after a class issues
+//! on a free resource that state is `K_r(o)` itself. For the toy divider
+//! (`K = {0,1,2,3}`) the state and `F(div, div)` happen to have the same
+//! bits, `1111`; for `K = {3, 5}` the state is `000101` while `F(o, o) =
+//! {0, 2}`.
+//!
 //! ```
 //! use course::{engine::hazard, model::machine::Machine};
 //! let m = Machine::toy();
@@ -14,29 +22,82 @@
 //! let (div, mulc) = (m.class_by_opcode("div").unwrap(), m.class_by_opcode("mul").unwrap());
 //! assert_eq!(hazard::forbidden_latencies(&m, mul, div, mulc), vec![0, 1, 2, 3]);
 //! assert_eq!(hazard::forbidden_latencies(&m, mul, mulc, div), vec![0]);
+//! assert_eq!(hazard::collision_vector(&m, mul, div), "1111");
+//! assert_eq!(hazard::bits(&[3, 5]), "000101");
+//! assert_eq!(hazard::bit_order(6), "offsets 0..5, offset 0 first");
 //! let a = hazard::Automaton::build(&m, &[mul]).unwrap();
 //! assert_eq!(a.len(), 5);
 //! ```
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
 use crate::model::ids::{ClassId, ResourceId};
-use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
+use crate::model::machine::{Class, ClassFile, Machine, MachineFile, ResourceFile};
 
 /// `F(o, o')` on resource `r` (Definition 23.1.5), sorted.
 pub fn forbidden_latencies(m: &Machine, r: ResourceId, o: ClassId, o2: ClassId) -> Vec<u32> {
     let k1: Vec<u32> = m.class(o).offsets(r).collect();
     let k2: Vec<u32> = m.class(o2).offsets(r).collect();
-    let mut set = BTreeSet::new();
-    for &k in &k1 {
-        for &k2 in &k2 {
-            if k >= k2 {
-                set.insert(k - k2);
+    forbidden_between(&k1, &k2)
+}
+
+/// `F` from the offsets themselves: `{ k − k' | k ∈ k1, k' ∈ k2, k ≥ k' }`,
+/// sorted (Definition 23.1.5).
+///
+/// `k1` is kept as a bit set and shifted down by each offset of `k2`, so a
+/// pair costs `O(|k2| · D / 64)` word operations rather than one set
+/// insertion per pair of offsets.
+pub fn forbidden_between(k1: &[u32], k2: &[u32]) -> Vec<u32> {
+    let mut bits: Vec<u64> = Vec::new();
+    for &k in k1 {
+        let (w, b) = (k as usize / 64, k % 64);
+        if bits.len() <= w {
+            bits.resize(w + 1, 0);
+        }
+        bits[w] |= 1 << b;
+    }
+    let mut k2 = k2.to_vec();
+    k2.sort_unstable();
+    k2.dedup();
+    // f |= bits >> k' for every k' in k2.
+    let mut f = vec![0u64; bits.len()];
+    for &k in &k2 {
+        let (words, shift) = (k as usize / 64, k % 64);
+        for i in 0..bits.len().saturating_sub(words) {
+            let lo = bits[i + words] >> shift;
+            let hi = match bits.get(i + words + 1) {
+                Some(&next) if shift > 0 => next << (64 - shift),
+                _ => 0,
+            };
+            f[i] |= lo | hi;
+        }
+    }
+    let mut out = Vec::new();
+    for (i, &w) in f.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            out.push(i as u32 * 64 + w.trailing_zeros());
+            w &= w - 1;
+        }
+    }
+    out
+}
+
+/// For every resource, the classes that use it with their offsets
+/// `K_r(o)` (repeats kept), in class order: one pass over all the tables.
+pub fn users(m: &Machine) -> Vec<Vec<(ClassId, Vec<u32>)>> {
+    let mut out: Vec<Vec<(ClassId, Vec<u32>)>> = vec![Vec::new(); m.resources().len()];
+    for o in m.class_ids() {
+        for &(r, k) in &m.class(o).reservation {
+            let list = &mut out[r.index()];
+            match list.last_mut() {
+                Some((last, ks)) if *last == o => ks.push(k),
+                _ => list.push((o, vec![k])),
             }
         }
     }
-    set.into_iter().collect()
+    out
 }
 
 /// The forbidden-latency matrix of `r` over the classes that use it.
@@ -51,14 +112,33 @@ pub fn forbidden_matrix(m: &Machine, r: ResourceId) -> Vec<(ClassId, ClassId, Ve
     out
 }
 
-/// Davidson's collision vector of class `o` on `r`: `F(o, o)` as bits,
-/// written with latency 0 first (`1111` for the toy divider).
+/// A state of a capacity-1 resource (the set of reserved offsets) as a
+/// bit vector, offset 0 first: bit `k` is `1` when the resource is
+/// reserved `k` cycles from now. The empty state is the empty string.
+pub fn bits(state: &[u32]) -> String {
+    let len = state.iter().max().map_or(0, |&k| k as usize + 1);
+    let mut v = vec!['0'; len];
+    for &k in state {
+        v[k as usize] = '1';
+    }
+    v.into_iter().collect()
+}
+
+/// The bit order of a vector of `len` bits, printed with it: `offsets
+/// 0..5, offset 0 first`.
+pub fn bit_order(len: usize) -> String {
+    match len {
+        0 | 1 => "offset 0".to_string(),
+        n => format!("offsets 0..{}, offset 0 first", n - 1),
+    }
+}
+
+/// Davidson's collision vector of `r` right after class `o` issues on it
+/// while it is free (Definition 23.1.5): the state `K_r(o)` as [`bits`],
+/// offset 0 first. `1111` for the toy div, `000101` for `K = {3, 5}`; it is
+/// not `F(o, o)` written as bits.
 pub fn collision_vector(m: &Machine, r: ResourceId, o: ClassId) -> String {
-    let f = forbidden_latencies(m, r, o, o);
-    let len = f.last().map_or(0, |&x| x + 1);
-    (0..len)
-        .map(|d| if f.contains(&d) { '1' } else { '0' })
-        .collect()
+    bits(&m.class(o).offsets(r).collect::<Vec<_>>())
 }
 
 /// The state of one resource relative to the current cycle: `counts[k]` is
@@ -153,9 +233,17 @@ impl<'m> Recognizer<'m> {
 fn window(m: &Machine, r: ResourceId) -> usize {
     m.classes()
         .iter()
-        .flat_map(|c| c.offsets(r))
+        .filter_map(|c| folded_on(c, r).last().map(|&(_, k, _)| k))
         .max()
         .map_or(0, |k| k as usize + 1)
+}
+
+/// The entries of a class's folded table on `r` (it is sorted by resource,
+/// then offset), found by binary search rather than a scan.
+fn folded_on(c: &Class, r: ResourceId) -> &[(ResourceId, u32, u32)] {
+    let start = c.folded.partition_point(|f| f.0 < r);
+    let len = c.folded[start..].partition_point(|f| f.0 == r);
+    &c.folded[start..start + len]
 }
 
 /// One row of a recognizer trace.
@@ -171,6 +259,8 @@ pub struct TraceRow {
     pub accepted: Option<bool>,
     /// The state counts after the event.
     pub after: Vec<u32>,
+    /// The class an `Issue` tries, `None` for an `Advance`.
+    pub class: Option<ClassId>,
 }
 
 /// An event for [`trace`].
@@ -205,6 +295,10 @@ pub fn trace(m: &Machine, r: ResourceId, start_cycle: i64, events: &[Event]) -> 
             before,
             accepted,
             after: rec.states()[0].offsets(),
+            class: match e {
+                Event::Issue(o) => Some(o),
+                Event::Advance => None,
+            },
         });
     }
     rows
@@ -296,10 +390,8 @@ impl Automaton {
         let mut needs: Vec<Vec<(usize, usize, u32)>> = vec![Vec::new(); nclass];
         for (ci, c) in m.classes().iter().enumerate() {
             for (fi, &r) in resources.iter().enumerate() {
-                for &(rr, k, n) in &c.folded {
-                    if rr == r {
-                        needs[ci].push((fi, k as usize, n));
-                    }
+                for &(_, k, n) in folded_on(c, r) {
+                    needs[ci].push((fi, k as usize, n));
                 }
             }
         }
@@ -538,6 +630,90 @@ mod tests {
         assert_eq!(forbidden_latencies(&m, mul, mulc, mulc), vec![0]);
         assert_eq!(forbidden_latencies(&m, mul, div, div), vec![0, 1, 2, 3]);
         assert_eq!(collision_vector(&m, mul, div), "1111");
+        assert_eq!(collision_vector(&m, mul, mulc), "1");
+    }
+
+    #[test]
+    fn a_collision_vector_is_the_state_not_f_o_o() {
+        // K = {3, 5}: the state marks offsets 3 and 5; F(o, o) is {0, 2}.
+        let file = MachineFile {
+            name: Some("gappy".into()),
+            issue_width: 1,
+            micro_op_buffer_size: None,
+            resources: vec![ResourceFile {
+                name: "r".into(),
+                capacity: 1,
+            }],
+            classes: vec![ClassFile {
+                name: "g".into(),
+                latency: 6,
+                opcodes: vec!["g".into()],
+                unit: None,
+                occupancy: None,
+                reservation: Some(vec![("r".into(), 3), ("r".into(), 5)]),
+                uops: None,
+                read_advance: None,
+            }],
+        };
+        let m = Machine::from_file(&file, "gappy").unwrap();
+        let (r, g) = (m.resource_by_name("r").unwrap(), ClassId::from_index(0));
+        assert_eq!(forbidden_latencies(&m, r, g, g), vec![0, 2]);
+        assert_eq!(collision_vector(&m, r, g), "000101");
+        // It is the recognizer's state after Issue(g) on a free resource.
+        let mut rec = Recognizer::new(&m, &[r]);
+        assert!(rec.issue(g));
+        assert_eq!(bits(&rec.states()[0].offsets()), "000101");
+        assert_eq!(bits(&[]), "");
+        assert_eq!(bit_order(1), "offset 0");
+    }
+
+    #[test]
+    fn forbidden_latencies_agree_with_the_definition() {
+        let mut rng = crate::util::rng::Rng::new(11);
+        for _ in 0..300 {
+            let mut table = || -> Vec<(String, i64)> {
+                let span = rng.range(1, 200) as i64;
+                (0..span)
+                    .filter(|_| rng.percent(20))
+                    .map(|k| ("r".to_string(), k))
+                    .collect()
+            };
+            let (a, b) = (table(), table());
+            let class = |name: &str, res: Vec<(String, i64)>| ClassFile {
+                name: name.into(),
+                latency: 200,
+                opcodes: vec![name.into()],
+                unit: None,
+                occupancy: None,
+                reservation: Some(res),
+                uops: None,
+                read_advance: None,
+            };
+            let file = MachineFile {
+                name: None,
+                issue_width: 2,
+                micro_op_buffer_size: None,
+                resources: vec![ResourceFile {
+                    name: "r".into(),
+                    capacity: 1,
+                }],
+                classes: vec![class("a", a.clone()), class("b", b.clone())],
+            };
+            let m = Machine::from_file(&file, "t").unwrap();
+            let r = m.resource_by_name("r").unwrap();
+            let mut want: Vec<u32> = a
+                .iter()
+                .flat_map(|(_, k)| {
+                    b.iter()
+                        .filter(move |(_, k2)| k >= k2)
+                        .map(move |(_, k2)| (k - k2) as u32)
+                })
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            let (x, y) = (ClassId::from_index(0), ClassId::from_index(1));
+            assert_eq!(forbidden_latencies(&m, r, x, y), want, "{a:?} {b:?}");
+        }
     }
 
     #[test]

@@ -291,6 +291,16 @@ const HOWARD_ROUNDS: usize = 100_000;
 
 /// A dependence cycle with the largest `ℓ/d`, or `None` without cycles.
 pub fn critical_recurrence(p: &Program) -> Option<Recurrence> {
+    critical_recurrence_with(p, |e| e.latency)
+}
+
+/// [`critical_recurrence`] with the latency of each edge given by
+/// `latency` (a simulator that treats some dependences differently, such
+/// as llvm-mca's memory ordering, bounds itself with its own latencies).
+pub fn critical_recurrence_with(
+    p: &Program,
+    latency: impl Fn(&crate::model::program::Edge) -> u32,
+) -> Option<Recurrence> {
     let (comp, ncomp) = sccs(p);
     // Group the edges inside each component.
     let mut comp_edges: Vec<Vec<u32>> = vec![Vec::new(); ncomp as usize];
@@ -302,7 +312,7 @@ pub fn critical_recurrence(p: &Program) -> Option<Recurrence> {
     }
     let mut best: Option<Recurrence> = None;
     for edges in comp_edges.iter().filter(|e| !e.is_empty()) {
-        let found = howard(p, edges);
+        let found = howard(p, edges, &latency);
         if best.as_ref().is_none_or(|b| found.ratio() > b.ratio()) {
             best = Some(found);
         }
@@ -313,7 +323,11 @@ pub fn critical_recurrence(p: &Program) -> Option<Recurrence> {
 /// Howard's policy iteration on one strongly connected component given by
 /// its internal edges. Values are kept as integers scaled by the reduced
 /// denominator of their cycle ratio, so all comparisons are exact.
-fn howard(p: &Program, edges: &[u32]) -> Recurrence {
+fn howard(
+    p: &Program,
+    edges: &[u32],
+    latency: &impl Fn(&crate::model::program::Edge) -> u32,
+) -> Recurrence {
     // Local numbering.
     let mut nodes: Vec<u32> = edges
         .iter()
@@ -330,7 +344,7 @@ fn howard(p: &Program, edges: &[u32]) -> Recurrence {
             (
                 local(ed.from.0),
                 local(ed.to.0),
-                i128::from(ed.latency),
+                i128::from(latency(ed)),
                 i128::from(ed.distance),
                 e,
             )

@@ -11,9 +11,11 @@
 //! | whole number | `0`, `42`, `+3` | `-1`, `3.0`, `4x` |
 //! | number | `3`, `5/2`, `2.5` (exact fractions) | `2,5`, `1e3`, `5/0`, `-1` |
 //! | set | `{0, 2}`, `{0 2}`, `{}`, `∅` (any order, repeats ignored) | `{1, 2` · `0,1` · `{0; 2}` · `{a}` |
+//! | bit vector | `000101`, `0 0 0 1 0 1` (offset 0 first; trailing zeros change nothing), or the set of its ones `{3, 5}` | `10x`, `0,1` |
 //! | choice | its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text | |
 //! | several choices | letters separated by commas or spaces (`a, c`, `a c`, `ac`), or texts separated by `;` | |
-//! | key and value | `key: value`, `key = value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
+//! | key and value | `key: value`, `key = value`, `key=value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
+//! | row of sets | sets or `-` (none) separated by blanks, a `:` allowed after each: `{0, 2}: - {1}` | `{0 2` · `x` |
 //!
 //! ```
 //! use course::formats::answer;
@@ -219,6 +221,39 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
     Ok(out)
 }
 
+/// A bit vector written offset 0 first (`000101`, blanks between bits
+/// allowed), or the set of its ones (`{3, 5}`): the offsets whose bit is 1.
+pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
+    let t = s.trim();
+    const SYNTAX: &str = "write bits such as 0101, offset 0 first (or the set {1, 3})";
+    if t.starts_with('{') || t == "∅" {
+        return set(t);
+    }
+    if t.is_empty() {
+        return Err(format!("an empty answer; {SYNTAX}"));
+    }
+    let mut out = BTreeSet::new();
+    let mut k: u64 = 0;
+    for c in t.chars().filter(|c| !c.is_whitespace()) {
+        match c {
+            '0' => {}
+            '1' => {
+                out.insert(k);
+            }
+            _ => return Err(format!("'{}' is not a bit vector; {SYNTAX}", shorten(t))),
+        }
+        k += 1;
+        if k > MAX_SET_ELEMENT + 1 {
+            return Err(format!(
+                "'{}' has more than {} bits",
+                shorten(t),
+                MAX_SET_ELEMENT + 1
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// `{0, 1, 2}`, or `{}` when empty: how sets are written back.
 pub fn set_text<'a>(items: impl IntoIterator<Item = &'a u64>) -> String {
     let v: Vec<String> = items.into_iter().map(u64::to_string).collect();
@@ -393,6 +428,72 @@ pub fn key_values<'t>(text: &'t str, file: &str) -> (Vec<KeyValue<'t>>, Vec<Diag
     (out, errors)
 }
 
+/// One item of a row of sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowItem {
+    /// Where it starts, in characters from the start of the text (0-based).
+    pub offset: usize,
+    /// The set, or `None` for `-`.
+    pub set: Option<BTreeSet<u64>>,
+}
+
+/// A row of sets separated by blanks, such as `{0, 2}: - {0,1,2} {1}`:
+/// each item is a set as [`set`] reads it (`{…}`, `{}`, `∅`) or `-` for
+/// none, and a `:` may follow an item. A mistake comes with the character
+/// offset of the item it is in.
+///
+/// ```
+/// use course::formats::answer::set_row;
+/// let row = set_row("{0, 2}: - ∅ {1}").unwrap();
+/// let sets: Vec<Option<Vec<u64>>> = row.iter().map(|i| i.set.as_ref().map(|s| s.iter().copied().collect())).collect();
+/// assert_eq!(sets, vec![Some(vec![0, 2]), None, Some(vec![]), Some(vec![1])]);
+/// assert_eq!(row[3].offset, 12);
+/// assert_eq!(set_row("{1} x").unwrap_err().0, 4);
+/// ```
+pub fn set_row(s: &str) -> Result<Vec<RowItem>, (usize, String)> {
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (byte, c) = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let end = match c {
+            '{' => match chars[i..].iter().position(|&(_, c)| c == '}') {
+                Some(k) => i + k + 1,
+                None => chars.len(),
+            },
+            _ => chars[i..]
+                .iter()
+                .position(|&(_, c)| c.is_whitespace() || c == ':')
+                .map_or(chars.len(), |k| i + k),
+        };
+        let to = chars.get(end).map_or(s.len(), |&(b, _)| b);
+        let item = &s[byte..to];
+        let set = match item {
+            "-" => None,
+            _ if c == '{' || c == '∅' => Some(set(item).map_err(|e| (i, e))?),
+            _ => {
+                return Err((
+                    i,
+                    format!(
+                        "'{}' is neither a set ({{0, 2}}, {{}} or ∅) nor '-'",
+                        shorten(item)
+                    ),
+                ))
+            }
+        };
+        out.push(RowItem { offset: i, set });
+        i = end;
+        if chars.get(i).is_some_and(|&(_, c)| c == ':') {
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -443,6 +544,18 @@ mod tests {
             "{1, 2", "0,1,2,3", "{0; 2}", "{a}", "[0, 2]", "", "{1,,2}", "{,1}",
         ] {
             assert!(set(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bit_vectors_offset_0_first_or_as_sets() {
+        let b = |t: &str| bits(t).map(|s| s.into_iter().collect::<Vec<_>>());
+        assert_eq!(b("000101"), Ok(vec![3, 5]));
+        assert_eq!(b("0 0 0 1 0 1 0"), Ok(vec![3, 5]));
+        assert_eq!(b("{5, 3}"), Ok(vec![3, 5]));
+        assert_eq!(b("0000"), Ok(vec![]));
+        for bad in ["10x", "0,1", "", "{1, 2", "0b101"] {
+            assert!(bits(bad).is_err(), "{bad}");
         }
     }
 

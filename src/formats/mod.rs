@@ -1,6 +1,8 @@
 //! Text formats shared by the parsers: diagnostics, YAML with positions,
 //! answers and submissions.
 pub mod answer;
+pub mod csv;
 pub mod diagnostic;
 pub mod submission;
 pub mod yaml;
+pub mod zip;

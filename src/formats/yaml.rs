@@ -1,6 +1,11 @@
 //! YAML with positions: the one place the crate reads YAML ([`from_str`]),
 //! serde_yaml errors at their line and column, and an index of list items
 //! so semantic mistakes can be reported where they are.
+//!
+//! Before the parser sees a file, [`check_depth`] measures its nesting in
+//! one linear pass and refuses anything deeper than [`MAX_DEPTH`]: the
+//! parser's time grows with the square of the depth, so `[[[[…` forty
+//! thousand deep would otherwise take seconds, and deeper minutes.
 
 use serde::de::DeserializeOwned;
 
@@ -17,7 +22,146 @@ use crate::formats::diagnostic::{Diagnostic, Location};
 /// assert!(e.to_string().starts_with("n.yaml:"), "{e}");
 /// ```
 pub fn from_str<T: DeserializeOwned>(text: &str, origin: &str) -> Result<T, Diagnostic> {
+    check_depth(text, origin)?;
     serde_yaml::from_str(text).map_err(|e| yaml_error(&e, origin))
+}
+
+/// The deepest nesting a YAML file may have: flow collections (`[`, `{`)
+/// and block levels (indentation, `- ` entries) counted together. The
+/// course's own files need fewer than ten.
+pub const MAX_DEPTH: usize = 64;
+
+/// Refuses `text` when it nests deeper than [`MAX_DEPTH`], at the line and
+/// column of the first bracket, entry or indented line past the limit. One
+/// pass over the text, so its time is linear whatever the depth. The count
+/// is a close estimate of the parser's own: quoted scalars, comments and
+/// block scalars (`|`, `>`) are skipped, and brackets count only where a
+/// flow collection can start.
+///
+/// ```
+/// use course::formats::yaml;
+/// assert!(yaml::check_depth("a: [[1, 2], {b: [3]}]\n", "f.yaml").is_ok());
+/// let deep = "[".repeat(40_000);
+/// let e = yaml::check_depth(&deep, "f.yaml").unwrap_err();
+/// assert_eq!(e.to_string(), "f.yaml:1:64: nested deeper than 64 levels; refused before parsing");
+/// ```
+pub fn check_depth(text: &str, origin: &str) -> Result<(), Diagnostic> {
+    let too_deep = |line: usize, l: &str, byte: usize| {
+        Diagnostic::new(
+            origin,
+            line as u32 + 1,
+            l[..byte].chars().count() as u32 + 1,
+            format!("nested deeper than {MAX_DEPTH} levels; refused before parsing"),
+        )
+    };
+    // Open block levels by column, the flow depth, an open quoted scalar
+    // (which may span lines), and the indentation under which the lines of
+    // a block scalar are text.
+    let mut blocks: Vec<usize> = Vec::new();
+    let mut flow = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut literal: Option<usize> = None;
+    for (n, l) in text.lines().enumerate() {
+        let b = l.as_bytes();
+        let indent = b.iter().take_while(|&&c| c == b' ').count();
+        let blank = indent == b.len() || b[indent] == b'#';
+        if let Some(parent) = literal {
+            if blank || indent > parent {
+                continue;
+            }
+            literal = None;
+        }
+        let mut i = 0;
+        // At a place where a node may start (the line's start, after `- `,
+        // `? ` or `: `), in block context.
+        let mut node_start = false;
+        if quote.is_none() && flow == 0 {
+            if blank {
+                continue;
+            }
+            while blocks.last().is_some_and(|&c| c > indent) {
+                blocks.pop();
+            }
+            if blocks.last() != Some(&indent) {
+                blocks.push(indent);
+                if blocks.len() > MAX_DEPTH {
+                    return Err(too_deep(n, l, indent));
+                }
+            }
+            i = indent;
+            node_start = true;
+        }
+        // In flow context: the previous character lets a quoted scalar start.
+        let mut token_start = true;
+        while i < b.len() {
+            let c = b[i];
+            if let Some(q) = quote {
+                match c {
+                    b'\\' if q == b'"' => i += 1,
+                    b'\'' if q == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 1,
+                    _ if c == q => quote = None,
+                    _ => {}
+                }
+                i += 1;
+                token_start = false;
+                continue;
+            }
+            let spaced = i == 0 || matches!(b[i - 1], b' ' | b'\t');
+            if flow > 0 {
+                match c {
+                    b'[' | b'{' => {
+                        flow += 1;
+                        if blocks.len() + flow > MAX_DEPTH {
+                            return Err(too_deep(n, l, i));
+                        }
+                    }
+                    b']' | b'}' => flow -= 1,
+                    b'"' | b'\'' if token_start => quote = Some(c),
+                    b'#' if spaced => break,
+                    _ => {}
+                }
+                token_start = matches!(c, b'[' | b'{' | b',' | b':' | b' ' | b'\t');
+                i += 1;
+                continue;
+            }
+            let ends_indicator = matches!(b.get(i + 1), None | Some(b' ' | b'\t'));
+            match c {
+                b' ' | b'\t' => {}
+                b'#' if spaced => break,
+                b'-' | b'?' if node_start && ends_indicator => {
+                    blocks.push(i + 2);
+                    if blocks.len() > MAX_DEPTH {
+                        return Err(too_deep(n, l, i));
+                    }
+                }
+                b'[' | b'{' if node_start => {
+                    flow = 1;
+                    node_start = false;
+                    if blocks.len() + flow > MAX_DEPTH {
+                        return Err(too_deep(n, l, i));
+                    }
+                }
+                b'"' | b'\'' if node_start => {
+                    quote = Some(c);
+                    node_start = false;
+                }
+                b'|' | b'>' if node_start => {
+                    literal = Some(indent);
+                    break;
+                }
+                b'&' | b'!' if node_start => {
+                    // An anchor or a tag: the node follows it.
+                    while i + 1 < b.len() && !matches!(b[i + 1], b' ' | b'\t') {
+                        i += 1;
+                    }
+                }
+                b':' if ends_indicator => node_start = true,
+                _ => node_start = false,
+            }
+            i += 1;
+        }
+    }
+    Ok(())
 }
 
 /// Finds the lines of list items and their keys in block-style YAML, so
@@ -266,4 +410,62 @@ pub fn yaml_error(e: &serde_yaml::Error, origin: &str) -> Diagnostic {
         None => msg,
     };
     Diagnostic::new(origin, line as u32, column as u32, msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth_error(text: &str) -> Option<(u32, u32)> {
+        check_depth(text, "f.yaml")
+            .err()
+            .map(|d| (d.line, d.column))
+    }
+
+    #[test]
+    fn deep_flow_and_block_nesting_are_refused_where_they_pass_the_limit() {
+        assert_eq!(depth_error(&"[".repeat(300_000)), Some((1, 64)));
+        let nested = format!("a: {}{}\n", "[".repeat(64), "]".repeat(64));
+        assert_eq!(depth_error(&nested), Some((1, 67)));
+        let ok = format!("a: {}{}\n", "[".repeat(62), "]".repeat(62));
+        assert_eq!(depth_error(&ok), None);
+        assert_eq!(depth_error(&"- ".repeat(100)), Some((1, 127)));
+        let stairs: String = (0..100)
+            .map(|k| format!("{}k{k}:\n", " ".repeat(k)))
+            .collect();
+        assert_eq!(depth_error(&stairs), Some((65, 65)));
+        // Flow collections spanning lines keep their depth.
+        let lines = format!("a:\n{}\n", "[\n".repeat(70));
+        assert_eq!(depth_error(&lines), Some((65, 1)));
+    }
+
+    #[test]
+    fn brackets_in_scalars_and_comments_do_not_count() {
+        let b = "[".repeat(100);
+        for text in [
+            format!("a: \"{b}\"\n"),
+            format!("a: '{b}'\n"),
+            format!("a: 'it''s {b}'\n"),
+            format!("a: \"x\\\"{b}\"\n"),
+            format!("a: x{b}\n"),
+            format!("a: 1 # {b}\n"),
+            format!("# {b}\n"),
+            format!("a: |\n  {b}\n  more {b}\nb: 2\n"),
+            format!("a: >-\n  {b}\n\n  {b}\n"),
+            format!("a: [\"{b}\", '{b}', x # {b}\n  ]\n"),
+            format!("a: \"multi\n  line {b}\n  end\"\n"),
+            format!("a: &anchor [1]\nb: !!str x{b}\n"),
+        ] {
+            assert_eq!(depth_error(&text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn from_str_refuses_before_parsing() {
+        let e = from_str::<serde_yaml::Value>(&"[".repeat(40_000), "deep.yaml").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "deep.yaml:1:64: nested deeper than 64 levels; refused before parsing"
+        );
+    }
 }

@@ -1,5 +1,15 @@
 //! The wall clock: today's date for flashcards, the suffix of a moved-aside
 //! state file, and a quiz seed nobody asked to repeat.
+//!
+//! "Today" is the local calendar date: an evening review in the Americas is
+//! still today's, not tomorrow's UTC date. The date comes from the C
+//! library's `localtime_r` (through the `libc` crate, which the build
+//! already had through `getrandom` and `tempfile`), which applies `TZ` and
+//! the system's zone rules. `chrono` or `time` would add a crate and its
+//! features for this one call (and `time` refuses local offsets in
+//! multi-threaded programs). Where there is no C library, the date is UTC.
+
+use crate::content::flash::Date;
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
 pub fn now_secs() -> i64 {
@@ -14,4 +24,55 @@ pub fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000
+}
+
+/// The local calendar date at Unix time `secs` (UTC where the local zone
+/// cannot be known).
+pub fn today(secs: i64) -> Date {
+    local_date(secs).unwrap_or_else(|| Date::from_unix(secs))
+}
+
+#[cfg(unix)]
+extern "C" {
+    /// POSIX: reads `TZ` (localtime_r need not).
+    fn tzset();
+}
+
+#[cfg(unix)]
+fn local_date(secs: i64) -> Option<Date> {
+    let t = libc::time_t::try_from(secs).ok()?;
+    // SAFETY: `tm` is plain data that `localtime_r` fills in; both pointers
+    // are valid for the call, and `localtime_r` keeps neither. `tzset` only
+    // reads the environment, which nothing in this program changes.
+    let tm = unsafe {
+        tzset();
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&t, &mut tm).is_null() {
+            return None;
+        }
+        tm
+    };
+    Date::from_ymd(
+        i64::from(tm.tm_year) + 1900,
+        u32::try_from(tm.tm_mon + 1).ok()?,
+        u32::try_from(tm.tm_mday).ok()?,
+    )
+}
+
+#[cfg(not(unix))]
+fn local_date(_secs: i64) -> Option<Date> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_is_a_real_date_near_the_utc_one() {
+        let now = now_secs();
+        let d = today(now);
+        let utc = Date::from_unix(now);
+        assert!((d.0 - utc.0).abs() <= 1, "{d} vs {utc}");
+    }
 }

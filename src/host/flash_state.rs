@@ -6,12 +6,22 @@
 //! fresh, keeping whatever whole card entries a cut-short file still holds;
 //! single bad card entries are dropped with a warning after the original is
 //! copied aside the same way.
+//!
+//! Several `course flash` processes may share one state file. Every change
+//! ([`update_state`]) is made under an exclusive lock on the state's folder
+//! (an advisory `flock` on the folder itself, so no lock file is left
+//! behind; a `.course-flash.lock` file where folders cannot be locked): the
+//! file is read again, the one card just rated is put in, and the result is
+//! written back. Reviews made by another process meanwhile are kept, card
+//! by card. Reading for a listing ([`peek_state`]) takes no lock and
+//! changes nothing.
 
 use std::fmt;
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::content::flash::{CardState, Date, State, BOXES, STATE_VERSION};
+use crate::content::flash::{self, Date, State, StateRead};
 
 /// What loading a state file found.
 #[derive(Debug, Default)]
@@ -50,154 +60,258 @@ fn aside_path(path: &Path, stamp: &str) -> PathBuf {
     p
 }
 
-/// The most bytes a state file may have (a deck of thousands of cards fits).
-pub const MAX_STATE_BYTES: u64 = 16 << 20;
+pub use crate::content::flash::MAX_STATE_BYTES;
 
-/// Loads the state of `deck` from `path`. A missing file is a fresh start;
-/// an unreadable one is moved aside (`stamp` names the copy) and reported in
-/// the warnings. Only I/O failures that prevent recovery are errors.
-pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateError> {
+/// What a state file holds, before anything is done about it.
+enum Found {
+    /// No file: a fresh start.
+    Missing,
+    /// A valid state; `dropped` says which entries were bad and left out.
+    State { state: State, dropped: Vec<String> },
+    /// Not a state at all: why, and the whole card entries a cut-short file
+    /// still holds (if any).
+    Damaged {
+        problem: String,
+        salvaged: Option<State>,
+    },
+}
+
+/// Reads and checks the state file, changing nothing.
+fn read_state(path: &Path, deck: &str) -> Result<Found, StateError> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Loaded {
-                state: State::new(deck),
-                ..Loaded::default()
-            })
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Missing),
         Err(e) => return Err(state_err(path, e)),
     };
-    let problem = if bytes.len() as u64 > MAX_STATE_BYTES {
-        Some(format!("larger than {} MiB", MAX_STATE_BYTES >> 20))
-    } else {
-        match serde_json::from_slice::<serde_json::Value>(&bytes) {
-            Err(e) => Some(match e.classify() {
-                serde_json::error::Category::Eof => {
-                    format!("it ends early at line {}, truncated?", e.line())
-                }
-                _ => format!("not valid JSON at line {}, column {}", e.line(), e.column()),
-            }),
-            Ok(v) => match salvage(&v, deck) {
-                Err(m) => Some(m),
-                Ok((state, dropped)) => {
-                    if dropped.is_empty() {
-                        return Ok(Loaded {
-                            state,
-                            ..Loaded::default()
-                        });
-                    }
-                    // Keep the original so the dropped entries are not lost.
-                    let aside = aside_path(path, stamp);
-                    std::fs::copy(path, &aside).map_err(|e| state_err(&aside, e))?;
-                    let mut warnings: Vec<String> = dropped
-                        .iter()
-                        .map(|m| format!("{}: ignoring a bad entry: {m}", path.display()))
-                        .collect();
-                    warnings.push(format!(
-                        "{}: kept the other {} card(s); the original file is saved as {}",
-                        path.display(),
-                        state.cards.len(),
-                        aside.display()
-                    ));
-                    return Ok(Loaded {
-                        state,
-                        warnings,
-                        backup: Some(aside),
-                    });
-                }
-            },
-        }
-    };
-    let problem = problem.unwrap_or_default();
-    let aside = aside_path(path, stamp);
-    std::fs::rename(path, &aside)
-        .map_err(|e| state_err(path, format!("{problem}, and moving it aside failed: {e}")))?;
-    // A file cut short (a full disk, a hand edit) usually still holds whole
-    // card entries: keep those.
-    if let Some((state, _)) = repair_truncated(&bytes).and_then(|v| salvage(&v, deck).ok()) {
-        if !state.cards.is_empty() {
-            return Ok(Loaded {
-                warnings: vec![format!(
-                    "{}: the review state is damaged ({problem}); recovered {} card(s) from it, the rest start \
-                     fresh; the original is moved to {}",
-                    path.display(),
-                    state.cards.len(),
-                    aside.display()
-                )],
-                state,
-                backup: Some(aside),
-            });
-        }
-    }
-    Ok(Loaded {
-        state: State::new(deck),
-        warnings: vec![format!(
-            "{}: the review state is damaged ({problem}); moved it to {} and starting with a fresh state \
-             (restore it by fixing that file and moving it back)",
-            path.display(),
-            aside.display()
-        )],
-        backup: Some(aside),
+    Ok(match flash::read_state(&bytes, deck) {
+        StateRead::Whole(state) => Found::State {
+            state,
+            dropped: Vec::new(),
+        },
+        StateRead::Partly { state, dropped } => Found::State { state, dropped },
+        StateRead::Damaged { problem, recovered } => Found::Damaged {
+            problem,
+            salvaged: recovered,
+        },
     })
 }
 
-/// The usable part of a parsed state: the state and one message per entry
-/// that had to be dropped. `Err` if the file as a whole is not a state.
-fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), String> {
-    let obj = v.as_object().ok_or("not a JSON object")?;
-    match obj.get("version").and_then(serde_json::Value::as_u64) {
-        Some(x) if x == u64::from(STATE_VERSION) => {}
-        Some(x) => return Err(format!("state version {x}, expected {STATE_VERSION}")),
-        None => return Err("no `version`".into()),
-    }
-    let cards = obj
-        .get("cards")
-        .and_then(serde_json::Value::as_object)
-        .ok_or("no `cards` object")?;
-    let mut state = State::new(
-        obj.get("deck")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or(deck),
-    );
-    let mut dropped = Vec::new();
-    for (id, entry) in cards {
-        match serde_json::from_value::<CardState>(entry.clone()) {
-            Ok(cs) if cs.due_date().is_some() && (1..=BOXES).contains(&cs.leitner_box) => {
-                state.cards.insert(id.clone(), cs);
-            }
-            Ok(cs) => dropped.push(format!(
-                "card `{id}`: box {} / due `{}` out of range",
-                cs.leitner_box, cs.due
-            )),
-            Err(e) => dropped.push(format!("card `{id}`: {e}")),
+/// Loads the state of `deck` from `path`. A missing file is a fresh start;
+/// an unreadable one is moved aside (`stamp` names the copy) and reported in
+/// the warnings. Only I/O failures that prevent recovery are errors. Call it
+/// under [`FolderLock`] when others may be writing.
+pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateError> {
+    match read_state(path, deck)? {
+        Found::Missing => Ok(Loaded {
+            state: State::new(deck),
+            ..Loaded::default()
+        }),
+        Found::State { state, dropped } if dropped.is_empty() => Ok(Loaded {
+            state,
+            ..Loaded::default()
+        }),
+        Found::State { state, dropped } => {
+            // Keep the original so the dropped entries are not lost.
+            let aside = aside_path(path, stamp);
+            std::fs::copy(path, &aside).map_err(|e| state_err(&aside, e))?;
+            let mut warnings: Vec<String> = dropped
+                .iter()
+                .map(|m| format!("{}: ignoring a bad entry: {m}", path.display()))
+                .collect();
+            warnings.push(format!(
+                "{}: kept the other {} card(s); the original file is saved as {}",
+                path.display(),
+                state.cards.len(),
+                aside.display()
+            ));
+            Ok(Loaded {
+                state,
+                warnings,
+                backup: Some(aside),
+            })
+        }
+        Found::Damaged { problem, salvaged } => {
+            let aside = aside_path(path, stamp);
+            std::fs::rename(path, &aside).map_err(|e| {
+                state_err(path, format!("{problem}, and moving it aside failed: {e}"))
+            })?;
+            let warning = match &salvaged {
+                Some(state) => format!(
+                    "{}: the review state is damaged ({problem}); recovered {} card(s) from it, the rest \
+                     start fresh; the original is moved to {}",
+                    path.display(),
+                    state.cards.len(),
+                    aside.display()
+                ),
+                None => format!(
+                    "{}: the review state is damaged ({problem}); moved it to {} and starting with a fresh \
+                     state (restore it by fixing that file and moving it back)",
+                    path.display(),
+                    aside.display()
+                ),
+            };
+            Ok(Loaded {
+                state: salvaged.unwrap_or_else(|| State::new(deck)),
+                warnings: vec![warning],
+                backup: Some(aside),
+            })
         }
     }
-    Ok((state, dropped))
 }
 
-/// The complete card entries of a state file cut short: everything up to
-/// the last closed entry, with the outer braces closed again. Relies on the
-/// layout [`save_state`] writes (pretty JSON, entries at four spaces).
-fn repair_truncated(bytes: &[u8]) -> Option<serde_json::Value> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let cut = text.rfind("\n    }")?;
-    let candidate = format!("{}\n    }}\n  }}\n}}\n", &text[..cut]);
-    serde_json::from_str(&candidate).ok()
+/// The state as a listing shows it: like [`load_state`], but nothing on
+/// disk is moved, copied or written; a damaged file is only reported.
+pub fn peek_state(path: &Path, deck: &str) -> Result<Loaded, StateError> {
+    Ok(match read_state(path, deck)? {
+        Found::Missing => Loaded {
+            state: State::new(deck),
+            ..Loaded::default()
+        },
+        Found::State { state, dropped } => Loaded {
+            warnings: dropped
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{}: ignoring a bad entry: {m} (the file is left as it is until the next review)",
+                        path.display()
+                    )
+                })
+                .collect(),
+            state,
+            backup: None,
+        },
+        Found::Damaged { problem, salvaged } => Loaded {
+            warnings: vec![format!(
+                "{}: the review state is damaged ({problem}); listing {} card(s) from it; the file is \
+                 left as it is until the next review moves it aside",
+                path.display(),
+                salvaged.as_ref().map_or(0, |s| s.cards.len())
+            )],
+            state: salvaged.unwrap_or_else(|| State::new(deck)),
+            backup: None,
+        },
+    })
 }
 
-/// Writes the state atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over the old one.
-pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
-    let dir = match path.parent() {
+/// An exclusive lock on the folder of a state file, held until dropped.
+pub struct FolderLock {
+    _file: File,
+}
+
+impl FolderLock {
+    /// Waits for the lock on the folder that holds `path` (created if
+    /// missing).
+    pub fn acquire(path: &Path) -> Result<FolderLock, StateError> {
+        let dir = folder(path);
+        std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
+        let file = open_lock(&dir).map_err(|e| state_err(&dir, e))?;
+        file.lock().map_err(|e| state_err(&dir, e))?;
+        Ok(FolderLock { _file: file })
+    }
+}
+
+#[cfg(unix)]
+fn open_lock(dir: &Path) -> std::io::Result<File> {
+    File::open(dir)
+}
+
+#[cfg(not(unix))]
+fn open_lock(dir: &Path) -> std::io::Result<File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".course-flash.lock"))
+}
+
+/// The folder a state file lives in (`.` for a bare name).
+fn folder(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
+    }
+}
+
+/// Opens the state under the folder lock: loads it (recovering a damaged
+/// file, and saving the recovered state at once so that what was kept
+/// survives), and removes temporary files that killed processes left.
+pub fn open_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateError> {
+    let _lock = FolderLock::acquire(path)?;
+    remove_stale_temporaries(path);
+    let loaded = load_state(path, deck, stamp)?;
+    if loaded.backup.is_some() {
+        save_state(path, &loaded.state)?;
+    }
+    Ok(loaded)
+}
+
+/// Changes the saved state under the folder lock: reads the file again (so
+/// that what other processes saved meanwhile is kept), applies `change`, and
+/// writes the result. `mine` is the caller's copy of the state, used in
+/// place of a file that turned out damaged. Returns the state saved.
+pub fn update_state(
+    path: &Path,
+    deck: &str,
+    stamp: &str,
+    mine: &State,
+    change: impl FnOnce(&mut State),
+) -> Result<Loaded, StateError> {
+    let _lock = FolderLock::acquire(path)?;
+    let mut loaded = load_state(path, deck, stamp)?;
+    if loaded.backup.is_some() {
+        for (id, card) in &mine.cards {
+            loaded
+                .state
+                .cards
+                .entry(id.clone())
+                .or_insert_with(|| card.clone());
+        }
+    }
+    change(&mut loaded.state);
+    save_state(path, &loaded.state)?;
+    Ok(loaded)
+}
+
+/// The temporary file [`save_state`] writes before renaming it.
+fn temporary(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map_or("state".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let text = serde_json::to_string_pretty(state).map_err(|e| state_err(path, e))? + "\n";
+    folder(path).join(format!(".{name}.tmp"))
+}
+
+/// Removes the temporary files of saves that never finished: this version's
+/// `.<file>.tmp` and the `.<file>.tmp-<pid>` of earlier ones. Only called
+/// under the folder lock, when no save can be under way.
+fn remove_stale_temporaries(path: &Path) {
+    let tmp = temporary(path);
+    let _ = std::fs::remove_file(&tmp);
+    let Some(prefix) = tmp.file_name().map(|n| format!("{}-", n.to_string_lossy())) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(folder(path)) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name
+            .strip_prefix(&prefix)
+            .is_some_and(|pid| !pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit()))
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Writes the state atomically: a temporary file in the same folder,
+/// flushed to disk, then renamed over the old one. Several writers must
+/// hold the [`FolderLock`] (they share the temporary file's name).
+pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
+    let dir = folder(path);
+    std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
+    let tmp = temporary(path);
+    let text = flash::state_text(state);
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text.as_bytes())?;

@@ -1,6 +1,14 @@
 //! The host: everything that touches the file system (class folders,
-//! submission files, state files). The layers below never do.
+//! submission files, state files). The layers below never do. Class
+//! folders, submissions and scheduler runs rely on Unix file and process
+//! semantics (no symbolic links followed, FIFOs not opened, process groups), so
+//! those modules exist on Unix only; the rest builds for the web page too.
 
+#[cfg(unix)]
+pub mod autograder;
+#[cfg(unix)]
 pub mod class;
 pub mod clock;
 pub mod flash_state;
+#[cfg(unix)]
+pub mod run;

@@ -27,7 +27,7 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
-use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
+use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use crate::model::machine::Machine;
@@ -184,85 +184,14 @@ impl<T: Serialize> Serialize for LabelMap<T> {
 }
 
 /// `machine`: the model as [`MachineInfo`](crate::model::machine::MachineInfo)
-/// prints it, written from the machine itself.
+/// prints it, built only when serialised (a machine is small next to a
+/// program: its classes and resources, not its operations).
 #[derive(Clone, Debug)]
 pub struct MachineJson<M>(pub M);
 
 impl<M: Deref<Target = Machine>> Serialize for MachineJson<M> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let m: &Machine = &self.0;
-        let mut st = s.serialize_struct("MachineInfo", 5)?;
-        st.serialize_field("classes", &Classes(m))?;
-        st.serialize_field("issue_width", &m.issue_width())?;
-        st.serialize_field("micro_op_buffer_size", &m.micro_op_buffer_size())?;
-        st.serialize_field("name", m.name())?;
-        st.serialize_field("resources", &Resources(m))?;
-        st.end()
-    }
-}
-
-struct Classes<'a>(&'a Machine);
-
-impl Serialize for Classes<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let m = self.0;
-        let mut seq = s.serialize_seq(Some(m.classes().len()))?;
-        for c in m.classes() {
-            seq.serialize_element(&ClassRef {
-                latency: c.latency,
-                name: &c.name,
-                opcodes: &c.opcodes,
-                read_advance: c.read_advance,
-                reservation: Reservation(m, &c.reservation),
-                uops: c.uops,
-            })?;
-        }
-        seq.end()
-    }
-}
-
-#[derive(Serialize)]
-struct ClassRef<'a> {
-    latency: u32,
-    name: &'a str,
-    opcodes: &'a [String],
-    read_advance: u32,
-    reservation: Reservation<'a>,
-    uops: u32,
-}
-
-/// `[[resource, offset], …]`.
-struct Reservation<'a>(&'a Machine, &'a [(crate::model::ids::ResourceId, u32)]);
-
-impl Serialize for Reservation<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.1.len()))?;
-        for &(r, k) in self.1 {
-            seq.serialize_element(&(self.0.resource(r).name.as_str(), k))?;
-        }
-        seq.end()
-    }
-}
-
-struct Resources<'a>(&'a Machine);
-
-#[derive(Serialize)]
-struct ResourceRef<'a> {
-    capacity: u32,
-    name: &'a str,
-}
-
-impl Serialize for Resources<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let rs = self.0.resources();
-        let mut seq = s.serialize_seq(Some(rs.len()))?;
-        for r in rs {
-            seq.serialize_element(&ResourceRef {
-                capacity: r.capacity,
-                name: &r.name,
-            })?;
-        }
-        seq.end()
+        self.0.info().serialize(s)
     }
 }
 

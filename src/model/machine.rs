@@ -30,13 +30,42 @@ use crate::model::ids::{ClassId, ResourceId};
 /// The toy machine's file, embedded so the binary works from any folder.
 pub const TOY_YAML: &str = include_str!("../../labs/ch23-sched/machines/toy.yaml");
 
-/// A resource with a capacity (the number of units of that kind).
+/// A resource with a capacity (the number of units of that kind), or a
+/// group of such resources (LLVM's ProcResGroup, Definition 23.1.8).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resource {
     /// The name used in machine files and reports (`alu`, `mem`, `issue`).
     pub name: String,
-    /// `cap(r)`: units of this kind (Definition 23.1.1); `W` for `issue`.
+    /// `cap(r)`: units of this kind (Definition 23.1.1); `W` for `issue`;
+    /// for a group, the units of all its members.
     pub capacity: u32,
+    /// For a group: its members, unit kinds in machine order (a micro-op
+    /// booking the group takes a free unit of any member). Empty for a kind.
+    pub members: Vec<ResourceId>,
+    /// LLVM's BufferSize: how many dispatched, not yet issued micro-ops may
+    /// wait for this resource (a scheduler queue); `None` when it has none.
+    pub buffer_size: Option<u32>,
+}
+
+impl Resource {
+    /// Whether this is a group of other resources (LLVM's ProcResGroup).
+    pub fn is_group(&self) -> bool {
+        !self.members.is_empty()
+    }
+}
+
+/// A ReadAdvance entry (Definition 23.1.8, Proposition 23.1.9): the listed
+/// register operands read their value `cycles` late, so a producer of one
+/// of the listed classes may be that much later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadAdvance {
+    /// How many cycles late the operand is read.
+    pub cycles: u32,
+    /// Operand positions (0-based, in the order written after the opcode);
+    /// `None` for every register operand outside an address.
+    pub operands: Option<Vec<u32>>,
+    /// Producer classes the advance applies to; `None` for every producer.
+    pub writes: Option<Vec<ClassId>>,
 }
 
 /// An operation class: latency, opcodes and reservation table.
@@ -56,11 +85,52 @@ pub struct Class {
     pub folded: Vec<(ResourceId, u32, u32)>,
     /// Micro-ops (LLVM's NumMicroOps); each uses one issue slot.
     pub uops: u32,
-    /// ReadAdvance of this class's register reads (Proposition 23.1.9).
+    /// ReadAdvance of this class's register operands outside an address,
+    /// whatever produced them (Proposition 23.1.9); [`Class::reads`] entries
+    /// take precedence.
     pub read_advance: u32,
+    /// ReadAdvance per (operand, producer class): the first entry that
+    /// matches applies (LLVM's getReadAdvanceCycles).
+    pub reads: Vec<ReadAdvance>,
+    /// Whether this is the folded-load form of its opcodes: it applies to an
+    /// operation that has a memory operand and a destination.
+    pub memory: bool,
 }
 
 impl Class {
+    /// The ReadAdvance of register operand `operand` (0-based, outside an
+    /// address) when the value comes from class `producer`.
+    pub fn advance(&self, operand: usize, producer: ClassId) -> u32 {
+        for e in &self.reads {
+            let op_ok = e
+                .operands
+                .as_ref()
+                .is_none_or(|ops| ops.iter().any(|&o| o as usize == operand));
+            let w_ok = e.writes.as_ref().is_none_or(|ws| ws.contains(&producer));
+            if op_ok && w_ok {
+                return e.cycles;
+            }
+        }
+        self.read_advance
+    }
+
+    /// LLVM-style resource uses: each resource of the table (issue left
+    /// out) with the number of cycles it is held (its ReleaseAtCycles when
+    /// the offsets run from 0), in table order.
+    pub fn uses(&self) -> Vec<(ResourceId, u32)> {
+        let mut out: Vec<(ResourceId, u32)> = Vec::new();
+        for &(r, _) in &self.reservation {
+            if r == ISSUE {
+                continue;
+            }
+            match out.iter_mut().find(|(x, _)| *x == r) {
+                Some(e) => e.1 += 1,
+                None => out.push((r, 1)),
+            }
+        }
+        out
+    }
+
     /// `K_r(o)`: the offsets at which this class uses `r` (with repeats).
     pub fn offsets(&self, r: ResourceId) -> impl Iterator<Item = u32> + '_ {
         self.reservation
@@ -92,7 +162,21 @@ pub struct Machine {
     classes: Vec<Class>,
     /// LLVM's MicroOpBufferSize: 0 means in-order issue.
     micro_op_buffer_size: u32,
+    /// LLVM's LoadLatency (Definition 23.1.8): the default latency of a
+    /// class's folded load part.
+    load_latency: u32,
+    /// Reorder-buffer entries (LLVM's RetireControlUnit); defaults to the
+    /// micro-op buffer size.
+    reorder_buffer_size: u32,
+    /// Instructions retired per cycle at most; 0 for no limit.
+    retire_width: u32,
+    /// Loads in flight at most (LLVM's LoadQueue); 0 for no limit.
+    load_queue_size: u32,
+    /// Stores in flight at most (LLVM's StoreQueue); 0 for no limit.
+    store_queue_size: u32,
     opcode_class: BTreeMap<String, ClassId>,
+    /// The folded-load form of a class, by register-form class.
+    memory_form: BTreeMap<ClassId, ClassId>,
 }
 
 /// The resource id of the issue pseudo-resource.
@@ -150,6 +234,183 @@ pub struct ClassFile {
     /// `read_advance:`, LLVM's ReadAdvance (Proposition 23.1.9); default 0.
     #[serde(default)]
     pub read_advance: Option<i64>,
+}
+
+/// The full machine-file format (what [`Machine::from_yaml`] reads): the
+/// fields of [`MachineFile`] plus the optional LLVM-style ones of
+/// Definition 23.1.8 (groups, scheduler buffers, LoadLatency, retire width,
+/// resource uses with ReleaseAtCycles, folded loads, ReadAdvance per
+/// operand). [`MachineFile`] stays the plain form programs build.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineDoc {
+    /// `name:`.
+    pub name: Option<String>,
+    /// `issue_width:`, W: micro-ops dispatched per cycle (Definition 23.1.8).
+    pub issue_width: i64,
+    /// `micro_op_buffer_size:`; 0 or absent means in-order.
+    #[serde(default)]
+    pub micro_op_buffer_size: Option<i64>,
+    /// `load_latency:`, LLVM's LoadLatency: the default latency of a folded
+    /// load part (`load:` of a class).
+    #[serde(default)]
+    pub load_latency: Option<i64>,
+    /// `reorder_buffer_size:`; defaults to `micro_op_buffer_size`.
+    #[serde(default)]
+    pub reorder_buffer_size: Option<i64>,
+    /// `retire_width:`, instructions retired per cycle at most (0 = no limit).
+    #[serde(default)]
+    pub retire_width: Option<i64>,
+    /// `load_queue_size:`, loads in flight (dispatched, not retired) at
+    /// most; LLVM's LoadQueue (0 = no limit).
+    #[serde(default)]
+    pub load_queue_size: Option<i64>,
+    /// `store_queue_size:`, stores in flight at most; LLVM's StoreQueue.
+    #[serde(default)]
+    pub store_queue_size: Option<i64>,
+    /// `resources:`.
+    pub resources: Vec<ResourceDoc>,
+    /// `classes:`.
+    pub classes: Vec<ClassDoc>,
+}
+
+/// One resource of a [`MachineDoc`]: a kind with a capacity, or a group.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceDoc {
+    /// `name:`.
+    pub name: String,
+    /// `capacity:`, required for a kind, absent for a group.
+    #[serde(default)]
+    pub capacity: Option<i64>,
+    /// `group:`, the member kinds of a ProcResGroup.
+    #[serde(default)]
+    pub group: Option<Vec<String>>,
+    /// `buffer_size:`, LLVM's BufferSize (a scheduler queue of this many entries).
+    #[serde(default)]
+    pub buffer_size: Option<i64>,
+}
+
+/// One class of a [`MachineDoc`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassDoc {
+    /// `name:`.
+    pub name: String,
+    /// `latency:`.
+    pub latency: i64,
+    /// `opcodes:`.
+    pub opcodes: Vec<String>,
+    /// `unit:`.
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// `occupancy:`.
+    #[serde(default)]
+    pub occupancy: Option<i64>,
+    /// `reservation:`.
+    #[serde(default)]
+    pub reservation: Option<Vec<(String, i64)>>,
+    /// `uses:`, LLVM-style `[resource, ReleaseAtCycles]` pairs: each resource
+    /// is held from offset 0 for that many cycles.
+    #[serde(default)]
+    pub uses: Option<Vec<(String, i64)>>,
+    /// `uops:`.
+    #[serde(default)]
+    pub uops: Option<i64>,
+    /// `read_advance:`, a number (every register operand outside an address)
+    /// or a list of entries.
+    #[serde(default)]
+    pub read_advance: Option<ReadAdvanceDoc>,
+    /// `load:`, the folded-load form of the class.
+    #[serde(default)]
+    pub load: Option<LoadDoc>,
+}
+
+/// `read_advance:` of a class.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum ReadAdvanceDoc {
+    /// One number for every register operand outside an address.
+    All(i64),
+    /// Entries per operand and producer class.
+    List(Vec<ReadAdvanceEntryDoc>),
+}
+
+/// One entry of a `read_advance:` list.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadAdvanceEntryDoc {
+    /// `cycles:`.
+    pub cycles: i64,
+    /// `operands:`, 0-based positions after the opcode; absent for all.
+    #[serde(default)]
+    pub operands: Option<Vec<i64>>,
+    /// `writes:`, producer class names; absent for all.
+    #[serde(default)]
+    pub writes: Option<Vec<String>>,
+}
+
+/// `load:` of a class: its folded-load form (LLVM's `SchedWrite.Folded`),
+/// used for an operation that has a memory operand and a destination. The
+/// form adds `latency` cycles, `uops` micro-ops and the `uses` of the load
+/// to the class, and its register operands read with ReadAdvance `latency`
+/// (LLVM's ReadAfterLd): only the memory operand carries the load latency.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadDoc {
+    /// `name:` of the folded form; `NAME-mem` when absent.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `latency:`; the machine's `load_latency` when absent.
+    #[serde(default)]
+    pub latency: Option<i64>,
+    /// `uops:` added; default 1.
+    #[serde(default)]
+    pub uops: Option<i64>,
+    /// `uses:` of the load part, like a class's.
+    #[serde(default)]
+    pub uses: Vec<(String, i64)>,
+}
+
+impl From<&MachineFile> for MachineDoc {
+    fn from(f: &MachineFile) -> MachineDoc {
+        MachineDoc {
+            name: f.name.clone(),
+            issue_width: f.issue_width,
+            micro_op_buffer_size: f.micro_op_buffer_size,
+            load_latency: None,
+            reorder_buffer_size: None,
+            retire_width: None,
+            load_queue_size: None,
+            store_queue_size: None,
+            resources: f
+                .resources
+                .iter()
+                .map(|r| ResourceDoc {
+                    name: r.name.clone(),
+                    capacity: Some(r.capacity),
+                    group: None,
+                    buffer_size: None,
+                })
+                .collect(),
+            classes: f
+                .classes
+                .iter()
+                .map(|c| ClassDoc {
+                    name: c.name.clone(),
+                    latency: c.latency,
+                    opcodes: c.opcodes.clone(),
+                    unit: c.unit.clone(),
+                    occupancy: c.occupancy,
+                    reservation: c.reservation.clone(),
+                    uses: None,
+                    uops: c.uops,
+                    read_advance: c.read_advance.map(ReadAdvanceDoc::All),
+                    load: None,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Which field of a machine file a mistake is in.
@@ -237,6 +498,9 @@ impl Machine {
     /// The same machine with another MicroOpBufferSize (0 = in-order),
     /// capped at the largest size a machine file may state.
     pub fn with_micro_op_buffer_size(mut self, size: u32) -> Machine {
+        if self.reorder_buffer_size == self.micro_op_buffer_size {
+            self.reorder_buffer_size = size.min(1 << 16);
+        }
         self.micro_op_buffer_size = size.min(1 << 16);
         self
     }
@@ -256,8 +520,8 @@ impl Machine {
     /// A mistake is reported at its line and column, naming the field:
     /// `m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 …`.
     pub fn from_yaml(text: &str, origin: &str) -> Result<Machine, Diagnostic> {
-        let file: MachineFile = yaml::from_str(text, origin)?;
-        Machine::from_file(&file, origin).map_err(|e| {
+        let doc: MachineDoc = yaml::from_str(text, origin)?;
+        Machine::from_doc(&doc, origin).map_err(|e| {
             Diagnostic::at(
                 e.field.locate(text, origin),
                 format!("{}: {}", e.field, e.message),
@@ -265,8 +529,13 @@ impl Machine {
         })
     }
 
-    /// Validates the file form.
+    /// Validates the plain file form.
     pub fn from_file(file: &MachineFile, origin: &str) -> Result<Machine, MachineError> {
+        Machine::from_doc(&MachineDoc::from(file), origin)
+    }
+
+    /// Validates the full file form.
+    pub fn from_doc(file: &MachineDoc, origin: &str) -> Result<Machine, MachineError> {
         let bad = |field: Field, message: String| MachineError {
             origin: origin.to_string(),
             field,
@@ -279,13 +548,26 @@ impl Machine {
                 format!("must be between 1 and {LIMIT}, got {}", file.issue_width),
             ));
         }
-        let buffer = file.micro_op_buffer_size.unwrap_or(0);
-        if !(0..=LIMIT).contains(&buffer) {
-            return Err(bad(
-                Field::Top("micro_op_buffer_size"),
-                format!("must be between 0 and {LIMIT}, got {buffer}"),
-            ));
-        }
+        let top = |key: &'static str, v: Option<i64>, lo: i64| -> Result<u32, MachineError> {
+            let v = v.unwrap_or(0);
+            if (lo..=LIMIT).contains(&v) || v == 0 {
+                Ok(v as u32)
+            } else {
+                Err(bad(
+                    Field::Top(key),
+                    format!("must be between {lo} and {LIMIT}, got {v}"),
+                ))
+            }
+        };
+        let buffer = top("micro_op_buffer_size", file.micro_op_buffer_size, 0)?;
+        let load_latency = top("load_latency", file.load_latency, 0)?;
+        let retire_width = top("retire_width", file.retire_width, 0)?;
+        let load_queue_size = top("load_queue_size", file.load_queue_size, 0)?;
+        let store_queue_size = top("store_queue_size", file.store_queue_size, 0)?;
+        let reorder_buffer_size = match file.reorder_buffer_size {
+            None => buffer,
+            Some(_) => top("reorder_buffer_size", file.reorder_buffer_size, 1)?,
+        };
         if file.resources.len() > 1024 {
             return Err(bad(
                 Field::Top("resources"),
@@ -301,6 +583,8 @@ impl Machine {
         let mut resources = vec![Resource {
             name: "issue".into(),
             capacity: file.issue_width as u32,
+            members: Vec::new(),
+            buffer_size: None,
         }];
         let mut by_name: BTreeMap<String, ResourceId> = BTreeMap::new();
         by_name.insert("issue".into(), ISSUE);
@@ -317,20 +601,95 @@ impl Machine {
                     format!("duplicate resource name '{}'", r.name),
                 ));
             }
-            if r.capacity < 1 || r.capacity > LIMIT {
-                return Err(bad(
-                    Field::Resource(i, "capacity"),
-                    format!(
-                        "capacity of '{}' must be between 1 and {LIMIT}, got {}",
-                        r.name, r.capacity
-                    ),
-                ));
-            }
+            let buffer_size = match r.buffer_size {
+                None => None,
+                Some(b) if (1..=LIMIT).contains(&b) => Some(b as u32),
+                Some(b) => {
+                    return Err(bad(
+                        Field::Resource(i, "buffer_size"),
+                        format!("buffer_size must be between 1 and {LIMIT}, got {b}"),
+                    ))
+                }
+            };
+            let (capacity, members) = match (&r.group, r.capacity) {
+                (Some(_), Some(_)) => {
+                    return Err(bad(
+                        Field::Resource(i, "capacity"),
+                        format!(
+                            "'{}' is a group: its capacity is its members' units, not given",
+                            r.name
+                        ),
+                    ))
+                }
+                (None, None) => {
+                    return Err(bad(
+                        Field::Resource(i, "name"),
+                        format!("resource '{}' needs a capacity (or a group:)", r.name),
+                    ))
+                }
+                (None, Some(cap)) => {
+                    if !(1..=LIMIT).contains(&cap) {
+                        return Err(bad(
+                            Field::Resource(i, "capacity"),
+                            format!(
+                                "capacity of '{}' must be between 1 and {LIMIT}, got {cap}",
+                                r.name
+                            ),
+                        ));
+                    }
+                    (cap as u32, Vec::new())
+                }
+                (Some(list), None) => {
+                    let mut members: Vec<ResourceId> = Vec::new();
+                    let mut cap = 0u32;
+                    for m in list {
+                        let Some(&id) = by_name.get(m) else {
+                            return Err(bad(
+                                Field::Resource(i, "group"),
+                                format!(
+                                    "unknown resource '{m}' (declare members before the group)"
+                                ),
+                            ));
+                        };
+                        let res: &Resource = &resources[id.index()];
+                        if id == ISSUE || res.is_group() {
+                            return Err(bad(
+                                Field::Resource(i, "group"),
+                                format!("'{m}' cannot be a member: a group holds resource kinds, not 'issue' or another group"),
+                            ));
+                        }
+                        // A member listed twice counts its units twice, as
+                        // LLVM counts a ProcResGroup's units.
+                        cap += res.capacity;
+                        if !members.contains(&id) {
+                            members.push(id);
+                        }
+                    }
+                    if members.is_empty() {
+                        return Err(bad(
+                            Field::Resource(i, "group"),
+                            "a group needs at least one member".into(),
+                        ));
+                    }
+                    members.sort();
+                    (cap, members)
+                }
+            };
             by_name.insert(r.name.clone(), ResourceId::from_index(resources.len()));
             resources.push(Resource {
                 name: r.name.clone(),
-                capacity: r.capacity as u32,
+                capacity,
+                members,
+                buffer_size,
             });
+        }
+        if resources.iter().any(Resource::is_group)
+            && resources.iter().skip(1).filter(|r| !r.is_group()).count() > 64
+        {
+            return Err(bad(
+                Field::Top("resources"),
+                "a machine with groups has at most 64 resource kinds".into(),
+            ));
         }
         if file.classes.is_empty() {
             return Err(bad(
@@ -340,17 +699,48 @@ impl Machine {
         }
         let mut classes = Vec::new();
         let mut class_names: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, c) in file.classes.iter().enumerate() {
+            if class_names.insert(&c.name, i).is_some() {
+                return Err(bad(
+                    Field::Class(i, "name"),
+                    format!("duplicate class name '{}'", c.name),
+                ));
+            }
+        }
         let mut opcode_class = BTreeMap::new();
+        let mut memory_form = BTreeMap::new();
+        let uses_pairs = |i: usize,
+                          field: &'static str,
+                          list: &[(String, i64)]|
+         -> Result<Vec<(ResourceId, u32)>, MachineError> {
+            let mut out = Vec::new();
+            for (res, cycles) in list {
+                let Some(&rid) = by_name.get(res) else {
+                    return Err(bad(
+                        Field::Class(i, field),
+                        format!("unknown resource '{res}'"),
+                    ));
+                };
+                if rid == ISSUE {
+                    return Err(bad(
+                        Field::Class(i, field),
+                        "'issue' is implicit; name a unit".into(),
+                    ));
+                }
+                if !(1..=4096).contains(cycles) {
+                    return Err(bad(
+                        Field::Class(i, field),
+                        format!("cycles of '{res}' must be between 1 and 4096, got {cycles}"),
+                    ));
+                }
+                out.extend((0..*cycles as u32).map(|k| (rid, k)));
+            }
+            Ok(out)
+        };
         for (i, c) in file.classes.iter().enumerate() {
             let at = |f: &'static str| Field::Class(i, f);
             if !is_ident(&c.name) {
                 return Err(bad(at("name"), format!("'{}' is not a name", c.name)));
-            }
-            if class_names.insert(&c.name, i).is_some() {
-                return Err(bad(
-                    at("name"),
-                    format!("duplicate class name '{}'", c.name),
-                ));
             }
             if c.latency < 0 || c.latency > LIMIT {
                 return Err(bad(
@@ -365,25 +755,89 @@ impl Machine {
                     format!("uops must be at least 1, got {uops}"),
                 ));
             }
-            let read_advance = c.read_advance.unwrap_or(0);
-            if !(0..=LIMIT).contains(&read_advance) {
+            let (read_advance, reads) = match &c.read_advance {
+                None => (0, Vec::new()),
+                Some(ReadAdvanceDoc::All(a)) => {
+                    if !(0..=LIMIT).contains(a) {
+                        return Err(bad(
+                            at("read_advance"),
+                            format!("read_advance must be between 0 and {LIMIT}, got {a}"),
+                        ));
+                    }
+                    (*a as u32, Vec::new())
+                }
+                Some(ReadAdvanceDoc::List(list)) => {
+                    let mut reads = Vec::new();
+                    for e in list {
+                        if !(0..=LIMIT).contains(&e.cycles) {
+                            return Err(bad(
+                                at("read_advance"),
+                                format!("cycles must be between 0 and {LIMIT}, got {}", e.cycles),
+                            ));
+                        }
+                        let operands = match &e.operands {
+                            None => None,
+                            Some(ops) => {
+                                let mut v = Vec::new();
+                                for &o in ops {
+                                    if !(0..64).contains(&o) {
+                                        return Err(bad(
+                                            at("read_advance"),
+                                            format!(
+                                                "an operand position is between 0 and 63, got {o}"
+                                            ),
+                                        ));
+                                    }
+                                    v.push(o as u32);
+                                }
+                                Some(v)
+                            }
+                        };
+                        let writes = match &e.writes {
+                            None => None,
+                            Some(ws) => {
+                                let mut v = Vec::new();
+                                for w in ws {
+                                    let Some(&k) = class_names.get(w.as_str()) else {
+                                        return Err(bad(
+                                            at("read_advance"),
+                                            format!("unknown class '{w}' in writes"),
+                                        ));
+                                    };
+                                    v.push(ClassId::from_index(k));
+                                }
+                                Some(v)
+                            }
+                        };
+                        reads.push(ReadAdvance {
+                            cycles: e.cycles as u32,
+                            operands,
+                            writes,
+                        });
+                    }
+                    (0, reads)
+                }
+            };
+            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
+            let given = [c.unit.is_some(), c.reservation.is_some(), c.uses.is_some()]
+                .iter()
+                .filter(|&&b| b)
+                .count();
+            if given > 1 {
                 return Err(bad(
-                    at("read_advance"),
-                    format!("read_advance must be between 0 and {LIMIT}, got {read_advance}"),
+                    at(if c.uses.is_some() {
+                        "uses"
+                    } else {
+                        "reservation"
+                    }),
+                    "give one of unit + occupancy, a reservation list or uses".into(),
                 ));
             }
-            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
-            match (&c.unit, c.occupancy, &c.reservation) {
-                (Some(_), _, Some(_)) => {
-                    return Err(bad(
-                        at("reservation"),
-                        "give either unit + occupancy or a reservation list, not both".into(),
-                    ))
-                }
-                (None, Some(_), _) => {
+            match (&c.unit, c.occupancy, &c.reservation, &c.uses) {
+                (None, Some(_), _, _) => {
                     return Err(bad(at("occupancy"), "occupancy needs a unit".into()))
                 }
-                (Some(unit), occ, None) => {
+                (Some(unit), occ, _, _) => {
                     let Some(&rid) = by_name.get(unit) else {
                         return Err(bad(at("unit"), format!("unknown resource '{unit}'")));
                     };
@@ -408,7 +862,7 @@ impl Machine {
                     }
                     reservation.extend((0..occ as u32).map(|k| (rid, k)));
                 }
-                (None, None, Some(list)) => {
+                (None, None, Some(list), _) => {
                     for (j, (res, off)) in list.iter().enumerate() {
                         let Some(&rid) = by_name.get(res) else {
                             return Err(bad(
@@ -425,8 +879,12 @@ impl Machine {
                         reservation.push((rid, *off as u32));
                     }
                 }
-                (None, None, None) => {}
+                (None, None, None, Some(list)) => {
+                    reservation.extend(uses_pairs(i, "uses", list)?);
+                }
+                (None, None, None, None) => {}
             }
+            let folded = fold(&resources, &reservation).map_err(|m| bad(at("reservation"), m))?;
             for op in &c.opcodes {
                 if !is_ident(op) {
                     return Err(bad(at("opcodes"), format!("'{op}' is not an opcode name")));
@@ -441,40 +899,154 @@ impl Machine {
                     ));
                 }
             }
-            let mut folded: BTreeMap<(ResourceId, u32), u32> = BTreeMap::new();
-            for &p in &reservation {
-                *folded.entry(p).or_default() += 1;
-            }
-            for (&(r, k), &n) in &folded {
-                let cap = resources[r.index()].capacity;
-                if n > cap {
-                    return Err(bad(
-                        at("reservation"),
-                        format!(
-                            "uses '{}' {n} times at offset {k}, more than its capacity {cap}: it could never issue",
-                            resources[r.index()].name
-                        ),
-                    ));
-                }
-            }
             classes.push(Class {
                 name: c.name.clone(),
                 latency: c.latency as u32,
                 opcodes: c.opcodes.clone(),
                 reservation,
-                folded: folded.into_iter().map(|((r, k), n)| (r, k, n)).collect(),
+                folded,
                 uops: uops as u32,
-                read_advance: read_advance as u32,
+                read_advance,
+                reads,
+                memory: false,
             });
+        }
+        // Folded-load forms come after every declared class, in file order.
+        for (i, c) in file.classes.iter().enumerate() {
+            let Some(load) = &c.load else { continue };
+            let at = |f: &'static str| Field::Class(i, f);
+            let name = load
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{}-mem", c.name));
+            if !is_ident(&name) || class_names.contains_key(name.as_str()) {
+                return Err(bad(
+                    at("load"),
+                    format!("'{name}' is not a fresh class name for the folded form"),
+                ));
+            }
+            let ll = load.latency.unwrap_or(i64::from(load_latency));
+            if !(0..=LIMIT).contains(&ll) {
+                return Err(bad(
+                    at("load"),
+                    format!("the load latency must be between 0 and {LIMIT}, got {ll}"),
+                ));
+            }
+            let extra = load.uops.unwrap_or(1);
+            if !(0..=64).contains(&extra) {
+                return Err(bad(
+                    at("load"),
+                    format!("the load's uops must be between 0 and 64, got {extra}"),
+                ));
+            }
+            let base = &classes[i];
+            let uops = base.uops + extra as u32;
+            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
+            reservation.extend(uses_pairs(i, "load", &load.uses)?);
+            reservation.extend(
+                base.reservation
+                    .iter()
+                    .copied()
+                    .filter(|(r, _)| *r != ISSUE),
+            );
+            let folded = fold(&resources, &reservation).map_err(|m| bad(at("load"), m))?;
+            let id = ClassId::from_index(classes.len());
+            memory_form.insert(ClassId::from_index(i), id);
+            let derived = Class {
+                name,
+                latency: base.latency + ll as u32,
+                opcodes: base.opcodes.clone(),
+                reservation,
+                folded,
+                uops,
+                read_advance: ll as u32,
+                reads: Vec::new(),
+                memory: true,
+            };
+            classes.push(derived);
+        }
+        if classes.len() > 4096 {
+            return Err(bad(
+                Field::Top("classes"),
+                format!("at most 4096 classes, got {}", classes.len()),
+            ));
         }
         Ok(Machine {
             name: file.name.clone().unwrap_or_else(|| "machine".into()),
             issue_width: file.issue_width as u32,
             resources,
             classes,
-            micro_op_buffer_size: buffer as u32,
+            micro_op_buffer_size: buffer,
+            load_latency,
+            reorder_buffer_size,
+            retire_width,
+            load_queue_size,
+            store_queue_size,
             opcode_class,
+            memory_form,
         })
+    }
+
+    /// The folded-load form of class `c`, if the machine declares one.
+    pub fn memory_form(&self, c: ClassId) -> Option<ClassId> {
+        self.memory_form.get(&c).copied()
+    }
+
+    /// LLVM's LoadLatency (0 when the file does not give it).
+    pub fn load_latency(&self) -> u32 {
+        self.load_latency
+    }
+
+    /// Reorder-buffer entries (micro-ops) of an out-of-order run.
+    pub fn reorder_buffer_size(&self) -> u32 {
+        self.reorder_buffer_size
+    }
+
+    /// Instructions retired per cycle at most; 0 for no limit.
+    pub fn retire_width(&self) -> u32 {
+        self.retire_width
+    }
+
+    /// Loads in flight (dispatched, not retired) at most; 0 for no limit.
+    pub fn load_queue_size(&self) -> u32 {
+        self.load_queue_size
+    }
+
+    /// Stores in flight at most; 0 for no limit.
+    pub fn store_queue_size(&self) -> u32 {
+        self.store_queue_size
+    }
+
+    /// The groups that contain resource kind `r` (empty for a group).
+    pub fn groups_of(&self, r: ResourceId) -> impl Iterator<Item = ResourceId> + '_ {
+        self.resource_ids()
+            .filter(move |&g| self.resource(g).members.contains(&r))
+    }
+
+    /// The resources a class books as LLVM lists them (its "expanded"
+    /// resources, llvm-mca's `[8]` column): each resource of its uses, every
+    /// group that contains it, with cycles added where they repeat, in
+    /// machine order.
+    pub fn expanded_uses(&self, c: ClassId) -> Vec<(ResourceId, u32)> {
+        let mut cycles = vec![0u32; self.resources.len()];
+        for (r, n) in self.class(c).uses() {
+            cycles[r.index()] += n;
+            let covered: Vec<ResourceId> = if self.resource(r).is_group() {
+                self.resource(r).members.clone()
+            } else {
+                vec![r]
+            };
+            for g in self.resource_ids() {
+                let res = self.resource(g);
+                if g != r && res.is_group() && covered.iter().all(|m| res.members.contains(m)) {
+                    cycles[g.index()] += n;
+                }
+            }
+        }
+        self.resource_ids()
+            .filter(|r| cycles[r.index()] > 0)
+            .map(|r| (r, cycles[r.index()]))
+            .collect()
     }
 
     /// The class with this id.
@@ -527,12 +1099,48 @@ impl Machine {
             .unwrap_or(0)
     }
 
+    /// The machine with its reservation tables mirrored for a bottom-up
+    /// scheduler (Lesson 23.1 §4 and §6): offset `k` on resource `r`
+    /// becomes `D_r − k`, where `D_r` is the largest offset any class uses
+    /// on `r`. Moving every table on one resource by the same amount keeps
+    /// each conflict, so the forward automaton of the mirrored machine,
+    /// fed placements from the last cycle to the first, is the reverse
+    /// automaton of Proebsting and Fraser (PF94). Latencies and everything
+    /// else stay as they are.
+    ///
+    /// ```
+    /// let m = course::model::machine::Machine::toy().mirrored();
+    /// let mul = m.resource_by_name("mul").unwrap();
+    /// let k = |op: &str| m.class(m.class_by_opcode(op).unwrap()).offsets(mul).collect::<Vec<_>>();
+    /// assert_eq!((k("mul"), k("div")), (vec![3], vec![3, 2, 1, 0]));
+    /// ```
+    pub fn mirrored(&self) -> Machine {
+        let mut d = vec![0u32; self.resources.len()];
+        for c in &self.classes {
+            for &(r, k) in &c.reservation {
+                d[r.index()] = d[r.index()].max(k);
+            }
+        }
+        let mut m = self.clone();
+        for c in &mut m.classes {
+            for p in &mut c.reservation {
+                p.1 = d[p.0.index()] - p.1;
+            }
+            for f in &mut c.folded {
+                f.1 = d[f.0.index()] - f.1;
+            }
+            c.folded.sort_unstable();
+        }
+        m
+    }
+
     /// All opcodes the machine knows, sorted.
     pub fn opcodes(&self) -> impl Iterator<Item = &str> {
         self.opcode_class.keys().map(String::as_str)
     }
 
-    /// The file form, for JSON/YAML output and round trips.
+    /// The plain file form (reservation tables written out); the LLVM-style
+    /// fields (groups, buffers, ReadAdvance lists, folded forms) are not kept.
     pub fn to_file(&self) -> MachineFile {
         MachineFile {
             name: Some(self.name.clone()),
@@ -540,6 +1148,7 @@ impl Machine {
             micro_op_buffer_size: Some(i64::from(self.micro_op_buffer_size)),
             resources: self.resources[1..]
                 .iter()
+                .filter(|r| !r.is_group())
                 .map(|r| ResourceFile {
                     name: r.name.clone(),
                     capacity: i64::from(r.capacity),
@@ -548,6 +1157,7 @@ impl Machine {
             classes: self
                 .classes
                 .iter()
+                .filter(|c| !c.memory)
                 .map(|c| ClassFile {
                     name: c.name.clone(),
                     latency: i64::from(c.latency),
@@ -557,7 +1167,7 @@ impl Machine {
                     reservation: Some(
                         c.reservation
                             .iter()
-                            .filter(|(r, _)| *r != ISSUE)
+                            .filter(|(r, _)| *r != ISSUE && !self.resource(*r).is_group())
                             .map(|&(r, k)| (self.resource(r).name.clone(), i64::from(k)))
                             .collect(),
                     ),
@@ -577,9 +1187,22 @@ impl Machine {
                 .iter()
                 .map(|c| ClassInfo {
                     latency: c.latency,
+                    memory: c.memory,
                     name: c.name.clone(),
                     opcodes: c.opcodes.clone(),
                     read_advance: c.read_advance,
+                    reads: c
+                        .reads
+                        .iter()
+                        .map(|e| ReadAdvanceInfo {
+                            cycles: e.cycles,
+                            operands: e.operands.clone(),
+                            writes: e
+                                .writes
+                                .as_ref()
+                                .map(|ws| ws.iter().map(|&w| self.class(w).name.clone()).collect()),
+                        })
+                        .collect(),
                     reservation: c
                         .reservation
                         .iter()
@@ -589,16 +1212,25 @@ impl Machine {
                 })
                 .collect(),
             issue_width: self.issue_width,
+            load_latency: self.load_latency,
             micro_op_buffer_size: self.micro_op_buffer_size,
             name: self.name.clone(),
+            reorder_buffer_size: self.reorder_buffer_size,
             resources: self
                 .resources
                 .iter()
                 .map(|r| ResourceInfo {
+                    buffer_size: r.buffer_size,
                     capacity: r.capacity,
+                    group: r
+                        .members
+                        .iter()
+                        .map(|&m| self.resource(m).name.clone())
+                        .collect(),
                     name: r.name.clone(),
                 })
                 .collect(),
+            retire_width: self.retire_width,
         }
     }
 }
@@ -611,12 +1243,42 @@ pub struct MachineInfo {
     pub classes: Vec<ClassInfo>,
     /// W.
     pub issue_width: u32,
+    /// LLVM's LoadLatency, when the file gives one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub load_latency: u32,
     /// 0 for an in-order machine.
     pub micro_op_buffer_size: u32,
     /// The machine's name.
     pub name: String,
+    /// Reorder-buffer entries of an out-of-order machine.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reorder_buffer_size: u32,
     /// Every resource, `issue` first.
     pub resources: Vec<ResourceInfo>,
+    /// Instructions retired per cycle at most, when limited.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retire_width: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+
+/// A ReadAdvance entry as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadAdvanceInfo {
+    /// Cycles the operand is read late.
+    pub cycles: u32,
+    /// Operand positions; absent for every register operand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operands: Option<Vec<u32>>,
+    /// Producer classes; absent for every producer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writes: Option<Vec<String>>,
 }
 
 /// A class as JSON.
@@ -624,12 +1286,18 @@ pub struct MachineInfo {
 pub struct ClassInfo {
     /// `lat(o)`.
     pub latency: u32,
+    /// Whether it is the folded-load form of its opcodes.
+    #[serde(skip_serializing_if = "is_false")]
+    pub memory: bool,
     /// The class name.
     pub name: String,
     /// The opcodes of the class.
     pub opcodes: Vec<String>,
-    /// ReadAdvance of its register reads.
+    /// ReadAdvance of its register operands outside an address.
     pub read_advance: u32,
+    /// ReadAdvance per operand and producer class, first match first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<ReadAdvanceInfo>,
     /// RT(o) as `[resource, offset]` pairs.
     pub reservation: Vec<(String, u32)>,
     /// Micro-ops.
@@ -639,8 +1307,14 @@ pub struct ClassInfo {
 /// A resource as JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ResourceInfo {
+    /// LLVM's BufferSize, when the resource has a scheduler queue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer_size: Option<u32>,
     /// cap(r).
     pub capacity: u32,
+    /// The members of a group.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub group: Vec<String>,
     /// The resource name.
     pub name: String,
 }
@@ -661,11 +1335,56 @@ impl fmt::Display for Machine {
         )?;
         write!(f, "resources:")?;
         for r in &self.resources {
-            write!(f, " {} ({})", r.name, r.capacity)?;
+            if r.is_group() {
+                let names: Vec<&str> = r
+                    .members
+                    .iter()
+                    .map(|&m| self.resource(m).name.as_str())
+                    .collect();
+                write!(f, " {} ({}: {})", r.name, r.capacity, names.join("+"))?;
+            } else {
+                write!(f, " {} ({})", r.name, r.capacity)?;
+            }
         }
         writeln!(f)?;
         Ok(())
     }
+}
+
+/// The counting table Fits and Place use (Algorithm 23.1.4): the pairs of
+/// `reservation` with repeats counted, and each pair on a resource kind also
+/// counted against every group that contains the kind (a unit taken
+/// directly is one fewer for the group). Refuses a table that overflows a
+/// resource by itself.
+fn fold(
+    resources: &[Resource],
+    reservation: &[(ResourceId, u32)],
+) -> Result<Vec<(ResourceId, u32, u32)>, String> {
+    let mut folded: BTreeMap<(ResourceId, u32), u32> = BTreeMap::new();
+    for &(r, k) in reservation {
+        *folded.entry((r, k)).or_default() += 1;
+        let covered: &[ResourceId] = if resources[r.index()].is_group() {
+            &resources[r.index()].members
+        } else {
+            std::slice::from_ref(&r)
+        };
+        for (g, res) in resources.iter().enumerate() {
+            let g = ResourceId::from_index(g);
+            if g != r && res.is_group() && covered.iter().all(|m| res.members.contains(m)) {
+                *folded.entry((g, k)).or_default() += 1;
+            }
+        }
+    }
+    for (&(r, k), &n) in &folded {
+        let cap = resources[r.index()].capacity;
+        if n > cap {
+            return Err(format!(
+                "uses '{}' {n} times at offset {k}, more than its capacity {cap}: it could never issue",
+                resources[r.index()].name
+            ));
+        }
+    }
+    Ok(folded.into_iter().map(|((r, k), n)| (r, k, n)).collect())
 }
 
 fn is_ident(s: &str) -> bool {
@@ -777,6 +1496,86 @@ mod tests {
         let (l, c, msg) = at("issue_width: 2\nresources: []\nclasses: []\n");
         assert_eq!((l, c), (3, 1));
         assert!(msg.starts_with("classes: a machine needs"), "{msg}");
+    }
+
+    #[test]
+    fn llvm_style_fields_are_validated_where_they_are_written() {
+        let base = "issue_width: 4\nmicro_op_buffer_size: 8\nresources:\n  - { name: p0, capacity: 1 }\n  - { name: p1, capacity: 1 }\n";
+        let at = |extra: &str| {
+            let d = Machine::from_yaml(&format!("{base}{extra}"), "m.yaml").unwrap_err();
+            (d.line, d.column, d.message)
+        };
+        let (l, _, msg) = at("  - { name: p01, group: [p0, p9] }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        assert_eq!(l, 6);
+        assert!(
+            msg.starts_with("resources[2].group: unknown resource 'p9'"),
+            "{msg}"
+        );
+        let (l, _, msg) = at("  - { name: p01, group: [p0, p1], capacity: 2 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        assert_eq!(l, 6);
+        assert!(msg.contains("is a group"), "{msg}");
+        let (l, _, msg) =
+            at("classes:\n  - { name: a, latency: 1, opcodes: [a], uses: [[p2, 1]] }\n");
+        assert_eq!(l, 7);
+        assert!(
+            msg.starts_with("classes[0].uses: unknown resource 'p2'"),
+            "{msg}"
+        );
+        let (_, _, msg) =
+            at("classes:\n  - { name: a, latency: 1, opcodes: [a], uses: [[p0, 1]], unit: p1 }\n");
+        assert!(msg.contains("give one of"), "{msg}");
+        let (_, _, msg) = at("classes:\n  - { name: a, latency: 1, opcodes: [a], read_advance: [{ cycles: 1, writes: [b] }] }\n");
+        assert!(
+            msg.starts_with("classes[0].read_advance: unknown class 'b'"),
+            "{msg}"
+        );
+        let (_, _, msg) = at("classes:\n  - { name: a, latency: 1, opcodes: [a], load: { name: a, uses: [[p0, 1]] } }\n");
+        assert!(msg.starts_with("classes[0].load:"), "{msg}");
+        let (_, _, msg) = at("  - { name: q, capacity: 1, buffer_size: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        assert!(msg.starts_with("resources[2].buffer_size"), "{msg}");
+    }
+
+    #[test]
+    fn groups_folded_loads_and_read_advance() {
+        let m = Machine::from_yaml(
+            "issue_width: 4\nmicro_op_buffer_size: 8\nload_latency: 5\nresources:\n  - { name: p0, capacity: 1 }\n  - { name: p1, capacity: 1 }\n  - { name: ld, capacity: 2 }\n  - { name: p01, group: [p0, p1] }\nclasses:\n  - name: fma\n    latency: 4\n    opcodes: [fma]\n    uses: [[p01, 1]]\n    read_advance: [{ cycles: 2, operands: [2], writes: [fma] }]\n    load: { uses: [[ld, 1]] }\n  - { name: div, latency: 9, opcodes: [div], uses: [[p0, 1]] }\n",
+            "m.yaml",
+        )
+        .unwrap();
+        let p01 = m.resource_by_name("p01").unwrap();
+        assert_eq!(m.resource(p01).capacity, 2);
+        let fma = m.class_by_opcode("fma").unwrap();
+        let mem = m.memory_form(fma).unwrap();
+        let c = m.class(mem);
+        assert_eq!((c.name.as_str(), c.latency, c.uops), ("fma-mem", 9, 2));
+        assert_eq!(c.advance(0, fma), 5);
+        // The register form: only operand 2, only from another fma.
+        let div = m.class_by_opcode("div").unwrap();
+        assert_eq!(m.class(fma).advance(2, fma), 2);
+        assert_eq!(m.class(fma).advance(2, div), 0);
+        assert_eq!(m.class(fma).advance(1, fma), 0);
+        // A unit taken directly also counts against its group in Fits.
+        let p0 = m.resource_by_name("p0").unwrap();
+        assert!(m.class(div).folded.contains(&(p01, 0, 1)));
+        assert_eq!(m.class(div).usage(p01), 0);
+        assert_eq!(m.expanded_uses(div), vec![(p0, 1), (p01, 1)]);
+        // Per-operand latencies reach the dependence graph (Proposition 23.1.9).
+        let p = crate::model::program::parse(
+            "loop l\na: v1 = fma v9, v8, v1\nb: v2 = fma v1, v8, v2\nc: v3 = fma [x], v8, v3\n",
+            "l.txt",
+            &m,
+        )
+        .unwrap();
+        let lat = |from: u32, to: u32| {
+            p.edges()
+                .iter()
+                .find(|e| e.from.0 == from && e.to.0 == to)
+                .map(|e| e.latency)
+        };
+        assert_eq!(lat(0, 0), Some(2)); // accumulator from itself: 4 − 2
+        assert_eq!(lat(0, 1), Some(4)); // operand 0: no advance
+        assert_eq!(p.ops()[2].class, mem);
+        assert_eq!(lat(2, 2), Some(4)); // folded form: 9 − 5 on the accumulator
     }
 
     #[test]

@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// Bumped whenever a change makes generators produce different values for
 /// the same seed. Printed with every generated problem.
-pub const GENERATOR_VERSION: u32 = 1;
+pub const GENERATOR_VERSION: u32 = 2;
 
 /// A seeded, portable random stream.
 pub struct Rng {
@@ -26,6 +26,12 @@ fn fnv1a(s: &str) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+/// A seed from a text (an instructor's secret, any length): FNV-1a of the
+/// text with surrounding whitespace removed.
+pub fn seed_from_text(text: &str) -> u64 {
+    fnv1a(text.trim())
 }
 
 impl Rng {

@@ -1,18 +1,31 @@
 //! `course flash` as text: the card list, the review session's prompts and
 //! feedback, and deck checks, each a function of a typed value in
-//! [`crate::content::flash`].
+//! [`crate::content::flash`]. Fronts and backs are wrapped to the
+//! [`Style`]'s width; where a rated card went is coloured when it says so.
 
 use crate::content::flash::{
     CardBack, CardFront, CardList, CardState, DeckCheck, NotARating, NothingDue, ReviewEnd,
     ReviewStart,
 };
+use crate::util::text::wrap_line;
+use crate::view::style::Style;
 
 /// The question after a card's answer is shown.
 pub const RATING_PROMPT: &str = "How did it go? again/hard/good/easy (0-3, q stops): ";
 
-/// Continuation lines of a multi-line front or back, under its `Q: `/`A: `.
-fn indent(s: &str) -> String {
-    s.lines().collect::<Vec<_>>().join("\n   ")
+/// A front or back after its `Q: `/`A: `, wrapped, continuation lines
+/// under its text.
+fn indent(s: &str, style: &Style) -> String {
+    let inner = Style {
+        width: style.width.saturating_sub(3),
+        ..*style
+    };
+    inner
+        .wrap(s)
+        .lines()
+        .collect::<Vec<_>>()
+        .join("\n   ")
+        .replace("\n   \n", "\n\n")
 }
 
 /// `--list`: a `*` on due cards, box and due date, tags; then the counts.
@@ -50,32 +63,41 @@ pub fn nothing_due(n: &NothingDue) -> String {
 }
 
 /// The opening line of a review.
-pub fn start(s: &ReviewStart) -> String {
+pub fn start(s: &ReviewStart, style: &Style) -> String {
+    let line = format!(
+        "Flashcards {}: {} card(s) to review ({} due on {}).",
+        s.chapter, s.cards, s.due, s.today
+    );
     format!(
-        "Flashcards {}: {} card(s) to review ({} due on {}); state: {}\n\n",
-        s.chapter, s.cards, s.due, s.today, s.state
+        "{}\nState: {}\n\n",
+        wrap_line(&line, "  ", style.width),
+        s.state
     )
 }
 
 /// A card's header and front, then the prompt to show its back.
-pub fn front(f: &CardFront) -> String {
+pub fn front(f: &CardFront, style: &Style) -> String {
     let status = match &f.state {
         None => "new".to_string(),
         Some(s) => format!("box {}, due {}", s.leitner_box, s.due),
     };
-    format!(
-        "[{}/{}] {} ({}) - {status}\nQ: {}\n(Enter shows the answer) ",
+    let header = format!(
+        "[{}/{}] {} ({}) - {status}",
         f.number,
         f.of,
         f.id,
-        f.tags.join(", "),
-        indent(&f.front)
+        f.tags.join(", ")
+    );
+    format!(
+        "{}\nQ: {}\n(Enter shows the answer) ",
+        wrap_line(&header, "  ", style.width),
+        indent(&f.front, style)
     )
 }
 
 /// A card's back.
-pub fn back(b: &CardBack) -> String {
-    format!("A: {}\n", indent(&b.back))
+pub fn back(b: &CardBack, style: &Style) -> String {
+    format!("A: {}\n", indent(&b.back, style))
 }
 
 /// A reply that is not a rating.
@@ -83,9 +105,16 @@ pub fn not_a_rating(n: &NotARating) -> String {
     format!("`{}` is not a rating.\n", n.reply)
 }
 
-/// Where a rated card went.
-pub fn scheduled(next: &CardState) -> String {
-    format!("-> box {}, next review {}\n\n", next.leitner_box, next.due)
+/// Where a rated card went (already saved): red when it comes back today,
+/// green when it moved on.
+pub fn scheduled(next: &CardState, style: &Style) -> String {
+    let line = format!("-> box {}, next review {}", next.leitner_box, next.due);
+    let line = if next.due == next.last {
+        style.bad(&format!("{line} (again in this session)"))
+    } else {
+        style.good(&line)
+    };
+    format!("{line}\n\n")
 }
 
 /// The end of a review.

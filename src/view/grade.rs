@@ -9,6 +9,7 @@ use serde::{Serialize, Serializer};
 use similar::TextDiff;
 
 use crate::content::lab::{InputReport, Lab, LabInput, StudentReport};
+use crate::formats::csv;
 use crate::model::program::Kind;
 use crate::view::report;
 
@@ -20,12 +21,26 @@ pub struct Grades {
     /// The lab, for the feedback views.
     #[serde(skip)]
     pub lab: Lab,
+    /// Notes for the grader (entries ignored), printed on standard error.
+    #[serde(skip)]
+    pub notes: Vec<String>,
 }
 
 impl Grades {
     /// True when every submitted schedule is valid.
     pub fn valid(&self) -> bool {
         self.students.iter().all(StudentReport::valid)
+    }
+
+    /// Every grading error as `student: input: why`.
+    pub fn grading_errors(&self) -> Vec<String> {
+        self.students
+            .iter()
+            .flat_map(|st| {
+                st.grading_errors()
+                    .map(move |(input, why)| format!("{}: {input}: {why}", st.student))
+            })
+            .collect()
     }
 }
 
@@ -43,6 +58,7 @@ impl InputGrade {
             grades: Grades {
                 students: vec![StudentReport::new(student, vec![report])],
                 lab,
+                notes: Vec::new(),
             },
         }
     }
@@ -69,8 +85,15 @@ fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}\n")).collect()
 }
 
-/// Human feedback on one input: the verdict, every violation, and the
-/// unified diff of the submitted reservation table against the reference's.
+/// A figure that may be absent, as printed.
+fn figure(x: Option<u64>) -> String {
+    x.map_or_else(|| "?".to_string(), |x| x.to_string())
+}
+
+/// Human feedback on one input: the verdict, the violations (the first of
+/// each kind, and how many more), and the unified diff of the submitted
+/// reservation table against the reference's. A hidden input's feedback
+/// names the kinds of mistakes only, and shows no table.
 pub fn feedback(lab: &Lab, r: &InputReport) -> String {
     let li: Option<&LabInput> = lab.input(&r.input);
     let what = match li.map(|li| li.program.kind()) {
@@ -80,28 +103,64 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
     let points = r.max_score;
     let score = r.score;
     let mut fb = String::new();
+    if let Some(why) = &r.grading_error {
+        let _ = writeln!(
+            fb,
+            "{}: NOT GRADED · grading error: {why}; this is not your mistake, the course staff will regrade it",
+            r.input
+        );
+        return fb;
+    }
     match r.achieved {
         Some(a) => {
             let _ = writeln!(
                 fb,
                 "{}: valid · {what} {a} (reference {}, lower bound {}) · {score}/{points}",
-                r.input, r.reference, r.lower_bound
+                r.input,
+                figure(r.reference),
+                figure(r.lower_bound)
             );
-            if a > r.reference {
+            if let Some(reference) = r.reference.filter(|&t| a > t) {
                 let _ = writeln!(
                     fb,
-                    "  the reference reaches {what} {}: quality credit {:.0}%",
-                    r.reference,
-                    100.0 * r.reference as f64 / a as f64
+                    "  the reference reaches {what} {reference}: quality credit {:.0}%",
+                    100.0 * reference as f64 / a as f64
                 );
             }
+        }
+        None if r.hidden => {
+            let _ = writeln!(fb, "{}: INVALID · 0/{points}", r.input);
+            let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
+            for v in &r.violations {
+                *kinds.entry(v.kind.as_str()).or_insert(0) += 1;
+            }
+            for (k, n) in &r.more_violations {
+                *kinds.entry(k.as_str()).or_insert(0) += n;
+            }
+            let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+            let _ = writeln!(
+                fb,
+                "  ✗ a hidden input: its problems are not shown one by one ({})",
+                list.join(", ")
+            );
         }
         None => {
             let _ = writeln!(fb, "{}: INVALID · 0/{points}", r.input);
             for v in &r.violations {
                 let _ = writeln!(fb, "  ✗ {}: {v}", v.kind.as_str());
             }
+            for (k, n) in &r.more_violations {
+                let _ = writeln!(
+                    fb,
+                    "  … and {n} more {} problem{} not shown",
+                    k.as_str(),
+                    if *n == 1 { "" } else { "s" }
+                );
+            }
         }
+    }
+    if r.hidden {
+        return fb;
     }
     if let (Some(t), Some(li)) = (&r.submitted, li) {
         let p = &li.program;
@@ -132,46 +191,217 @@ pub fn text(g: &Grades) -> String {
     s
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\"").replace(['\n', '\r'], " "))
+/// A score cell: empty when the input was not graded (a grading error).
+fn score_cell(i: &InputReport) -> String {
+    if i.grading_error.is_some() {
+        String::new()
     } else {
-        s.to_string()
+        i.score.to_string()
     }
 }
 
-/// CSV: one row per student and input.
-pub fn csv(g: &Grades) -> String {
-    let mut s = String::from("student,input,valid,score,max_score,violations,first_problem\n");
+/// The long CSV: one row per student and input.
+pub fn csv_long(g: &Grades) -> String {
+    let mut s = csv::record(&[
+        "student",
+        "input",
+        "valid",
+        "score",
+        "max_score",
+        "violations",
+        "first_problem",
+    ]);
     for st in &g.students {
         for i in &st.inputs {
-            let first = i
-                .violations
-                .first()
-                .map(|v| v.to_string())
-                .unwrap_or_default();
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{},{}",
-                csv_field(&st.student),
-                csv_field(&i.input),
-                i.valid,
-                i.score,
-                i.max_score,
-                i.violations.len(),
-                csv_field(&first)
-            );
+            let first = match &i.grading_error {
+                Some(why) => format!("grading error: {why}"),
+                None => i
+                    .violations
+                    .first()
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
+            };
+            let count = i.violations.len() as u64 + i.more_violations.values().sum::<u64>();
+            s.push_str(&csv::record(&[
+                st.student.clone(),
+                i.input.clone(),
+                i.valid.to_string(),
+                score_cell(i),
+                i.max_score.to_string(),
+                count.to_string(),
+                first,
+            ]));
         }
     }
     s
 }
 
+/// A roster: student id and e-mail by folder name (the name as reports
+/// show it, escaped when it is not UTF-8).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Roster {
+    /// Folder name → (id, e-mail), in the roster's order.
+    pub entries: Vec<(String, String, String)>,
+}
+
+impl Roster {
+    /// Reads a roster CSV: a header naming a `folder` column and optional
+    /// `id` and `email` columns (any order, any case; other columns are
+    /// ignored), then one row per student.
+    pub fn parse(text: &str, origin: &str) -> Result<Roster, String> {
+        let rows = csv::parse(text, origin)?;
+        let Some((header, rows)) = rows.split_first() else {
+            return Err(format!(
+                "{origin}: empty; expected a header 'folder,id,email'"
+            ));
+        };
+        let col = |name: &str| {
+            header
+                .iter()
+                .position(|h| h.trim().eq_ignore_ascii_case(name))
+        };
+        let folder = col("folder").ok_or_else(|| {
+            format!("{origin}:1: no 'folder' column (the header is 'folder,id,email')")
+        })?;
+        let (id, email) = (col("id"), col("email"));
+        let cell = |r: &[String], c: Option<usize>| {
+            c.and_then(|c| r.get(c))
+                .map(|s| s.trim().to_string())
+                .unwrap_or_default()
+        };
+        let mut entries: Vec<(String, String, String)> = Vec::new();
+        for (i, r) in rows.iter().enumerate() {
+            let f = cell(r, Some(folder));
+            if f.is_empty() {
+                return Err(format!("{origin}:{}: no folder name", i + 2));
+            }
+            if entries.iter().any(|e| e.0 == f) {
+                return Err(format!(
+                    "{origin}:{}: the folder {f} is listed twice",
+                    i + 2
+                ));
+            }
+            entries.push((f, cell(r, id), cell(r, email)));
+        }
+        Ok(Roster { entries })
+    }
+
+    fn get(&self, folder: &str) -> Option<(&str, &str)> {
+        self.entries
+            .iter()
+            .find(|e| e.0 == folder)
+            .map(|e| (e.1.as_str(), e.2.as_str()))
+    }
+}
+
+/// The header of the wide CSV for `lab`.
+fn wide_header(lab: &Lab) -> Vec<String> {
+    let mut h: Vec<String> = ["student", "id", "email", "total", "max_total"]
+        .map(String::from)
+        .to_vec();
+    h.extend(lab.inputs.iter().map(|i| i.stem.clone()));
+    h.push("notes".into());
+    h
+}
+
+/// The gradebook CSV: one row per student (id and e-mail from the roster),
+/// the total, one column per input, and notes (grading errors, students of
+/// the roster without a folder, folders not on the roster). A score cell
+/// is empty for an input that could not be graded.
+pub fn csv(g: &Grades, roster: Option<&Roster>) -> String {
+    let mut s = csv::record(&wide_header(&g.lab));
+    let max_total: f64 = g.lab.points * g.lab.inputs.len() as f64;
+    for st in &g.students {
+        let (id, email) = roster.and_then(|r| r.get(&st.student)).unwrap_or(("", ""));
+        let mut notes: Vec<String> = st
+            .grading_errors()
+            .map(|(input, why)| format!("grading error on {input}: {why}"))
+            .collect();
+        if roster.is_some_and(|r| r.get(&st.student).is_none()) {
+            notes.push("not on the roster".into());
+        }
+        let mut row = vec![
+            st.student.clone(),
+            id.to_string(),
+            email.to_string(),
+            st.score.to_string(),
+            st.max_score.to_string(),
+        ];
+        row.extend(st.inputs.iter().map(score_cell));
+        row.push(notes.join("; "));
+        s.push_str(&csv::record(&row));
+    }
+    if let Some(r) = roster {
+        for (folder, id, email) in &r.entries {
+            if g.students.iter().any(|st| &st.student == folder) {
+                continue;
+            }
+            let mut row = vec![
+                folder.clone(),
+                id.clone(),
+                email.clone(),
+                "0".into(),
+                max_total.to_string(),
+            ];
+            row.extend(g.lab.inputs.iter().map(|_| "0".to_string()));
+            row.push("no submission folder".into());
+            s.push_str(&csv::record(&row));
+        }
+    }
+    s
+}
+
+/// Merges the rows of `update` (a gradebook CSV of some students, such as
+/// one regraded student) into `class` (the class's gradebook CSV): a
+/// student's row is replaced in place, keeping its id and e-mail when the
+/// update has none; new students are added at the end. Both must have the
+/// same header (the same lab).
+pub fn merge_csv(class: &str, class_origin: &str, update: &str) -> Result<String, String> {
+    let old = csv::parse(class, class_origin)?;
+    let new = csv::parse(update, "the regraded rows")?;
+    let (Some((oh, orows)), Some((nh, nrows))) = (old.split_first(), new.split_first()) else {
+        return Err(format!("{class_origin}: empty; expected a gradebook CSV"));
+    };
+    if oh != nh {
+        return Err(format!(
+            "{class_origin}: its header is '{}', not '{}': not a gradebook of this lab (made with --format csv)",
+            oh.join(","),
+            nh.join(",")
+        ));
+    }
+    let mut rows: Vec<Vec<String>> = orows.to_vec();
+    for n in nrows {
+        let mut n = n.clone();
+        match rows.iter_mut().find(|r| r.first() == n.first()) {
+            Some(r) => {
+                for c in 1..=2 {
+                    if n.get(c).is_some_and(String::is_empty) {
+                        if let Some(old) = r.get(c) {
+                            n[c] = old.clone();
+                        }
+                    }
+                }
+                *r = n;
+            }
+            None => rows.push(n),
+        }
+    }
+    let mut s = csv::record(oh);
+    for r in &rows {
+        s.push_str(&csv::record(r));
+    }
+    Ok(s)
+}
+
 /// Gradescope's `results.json` for one student. Fields are declared in
-/// alphabetical order.
+/// alphabetical order. Outputs are Markdown with the text in a fenced
+/// block, so tables stay monospace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Gradescope {
     pub output: String,
+    pub output_format: &'static str,
     pub score: f64,
+    pub test_output_format: &'static str,
     pub tests: Vec<GradescopeTest>,
 }
 
@@ -185,6 +415,8 @@ pub struct GradescopeTest {
     pub score: f64,
     /// `passed` or `failed`.
     pub status: &'static str,
+    /// `visible`: students see every test.
+    pub visibility: &'static str,
 }
 
 /// One student's results, or an object of them keyed by student.
@@ -195,40 +427,66 @@ pub enum GradescopeResults {
     Class(BTreeMap<String, Gradescope>),
 }
 
-fn gradescope_student(lab: &Lab, st: &StudentReport) -> Gradescope {
+/// `text` in a Markdown code fence longer than any run of backticks in it.
+pub fn fenced(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    format!("{fence}text\n{body}\n{fence}\n")
+}
+
+/// One student's Gradescope results; `notes` come first in the overall
+/// output (what was found in the submission, near misses).
+pub fn gradescope_student(lab: &Lab, st: &StudentReport, notes: &[String]) -> Gradescope {
+    let mut output = String::new();
+    for n in notes {
+        output.push_str(n);
+        output.push('\n');
+    }
+    let _ = writeln!(
+        output,
+        "{}: {}/{} ({} of {} inputs valid)",
+        st.student,
+        st.score,
+        st.max_score,
+        st.inputs.iter().filter(|i| i.valid).count(),
+        st.inputs.len()
+    );
     Gradescope {
-        output: format!(
-            "{}: {}/{} ({} of {} inputs valid)",
-            st.student,
-            st.score,
-            st.max_score,
-            st.inputs.iter().filter(|i| i.valid).count(),
-            st.inputs.len()
-        ),
+        output: fenced(&output),
+        output_format: "md",
         score: st.score,
+        test_output_format: "md",
         tests: st
             .inputs
             .iter()
             .map(|i| GradescopeTest {
                 max_score: i.max_score,
                 name: i.input.clone(),
-                output: feedback(lab, i),
+                output: fenced(&feedback(lab, i)),
                 score: i.score,
                 status: if i.valid { "passed" } else { "failed" },
+                visibility: "visible",
             })
             .collect(),
     }
 }
 
-/// Gradescope's results: one student's object, or (for a class) an object
-/// of them keyed by student name.
+/// Gradescope's results: one student's object, or (for a class, an export
+/// for the grader's records, not something to upload) an object of them
+/// keyed by student name.
 pub fn gradescope(g: &Grades) -> GradescopeResults {
     match g.students.as_slice() {
-        [st] => GradescopeResults::Student(gradescope_student(&g.lab, st)),
+        [st] => GradescopeResults::Student(gradescope_student(&g.lab, st, &[])),
         students => GradescopeResults::Class(
             students
                 .iter()
-                .map(|st| (st.student.clone(), gradescope_student(&g.lab, st)))
+                .map(|st| (st.student.clone(), gradescope_student(&g.lab, st, &[])))
                 .collect(),
         ),
     }
@@ -275,8 +533,13 @@ mod tests {
             fb.contains("✗ resource: ") && fb.contains("d at 4: mul is taken at cycle 4 by f"),
             "{fb}"
         );
-        let c = csv(g.grades());
+        let c = csv_long(g.grades());
         assert!(c.starts_with("student,input,valid,score,max_score,violations,first_problem\nann,running,false,0,10,"), "{c}");
+        let c = csv(g.grades(), None);
+        assert_eq!(
+            c,
+            "student,id,email,total,max_total,running,notes\nann,,,0,10,0,\n"
+        );
     }
 
     #[test]
@@ -287,12 +550,50 @@ mod tests {
         assert_eq!(j["valid"], false);
         let gs = serde_json::to_value(gradescope(g.grades())).unwrap();
         assert_eq!(gs["tests"][0]["status"], "failed");
-        assert_eq!(gs["output"], "ann: 0/10 (0 of 1 inputs valid)");
+        assert_eq!(
+            gs["output"],
+            "```text\nann: 0/10 (0 of 1 inputs valid)\n```\n"
+        );
+        assert_eq!(gs["tests"][0]["visibility"], "visible");
+        assert_eq!(gs["output_format"], "md");
     }
 
     #[test]
-    fn csv_quotes() {
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("plain"), "plain");
+    fn fences_outlast_backticks() {
+        assert_eq!(fenced("a\n"), "```text\na\n```\n");
+        assert!(fenced("x ```` y").starts_with("`````text\n"));
+    }
+
+    #[test]
+    fn the_gradebook_has_a_row_per_student_and_merges() {
+        let g = running("c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n");
+        let roster = Roster::parse(
+            "Folder,Email,ID\nann,ann@u.edu,17\nbob,bob@u.edu,18\n",
+            "roster.csv",
+        )
+        .unwrap();
+        let c = csv(g.grades(), Some(&roster));
+        assert_eq!(
+            c,
+            "student,id,email,total,max_total,running,notes\n\
+             ann,17,ann@u.edu,10,10,10,\n\
+             bob,18,bob@u.edu,0,10,0,no submission folder\n"
+        );
+        let regraded =
+            "student,id,email,total,max_total,running,notes\nbob,,,6,10,6,\ncid,,,1,10,1,\n";
+        let merged = merge_csv(&c, "class.csv", regraded).unwrap();
+        assert_eq!(
+            merged,
+            "student,id,email,total,max_total,running,notes\n\
+             ann,17,ann@u.edu,10,10,10,\n\
+             bob,18,bob@u.edu,6,10,6,\n\
+             cid,,,1,10,1,\n"
+        );
+        assert!(merge_csv("a,b\n", "x.csv", regraded)
+            .unwrap_err()
+            .contains("header"));
+        assert!(Roster::parse("id\n1\n", "r.csv")
+            .unwrap_err()
+            .contains("no 'folder' column"));
     }
 }

@@ -1,18 +1,49 @@
 //! `course machine`: what a machine model implies. As data
 //! ([`MachineOutput`], the JSON form): the model and the forbidden latencies
 //! of each capacity-1 unit. As text: each class's reservation table
-//! (Definition 23.1.1), forbidden-latency matrices and collision vectors per
-//! capacity-1 resource (Definition 23.1.5), and hazard automata
-//! (Algorithm 23.1.7) per unit and for the whole machine.
+//! (Definition 23.1.1), forbidden-latency matrices and collision vectors (the
+//! state after one issue, with its bit order) per capacity-1 resource
+//! (Definition 23.1.5), and hazard automata (Algorithm 23.1.7) per unit and
+//! for the whole machine. With `--reverse`, the same for the mirrored tables
+//! of a bottom-up scheduler.
+//!
+//! The reservation tables and forbidden-latency sets are built in time
+//! linear in what they print, [`check_size`] refuses, naming the field, a
+//! machine whose view would print more than about a million cells, and the
+//! automata are enumerated within a fixed budget of transitions. So
+//! `course machine` ends in well under two seconds on any machine it
+//! accepts (BENCHMARKS.md, "Machine views and YAML nesting").
+
+use std::borrow::Cow;
 
 use serde::Serialize;
 
 use crate::engine::hazard::{self, Automaton};
+use crate::model::ids::ClassId;
 use crate::model::machine::{ClassInfo, Machine, ResourceInfo};
 use crate::util::text::columns;
 
 /// States beyond this are counted but not listed.
 const LIST_STATES: usize = 40;
+
+/// The most cells the tables of the view may have: the reservation tables
+/// (rows × offsets, plus the pairs of every table) and the transition
+/// tables of the per-unit automata (a row per state, a column per class).
+pub const MAX_TABLE_CELLS: u64 = 1 << 20;
+
+/// The most forbidden-latency sets the matrices may have, over every
+/// capacity-1 unit (256 classes sharing one unit).
+pub const MAX_FORBIDDEN_PAIRS: u64 = 1 << 16;
+
+/// The most latencies those sets may hold, bounded per unit by
+/// `pairs × (D_r + 1)`.
+pub const MAX_FORBIDDEN_LATENCIES: u64 = 1 << 20;
+
+/// Transitions enumerated for the per-unit automata together.
+const UNIT_TRANSITIONS: usize = 1 << 22;
+
+/// Transitions enumerated for the whole-machine automaton.
+const WHOLE_TRANSITIONS: usize = 1 << 20;
 
 /// A machine model with its forbidden latencies (product.md §6). Fields are
 /// declared in alphabetical order, the order JSON objects print their keys
@@ -26,9 +57,13 @@ pub struct MachineOutput<'m> {
     pub micro_op_buffer_size: u32,
     pub name: String,
     pub resources: Vec<ResourceInfo>,
-    /// The model, for the text view.
+    /// True for `--reverse`: the tables and latencies are those of the
+    /// mirrored machine ([`Machine::mirrored`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reverse: bool,
+    /// The model (the mirrored one for `--reverse`), for the text view.
     #[serde(skip)]
-    pub model: &'m Machine,
+    pub model: Cow<'m, Machine>,
 }
 
 /// `F(from, to)` for every pair of classes using one unit (Definition
@@ -49,15 +84,185 @@ pub struct ForbiddenPair {
 
 /// The text view of [`MachineOutput`].
 pub fn text(out: &MachineOutput) -> String {
-    model_text(out.model)
+    if out.reverse {
+        let mut s = reverse_note(&out.model);
+        s.push_str(&model_text(&out.model));
+        s
+    } else {
+        model_text(&out.model)
+    }
+}
+
+/// What `--reverse` shows, before the mirrored model.
+fn reverse_note(m: &Machine) -> String {
+    let spans: Vec<String> = m
+        .resource_ids()
+        .skip(1)
+        .filter_map(|r| {
+            let d = m.classes().iter().flat_map(|c| c.offsets(r)).max()?;
+            Some(format!("{} {d}", m.resource(r).name))
+        })
+        .collect();
+    format!(
+        "Mirrored for a bottom-up scheduler (Lesson 23.1 §4 and §6). Each offset k on a\n\
+         resource r becomes D_r − k, with D_r the largest offset any class uses on r.\n\
+         A bottom-up scheduler fills cycles from the last to the first: these tables\n\
+         give its hazard automaton, in which Advance steps one cycle earlier, and\n\
+         F(row, column) is the set of distances d at which the column's class may not\n\
+         issue d cycles before the row's.\n\
+         D_r: {}\n\n",
+        if spans.is_empty() {
+            "no unit is used".to_string()
+        } else {
+            spans.join(", ")
+        }
+    )
+}
+
+/// Tables reaching this offset are listed as ranges rather than drawn.
+const WIDE_TABLE: u32 = 64;
+
+/// A table too wide to draw: per resource, the offsets it is used at as
+/// ranges (`0–4095`), with the count where it is used more than once.
+fn wide_table(m: &Machine, c: &crate::model::machine::Class) -> String {
+    let mut rows = Vec::new();
+    for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
+        let spans: Vec<String> = run
+            .chunk_by(|a, b| b.1 == a.1 + 1 && b.2 == a.2)
+            .map(|g| {
+                let (first, last, n) = (g[0].1, g[g.len() - 1].1, g[0].2);
+                let at = if first == last {
+                    first.to_string()
+                } else {
+                    format!("{first}–{last}")
+                };
+                if n == 1 {
+                    at
+                } else {
+                    format!("{at} ({n}×)")
+                }
+            })
+            .collect();
+        rows.push(vec![
+            format!("  {}", m.resource(run[0].0).name),
+            format!("at {}", spans.join(", ")),
+        ]);
+    }
+    format!(
+        "  (offsets 0–{}, too wide to draw: the offsets each resource is used at)\n{}",
+        c.max_offset(),
+        columns(&rows)
+    )
+}
+
+/// Why a machine is too large for `course machine`: the field, and what
+/// would be printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("machine {machine}: {field}: {message}")]
+pub struct TooLarge {
+    /// The machine's name.
+    pub machine: String,
+    /// `classes[4]`, `resources[0]`: where the limit is passed.
+    pub field: String,
+    /// How much the view would print, and the limit.
+    pub message: String,
+}
+
+/// Refuses a machine whose view would be larger than [`MAX_TABLE_CELLS`],
+/// [`MAX_FORBIDDEN_PAIRS`] or [`MAX_FORBIDDEN_LATENCIES`], naming the class
+/// or resource where the total passes the limit. Linear in the size of the
+/// machine.
+pub fn check_size(m: &Machine) -> Result<(), TooLarge> {
+    let too_large = |field: String, message: String| TooLarge {
+        machine: m.name().to_string(),
+        field,
+        message,
+    };
+    let mut cells = 0u64;
+    for (i, c) in m.classes().iter().enumerate() {
+        let rows = c.folded.chunk_by(|a, b| a.0 == b.0).count() as u64;
+        cells += c.reservation.len() as u64 + rows * (u64::from(c.max_offset()) + 2);
+        if cells > MAX_TABLE_CELLS {
+            return Err(too_large(
+                format!("classes[{i}]"),
+                format!(
+                    "the reservation tables up to class '{}' have {cells} cells, more than the {MAX_TABLE_CELLS} `course machine` draws",
+                    c.name
+                ),
+            ));
+        }
+    }
+    // Per resource: the classes using it and the largest offset on it.
+    let mut users = vec![0u64; m.resources().len()];
+    let mut span = vec![0u64; m.resources().len()];
+    for c in m.classes() {
+        for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
+            let r = run[0].0.index();
+            users[r] += 1;
+            span[r] = span[r].max(u64::from(run[run.len() - 1].1) + 1);
+        }
+    }
+    // Each unit's automaton lists up to LIST_STATES + 1 rows, a column per class.
+    let listing = (LIST_STATES as u64 + 1) * (m.classes().len() as u64 + 2);
+    let (mut pairs, mut latencies) = (0u64, 0u64);
+    for r in m.resource_ids().skip(1) {
+        let res = m.resource(r);
+        let (c, d) = (users[r.index()], span[r.index()]);
+        if c == 0 {
+            continue;
+        }
+        let field = format!("resources[{}]", r.index() - 1);
+        cells += listing;
+        if cells > MAX_TABLE_CELLS {
+            return Err(too_large(
+                field,
+                format!(
+                    "with the hazard automaton of '{}', the tables have {cells} cells ({} classes), more than the {MAX_TABLE_CELLS} `course machine` draws",
+                    res.name,
+                    m.classes().len()
+                ),
+            ));
+        }
+        if res.capacity != 1 {
+            continue;
+        }
+        pairs += c * c;
+        latencies += c * c * d;
+        if pairs > MAX_FORBIDDEN_PAIRS {
+            return Err(too_large(
+                field,
+                format!(
+                    "{c} classes use '{}' (capacity 1), so the forbidden-latency matrices would have {pairs} sets, more than the {MAX_FORBIDDEN_PAIRS} `course machine` lists",
+                    res.name
+                ),
+            ));
+        }
+        if latencies > MAX_FORBIDDEN_LATENCIES {
+            return Err(too_large(
+                field,
+                format!(
+                    "{c} classes use '{}' (capacity 1) at offsets up to {}, so the forbidden-latency sets could hold {latencies} latencies, more than the {MAX_FORBIDDEN_LATENCIES} `course machine` lists",
+                    res.name,
+                    d - 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The largest power of two at most `budget / per_state` (at least 1),
+/// capped at `cap`: how many states an automaton may have when each costs
+/// `per_state` transitions.
+fn state_limit(budget: usize, per_state: usize, cap: usize) -> usize {
+    let n = (budget / per_state.max(1)).max(1);
+    (1usize << (usize::BITS - 1 - n.leading_zeros())).min(cap)
 }
 
 /// The text view of a model.
 pub fn model_text(m: &Machine) -> String {
     let mut s = format!("{m}");
-    s.push_str(
-        "\nReservation tables (X = resource used at that offset after issue; 2 = used twice):\n",
-    );
+    s.push_str("\nReservation tables (X: used at that offset after issue; 2: used twice):\n");
     for c in m.classes() {
         let d = c.max_offset();
         s.push_str(&format!(
@@ -73,29 +278,33 @@ pub fn model_text(m: &Machine) -> String {
             },
             c.opcodes.join(" ")
         ));
+        if d >= WIDE_TABLE {
+            s.push_str(&wide_table(m, c));
+            continue;
+        }
         let mut rows = vec![std::iter::once("  ".to_string())
             .chain((0..=d).map(|k| k.to_string()))
             .collect::<Vec<_>>()];
-        for r in m.resource_ids() {
-            if c.usage(r) == 0 {
-                continue;
-            }
-            let mut row = vec![format!("  {}", m.resource(r).name)];
-            for k in 0..=d {
-                let n = c.offsets(r).filter(|&x| x == k).count();
-                row.push(match n {
-                    0 => ".".into(),
-                    1 => "X".into(),
-                    n => n.to_string(),
-                });
+        // `folded` is sorted by resource, then offset: one row per run.
+        for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
+            let mut row = vec![format!("  {}", m.resource(run[0].0).name)];
+            row.resize(d as usize + 2, ".".to_string());
+            for &(_, k, n) in run {
+                row[k as usize + 1] = if n == 1 { "X".into() } else { n.to_string() };
             }
             rows.push(row);
         }
         s.push_str(&columns(&rows));
     }
+    let mut legend_shown = false;
+    let by_resource = hazard::users(m);
+    let used = by_resource.iter().skip(1).filter(|u| !u.is_empty()).count();
+    let transitions = m.classes().len() + 1;
+    let unit_limit = state_limit(UNIT_TRANSITIONS / used.max(1), transitions, 1 << 16);
     for r in m.resource_ids().skip(1) {
         let res = m.resource(r);
-        let users: Vec<_> = m.class_ids().filter(|&c| m.class(c).usage(r) > 0).collect();
+        let offsets = &by_resource[r.index()];
+        let users: Vec<ClassId> = offsets.iter().map(|(c, _)| *c).collect();
         if users.is_empty() {
             continue;
         }
@@ -108,43 +317,48 @@ pub fn model_text(m: &Machine) -> String {
             let mut rows = vec![std::iter::once("    ".to_string())
                 .chain(users.iter().map(|&c| m.class(c).name.clone()))
                 .collect::<Vec<_>>()];
-            for &a in &users {
-                let mut row = vec![format!("    {}", m.class(a).name)];
-                for &b in &users {
-                    row.push(hazard::set_string(&hazard::forbidden_latencies(m, r, a, b)));
+            for (a, ka) in offsets {
+                let mut row = vec![format!("    {}", m.class(*a).name)];
+                for (_, kb) in offsets {
+                    row.push(hazard::set_string(&hazard::forbidden_between(ka, kb)));
                 }
                 rows.push(row);
             }
             s.push_str(&columns(&rows));
-            s.push_str("  collision vectors (latency 0 first):");
-            for &c in &users {
-                s.push_str(&format!(
-                    " {} {}",
-                    m.class(c).name,
-                    hazard::collision_vector(m, r, c)
-                ));
-            }
-            s.push('\n');
+            s.push_str(&format!(
+                "  collision vectors: the state of {} after one issue (Definition 23.1.5):\n",
+                res.name
+            ));
+            let rows: Vec<Vec<String>> = users
+                .iter()
+                .map(|&c| {
+                    let v = hazard::collision_vector(m, r, c);
+                    let order = hazard::bit_order(v.len());
+                    vec![format!("    {}", m.class(c).name), v, order]
+                })
+                .collect();
+            s.push_str(&columns(&rows));
         }
-        match Automaton::build_limited(m, &[r], 1 << 16) {
+        match Automaton::build_limited(m, &[r], unit_limit) {
             Ok(a) => {
                 s.push_str(&format!(
                     "  hazard automaton: {} reachable states\n",
                     a.len()
                 ));
                 if a.len() <= LIST_STATES {
-                    for line in a.to_string().lines().skip(1) {
-                        s.push_str("    ");
-                        s.push_str(line);
-                        s.push('\n');
-                    }
+                    s.push_str(&automaton_table(m, &a, !legend_shown));
+                    legend_shown = true;
                 }
             }
             Err(e) => s.push_str(&format!("  hazard automaton: {e}\n")),
         }
     }
     let all: Vec<_> = m.resource_ids().collect();
-    match Automaton::build_limited(m, &all, 1 << 20) {
+    match Automaton::build_limited(
+        m,
+        &all,
+        state_limit(WHOLE_TRANSITIONS, transitions, 1 << 20),
+    ) {
         Ok(a) => s.push_str(&format!(
             "\nWhole-machine automaton (every resource, issue included): {} reachable states\n",
             a.len()
@@ -154,9 +368,46 @@ pub fn model_text(m: &Machine) -> String {
     s
 }
 
+/// An automaton's transitions, one row per state: the state after
+/// Issue(class) under each class name (`-`: rejected), then after Advance.
+/// Class names alone head the columns, so the toy machine's table fits in
+/// 80 columns; `legend` says so in words (once is enough).
+fn automaton_table(m: &Machine, a: &Automaton, legend: bool) -> String {
+    let mut header = vec!["    state".to_string(), "name".to_string()];
+    header.extend(m.classes().iter().map(|c| c.name.clone()));
+    header.push("Advance".into());
+    let mut rows = vec![header];
+    for q in 0..a.len() as u32 {
+        let mut row = vec![format!("    q{q}"), a.state_name(q)];
+        for c in m.class_ids() {
+            row.push(a.issue(q, c).map_or("-".into(), |t| format!("q{t}")));
+        }
+        row.push(format!("q{}", a.advance(q)));
+        rows.push(row);
+    }
+    let legend = if legend {
+        "    (a row per state; under each class, the state after issuing it, - if it\n    \
+         does not fit; under Advance, the state a cycle later)\n"
+    } else {
+        ""
+    };
+    format!("{legend}{}", columns(&rows))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn state_limits_are_powers_of_two_within_the_budget() {
+        assert_eq!(state_limit(1 << 22, 6, 1 << 16), 1 << 16);
+        assert_eq!(state_limit(1 << 20, 17, 1 << 20), 1 << 15);
+        assert_eq!(state_limit(100, 1000, 1 << 16), 1);
+        assert!(check_size(&Machine::toy()).is_ok());
+        let wide = crate::engine::hazard::pathological_machine(64);
+        assert!(check_size(&wide).is_ok());
+        assert!(model_text(&wide).contains("hazard automaton: the automaton would have more than"));
+    }
 
     #[test]
     fn toy_view_lists_the_multiplier_automaton() {
@@ -164,7 +415,7 @@ mod tests {
         assert!(t.contains("Resource mul (capacity 1):"));
         assert!(t.contains("hazard automaton: 5 reachable states"), "{t}");
         assert!(
-            t.contains("collision vectors (latency 0 first): mul 1 div 1111"),
+            t.contains("    mul  1     offset 0\n    div  1111  offsets 0..3, offset 0 first\n"),
             "{t}"
         );
     }

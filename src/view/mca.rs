@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::engine::mca::{Pressure, Report, TIMELINE_MAX_CYCLES};
-use crate::model::ids::Cycle;
-use crate::model::machine::Machine;
+use crate::engine::mca::{Report, TIMELINE_MAX_CYCLES};
+use crate::model::ids::{Cycle, ResourceId};
+use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::Program;
 
 /// Which views follow the summary.
@@ -46,39 +46,51 @@ pub struct McaOutput<'m> {
     /// The body, for the text views.
     #[serde(skip)]
     pub program: Program,
+    /// What the views call each instruction (its `# asm:` text or the
+    /// operation as written).
+    #[serde(skip)]
+    pub texts: Vec<String>,
     #[serde(skip)]
     pub model: &'m Machine,
     /// The simulation itself (unrounded figures, timeline stamps).
     #[serde(skip)]
     pub report: Report,
-    /// The pressure with resource ids in machine order, for the text view.
-    #[serde(skip)]
-    pub pressure: Option<Pressure>,
 }
 
-/// One row of the instruction-info view.
+/// One row of the instruction-info view: llvm-mca's `--instruction-tables=full`
+/// columns `[1]`–`[9]`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct InstructionRow {
+    /// `[7]`: the latency a consumer sees through its best ReadAdvance.
+    pub bypass_latency: u32,
     pub instruction: String,
+    /// `[2]`: the largest write latency.
     pub latency: u32,
     pub may_load: bool,
     pub may_store: bool,
+    /// `[9]`: the class (named after the LLVM opcode in the built-in models).
+    pub opcode: String,
+    /// `[8]`: each resource booked and every group containing it, with
+    /// ReleaseAtCycles in brackets when more than one.
+    pub resources: Vec<String>,
+    /// `[3]`.
     pub rthroughput: f64,
+    /// `[1]`.
     pub uops: u32,
 }
 
-/// Resource pressure keyed by resource name.
+/// Resource pressure keyed by resource name: cycles per iteration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PressureOutput {
     pub by_instruction: Vec<InstructionPressure>,
-    pub per_iteration: BTreeMap<String, u64>,
+    pub per_iteration: BTreeMap<String, f64>,
 }
 
 /// One instruction's pressure.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct InstructionPressure {
     pub instruction: String,
-    pub pressure: BTreeMap<String, u64>,
+    pub pressure: BTreeMap<String, f64>,
 }
 
 /// The life of one recorded instance.
@@ -93,14 +105,102 @@ pub struct TimelineRow {
     pub retire: Cycle,
 }
 
+/// The resource kinds the pressure views show (groups and `issue` left
+/// out: a group's micro-ops are counted on the member that served them).
+pub fn pressure_resources(m: &Machine) -> Vec<ResourceId> {
+    m.resource_ids()
+        .filter(|&r| r != ISSUE && !m.resource(r).is_group())
+        .collect()
+}
+
 fn fmt2(v: f64) -> String {
     format!("{v:.2}")
+}
+
+fn pad_to(line: &mut String, col: usize) {
+    let n = line.chars().count();
+    line.extend(std::iter::repeat_n(' ', col.saturating_sub(n)));
+}
+
+/// Tab stops of [`expand_tabs`].
+pub const TAB_STOP: usize = 4;
+
+/// Expands tabs to the next multiple of [`TAB_STOP`] columns, the way the
+/// §7 boxes of Lesson 23.1 show llvm-mca's output (llvm-mca prints a tab
+/// after each mnemonic).
+pub fn expand_tabs(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut col = 0;
+    for ch in line.chars() {
+        if ch == '\t' {
+            let n = TAB_STOP - col % TAB_STOP;
+            out.extend(std::iter::repeat_n(' ', n));
+            col += n;
+        } else {
+            out.push(ch);
+            col += 1;
+        }
+    }
+    out
+}
+
+/// The instruction-info view (llvm-mca's `--instruction-tables=full`
+/// layout): micro-ops, latency, reciprocal throughput, load/store flags,
+/// bypass latency, resources with ReleaseAtCycles, opcode, instruction.
+pub fn instruction_info_text(rows: &[InstructionRow]) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("\n\nInstruction Info:\n");
+    s.push_str("[1]: #uOps\n[2]: Latency\n[3]: RThroughput\n[4]: MayLoad\n[5]: MayStore\n[6]: HasSideEffects (U)\n[7]: Bypass Latency\n[8]: Resources (<Name> | <Name>[<ReleaseAtCycle>] | <Name>[<AcquireAtCycle>,<ReleaseAtCycle])\n[9]: LLVM Opcode Name\n\n");
+    s.push_str("[1]    [2]    [3]    [4]    [5]    [6]    [7]    [8]                                        [9]                        Instructions:\n");
+    for r in rows {
+        let flag = |b: bool| if b { " *     " } else { "       " };
+        let mut line = format!(
+            " {:<7}{:<6}{:<7}{}{}       {:<7}",
+            r.uops,
+            r.latency,
+            fmt2(r.rthroughput),
+            flag(r.may_load),
+            flag(r.may_store),
+            format!(" {}", r.bypass_latency),
+        );
+        // `[8]` runs to column 91 and `[9]` to column 118 (absolute), each
+        // followed by at least one space.
+        line.push_str(&r.resources.join(","));
+        pad_to(&mut line, 91);
+        line.push(' ');
+        line.push_str(&r.opcode);
+        pad_to(&mut line, 118);
+        line.push(' ');
+        line.push_str(&r.instruction);
+        line.push('\t');
+        let _ = writeln!(s, "{}", expand_tabs(&line));
+    }
+    s
+}
+
+/// What the model says about each instruction, without simulating
+/// (llvm-mca's `--instruction-tables`).
+#[derive(Clone, Debug, Serialize)]
+pub struct TablesOutput {
+    pub instruction_info: Vec<InstructionRow>,
+    pub resource_pressure: PressureOutput,
+    /// What the views call each instruction.
+    #[serde(skip)]
+    pub texts: Vec<String>,
+}
+
+/// The `--instruction-tables` view: instruction info, then the pressure
+/// the model implies.
+pub fn tables_text(m: &Machine, o: &TablesOutput) -> String {
+    let mut s = instruction_info_text(&o.instruction_info);
+    s.push_str(&pressure_text(m, &o.texts, &o.resource_pressure));
+    s
 }
 
 /// The views as llvm-mca prints them.
 pub fn text(o: &McaOutput) -> String {
     use std::fmt::Write;
-    let (p, m, r) = (&o.program, o.model, &o.report);
+    let (m, r) = (o.model, &o.report);
     let mut s = String::new();
     let _ = writeln!(s, "Iterations:        {}", r.iterations);
     let _ = writeln!(s, "Instructions:      {}", r.instructions);
@@ -112,115 +212,137 @@ pub fn text(o: &McaOutput) -> String {
     let _ = writeln!(s, "IPC:               {}", fmt2(r.ipc()));
     let _ = writeln!(s, "Block RThroughput: {}", r.block_rthroughput.decimal1());
     if let Some(rows) = &o.instruction_info {
-        let _ = writeln!(s, "\n\nInstruction Info:");
-        let _ = writeln!(
-            s,
-            "[1]: #uOps\n[2]: Latency\n[3]: RThroughput\n[4]: MayLoad\n[5]: MayStore\n"
-        );
-        let _ = writeln!(s, "[1]    [2]    [3]    [4]    [5]    Instructions:");
-        for info in rows {
-            let flag = |b: bool| if b { "*" } else { " " };
-            let row = format!(
-                " {:<6} {:<6} {:<6} {:<6} {:<6} {}",
-                info.uops,
-                info.latency,
-                fmt2(info.rthroughput),
-                flag(info.may_load),
-                flag(info.may_store),
-                info.instruction
-            );
-            let _ = writeln!(s, "{}", row.trim_end());
-        }
+        s.push_str(&instruction_info_text(rows));
     }
-    if let Some(pr) = &o.pressure {
-        let _ = writeln!(s, "\n\nResources:");
-        for (i, &res) in pr.resources.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "[{i}]   - {} (capacity {})",
-                m.resource(res).name,
-                m.resource(res).capacity
-            );
-        }
-        let head: String = (0..pr.resources.len())
-            .map(|i| format!("{:<7}", format!("[{i}]")))
-            .collect();
-        let cell = |v: u64| {
-            if v == 0 {
-                format!("{:<7}", " -")
-            } else {
-                format!("{:<7}", format!("{v}.00"))
-            }
-        };
-        let _ = writeln!(s, "\n\nResource pressure per iteration:");
-        let _ = writeln!(s, "{}", head.trim_end());
-        let row: String = pr.per_iteration.iter().map(|&v| cell(v)).collect();
-        let _ = writeln!(s, "{}", row.trim_end());
-        let _ = writeln!(s, "\nResource pressure by instruction:");
-        let _ = writeln!(s, "{head}Instructions:");
-        for (op, r) in p.ops().iter().zip(&pr.per_instruction) {
-            let row: String = r.iter().map(|&v| cell(v)).collect();
-            let _ = writeln!(s, "{row}{}", op.text());
-        }
+    if let Some(pr) = &o.resource_pressure {
+        s.push_str(&pressure_text(m, &o.texts, pr));
     }
     if o.timeline.is_some() {
         s.push_str("\n\n");
-        s.push_str(&render_timeline(p, r));
+        s.push_str(&render_timeline(&o.texts, r));
     }
     s
 }
 
-/// The timeline view: `D` dispatch, `=` waiting, `e` executing, `E`
-/// executed, `-` waiting to retire, `R` retired; at most
-/// [`TIMELINE_MAX_CYCLES`] columns, like llvm-mca.
-pub fn render_timeline(p: &Program, r: &Report) -> String {
+/// The resource views: the kinds, then cycles per iteration in total and
+/// per instruction (`-` for none).
+pub fn pressure_text(m: &Machine, texts: &[String], pr: &PressureOutput) -> String {
+    use std::fmt::Write;
+    let kinds = pressure_resources(m);
+    let mut s = String::from("\n\nResources:\n");
+    for (i, &res) in kinds.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{:<6}- {} (capacity {})",
+            format!("[{i}]"),
+            m.resource(res).name,
+            m.resource(res).capacity
+        );
+    }
+    let head: String = (0..kinds.len())
+        .map(|i| format!("{:<7}", format!("[{i}]")))
+        .collect();
+    let cell = |v: f64| {
+        if v == 0.0 {
+            format!("{:<7}", " -")
+        } else {
+            format!("{:<7}", fmt2(v))
+        }
+    };
+    let row = |map: &BTreeMap<String, f64>| -> String {
+        kinds
+            .iter()
+            .map(|&k| cell(map.get(&m.resource(k).name).copied().unwrap_or(0.0)))
+            .collect()
+    };
+    let _ = writeln!(s, "\n\nResource pressure per iteration:");
+    let _ = writeln!(s, "{}", head.trim_end());
+    let _ = writeln!(s, "{}", row(&pr.per_iteration).trim_end());
+    let _ = writeln!(s, "\nResource pressure by instruction:");
+    let _ = writeln!(s, "{head}Instructions:");
+    for (ip, t) in pr.by_instruction.iter().zip(texts) {
+        let _ = writeln!(s, "{}", expand_tabs(&format!("{}{t}", row(&ip.pressure))));
+    }
+    s
+}
+
+/// The timeline view as llvm-mca prints it: `D` dispatch, `=` waiting, `e`
+/// executing, `E` executed, `-` waiting to retire, `R` retired, `.` every
+/// fifth column and the last; only entries retired within the first
+/// [`TIMELINE_MAX_CYCLES`] cycles.
+pub fn render_timeline(texts: &[String], r: &Report) -> String {
     use std::fmt::Write;
     let mut s = String::from("Timeline view:\n");
-    let last = r.timeline.iter().map(|t| t.retire).max().unwrap_or(0);
-    let width = (last + 1).min(TIMELINE_MAX_CYCLES);
-    let mut tens = String::new();
-    let mut ones = String::new();
-    for c in 0..width {
-        let digit = char::from(b'0' + (c % 10) as u8);
-        let decade = (c / 10) % 2;
-        tens.push(if decade == 1 { digit } else { ' ' });
-        ones.push(if decade == 0 { digit } else { ' ' });
-    }
-    let _ = writeln!(s, "{:<10}{}", "", tens.trim_end());
-    let _ = writeln!(s, "{:<10}{}\n", "Index", ones.trim_end());
-    for t in &r.timeline {
-        if t.dispatch >= width {
-            continue;
-        }
-        let mut row = String::new();
-        for c in 0..width {
-            let ch = if c == t.dispatch {
-                'D'
-            } else if c < t.dispatch {
-                if c % 5 == 0 {
-                    '.'
-                } else {
+    let last = r
+        .timeline
+        .iter()
+        .map(|t| t.retire)
+        .filter(|&c| c < TIMELINE_MAX_CYCLES)
+        .max()
+        .unwrap_or(0);
+    if last >= 10 {
+        let tens: String = (0..=last)
+            .map(|c| {
+                if (c / 10) % 2 == 0 {
                     ' '
+                } else {
+                    char::from(b'0' + (c % 10) as u8)
                 }
-            } else if c < t.issue {
-                '='
-            } else if c < t.executed {
-                'e'
-            } else if c == t.executed {
-                'E'
-            } else if c < t.retire {
-                '-'
-            } else if c == t.retire {
-                'R'
-            } else if c % 5 == 0 {
-                '.'
+            })
+            .collect();
+        let _ = writeln!(s, "{:<10}{tens}", "");
+    }
+    let ones: String = (0..=last)
+        .map(|c| {
+            if (c / 10) % 2 == 0 {
+                char::from(b'0' + (c % 10) as u8)
             } else {
                 ' '
-            };
-            row.push(ch);
+            }
+        })
+        .collect();
+    let _ = writeln!(s, "{:<10}{ones}", "Index");
+    for (i, t) in r.timeline.iter().enumerate() {
+        if i == 0 {
+            s.push('\n');
+        }
+        if t.retire >= TIMELINE_MAX_CYCLES {
+            s.push_str("Truncated display due to cycle limit\n");
+            break;
+        }
+        let mut row = String::new();
+        for c in 0..t.dispatch {
+            row.push(if c % 5 == 0 { '.' } else { ' ' });
+        }
+        row.push('D');
+        if t.dispatch != t.executed {
+            for _ in t.dispatch + 1..t.issue {
+                row.push('=');
+            }
+            if t.issue == t.executed {
+                row.push('E');
+            } else {
+                if t.dispatch != t.issue {
+                    row.push('e');
+                }
+                for _ in t.issue + 1..t.executed {
+                    row.push('e');
+                }
+                row.push('E');
+            }
+        }
+        for _ in t.executed + 1..t.retire {
+            row.push('-');
+        }
+        if t.executed < t.retire {
+            row.push('R');
+        }
+        for c in t.retire + 1..=last {
+            row.push(if c % 5 == 0 || c == last { '.' } else { ' ' });
         }
         let idx = format!("[{},{}]", t.iteration, t.op);
-        let _ = writeln!(s, "{idx:<10}{row}   {}", p.ops()[t.op].text());
+        let line = format!("{idx:<10}{row}   {}", texts[t.op]);
+        let _ = writeln!(s, "{}", expand_tabs(&line));
     }
     s
 }

@@ -2,6 +2,7 @@
 //! alphabetical order) and their text, CSV and DOT renderings.
 
 pub mod analyze;
+pub mod autograder;
 pub mod bench;
 pub mod dot;
 pub mod drill;
@@ -13,3 +14,4 @@ pub mod mca;
 pub mod quiz;
 pub mod report;
 pub mod schedule;
+pub mod style;

@@ -1,6 +1,7 @@
 //! `course quiz` as text: the listing, the instructor view, graded answer
 //! files, the interactive session and bank checks, each a function of the
-//! typed value in [`crate::content::quiz`].
+//! typed value in [`crate::content::quiz`]. Prose is wrapped to the
+//! [`Style`]'s width; right and wrong are coloured when it says so.
 
 use crate::content::quiz::{
     Asked, BankCheck, Expected, Feedback, InputEnded, Intro, Outcome, QuestionList, Results, Retry,
@@ -8,6 +9,8 @@ use crate::content::quiz::{
 };
 use crate::formats::answer::letter;
 use crate::util::ratio::Ratio;
+use crate::util::text::wrap_line;
+use crate::view::style::Style;
 
 /// The answer as shown to a student: `5/2 = 2.5`, `c) …` for choices, the
 /// other accepted forms of a find-it answer.
@@ -67,7 +70,7 @@ pub fn summary_line(s: &Summary) -> String {
     )
 }
 
-/// Header, prompt and lettered choices of question `n` of `of`.
+/// Header, prompt and lettered choices of question `n` of `of`, wrapped.
 fn question_text(
     n: usize,
     of: usize,
@@ -75,103 +78,161 @@ fn question_text(
     tags: &[String],
     prompt: &str,
     choices: &[String],
+    style: &Style,
 ) -> String {
-    let mut s = format!("Question {n}/{of} [{id}] ({})\n{prompt}\n", tags.join(", "));
+    let mut s = wrap_line(
+        &format!("Question {n}/{of} [{id}] ({})", tags.join(", ")),
+        "  ",
+        style.width,
+    );
+    s += "\n";
+    s += &style.wrap(&format!("{}\n", prompt.trim_end()));
     for (i, c) in choices.iter().enumerate() {
-        s += &format!("  {}) {c}\n", letter(i));
-    }
-    s
-}
-
-/// The explanation, indented under `Why:`.
-fn explanation_text(explanation: &str) -> String {
-    let mut s = String::from("Why:");
-    for l in explanation.lines() {
-        s += "\n  ";
-        s += l;
-    }
-    s + "\n"
-}
-
-/// `--list`: id, kind, tags, generator; then the count.
-pub fn list(l: &QuestionList) -> String {
-    let mut s = String::new();
-    for q in &l.questions {
-        let gen = q
-            .generator
-            .map_or(String::new(), |g| format!("  (generated: {g})"));
-        s += &format!("{:<28} {:<8} {}{gen}\n", q.id, q.kind, q.tags.join(","));
-    }
-    s + &format!("{} questions\n", l.questions.len())
-}
-
-/// `--reveal`: every question for the seed, with its answer.
-pub fn reveal(r: &Reveal) -> String {
-    let mut s = format!("Instructor view (seed {})\n\n", r.seed);
-    let of = r.questions.len();
-    for (i, q) in r.questions.iter().enumerate() {
-        s += &question_text(i + 1, of, &q.id, &q.tags, &q.prompt, &q.choices);
-        s += &format!("Answer: {}\n", answer_display(&q.answer));
-        s += &explanation_text(&q.explanation);
+        s += &wrap_line(&format!("  {}) {c}", letter(i)), "     ", style.width);
         s += "\n";
     }
     s
 }
 
-fn result_line(o: &Outcome) -> String {
-    let given = o.answer.as_deref().unwrap_or("-");
-    let mut s = format!(
-        "{:<13} {:<28} {} (answer: {given}",
-        o.status.as_str(),
-        o.id,
-        o.score
-    );
-    if o.status != Status::Right {
-        s += &format!("; expected: {}", answer_display(&o.expected));
-    }
-    s += ")";
-    if !o.message.is_empty() {
-        s += &format!("\n              {}", o.message);
+/// The explanation, indented under `Why:` and wrapped.
+fn explanation_text(explanation: &str, indent: &str, style: &Style) -> String {
+    let inner = Style {
+        width: style.width.saturating_sub(indent.len() + 2),
+        ..*style
+    };
+    let mut s = format!("{indent}Why:");
+    for l in inner.wrap(explanation).lines() {
+        s += "\n";
+        if !l.is_empty() {
+            s += indent;
+            s += "  ";
+            s += l;
+        }
     }
     s + "\n"
 }
 
-/// `--answers`: per-question results, then the score.
-pub fn results(r: &Results) -> String {
+/// `--list`: id, kind, tags (and the generator on a line of its own); then
+/// the count.
+pub fn list(l: &QuestionList) -> String {
+    let mut s = String::new();
+    for q in &l.questions {
+        s += &format!("{:<28} {:<8} {}\n", q.id, q.kind, q.tags.join(","));
+        if let Some(g) = q.generator {
+            s += &format!("{:<38}(generated: {g})\n", "");
+        }
+    }
+    s + &format!("{} questions\n", l.questions.len())
+}
+
+/// `--reveal`: every question for the seed, with its answer.
+pub fn reveal(r: &Reveal, style: &Style) -> String {
+    let mut s = format!("Instructor view (seed {})\n\n", r.seed);
+    let of = r.questions.len();
+    for (i, q) in r.questions.iter().enumerate() {
+        s += &question_text(i + 1, of, &q.id, &q.tags, &q.prompt, &q.choices, style);
+        s += &wrap_line(
+            &format!("Answer: {}", answer_display(&q.answer)),
+            "  ",
+            style.width,
+        );
+        s += "\n";
+        s += &explanation_text(&q.explanation, "", style);
+        s += "\n";
+    }
+    s
+}
+
+/// A status word, coloured when colour is on and padded to `width`.
+fn status_word(st: Status, width: usize, style: &Style) -> String {
+    let word = format!("{:<width$}", st.as_str());
+    let (head, pad) = word.split_at(st.as_str().len());
+    let head = match st {
+        Status::Right => style.good(head),
+        Status::Partial | Status::Unanswered => style.warn(head),
+        Status::Wrong | Status::FormatError => style.bad(head),
+    };
+    head + pad
+}
+
+/// Continuation lines of a result, under its id.
+const RESULT_INDENT: &str = "              ";
+
+fn result_line(o: &Outcome, style: &Style) -> String {
+    let given = o.answer.as_deref().unwrap_or("-");
+    let mut s = format!("{:<28} {} (answer: {given}", o.id, o.score);
+    if o.status != Status::Right {
+        s += &format!("; expected: {}", answer_display(&o.expected));
+    }
+    s += ")";
+    let width = style.width.saturating_sub(RESULT_INDENT.len());
+    let body = wrap_line(&s, "  ", width).replace('\n', &format!("\n{RESULT_INDENT}"));
+    let mut s = format!("{} {body}\n", status_word(o.status, 13, style));
+    let message = match (&o.location, o.message.is_empty()) {
+        (Some(at), _) => format!("{at}: {}", o.message),
+        (None, false) => o.message.clone(),
+        (None, true) => String::new(),
+    };
+    if !message.is_empty() {
+        s += &wrap_line(
+            &format!("{RESULT_INDENT}{message}"),
+            RESULT_INDENT,
+            style.width,
+        );
+        s += "\n";
+    }
+    if matches!(
+        o.status,
+        Status::Wrong | Status::Partial | Status::FormatError
+    ) && !o.explanation.is_empty()
+    {
+        s += &explanation_text(&o.explanation, RESULT_INDENT, style);
+    }
+    s
+}
+
+/// `--answers`: per-question results (with the explanation of every answer
+/// that is not right), then the score.
+pub fn results(r: &Results, style: &Style) -> String {
     let mut s = format!("Quiz results (seed {})\n", r.seed);
     for o in &r.summary.questions {
-        s += &result_line(o);
+        s += &result_line(o, style);
     }
     s + &summary_line(&r.summary) + "\n"
 }
 
 /// The opening line of an interactive quiz.
-pub fn intro(i: &Intro) -> String {
+pub fn intro(i: &Intro, style: &Style) -> String {
     let title = i
         .title
         .as_deref()
         .map_or(String::new(), |t| format!(" ({t})"));
-    format!(
-        "Quiz {}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n\n",
+    let s = format!(
+        "Quiz {}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n",
         i.chapter,
         i.questions,
         seed = i.seed
-    )
+    );
+    style.wrap(&s) + "\n"
 }
 
 /// A question as the student sees it: header, prompt, choices.
-pub fn question(q: &Asked) -> String {
-    question_text(q.number, q.of, &q.id, &q.tags, &q.prompt, &q.choices)
+pub fn question(q: &Asked, style: &Style) -> String {
+    question_text(q.number, q.of, &q.id, &q.tags, &q.prompt, &q.choices, style)
 }
 
 /// The prompt for a reply, with how to write one.
 pub fn answer_prompt(q: &Asked) -> String {
-    format!("Your answer ({}): ", q.kind.answer_hint())
+    format!("Your answer ({}): ", q.syntax)
 }
 
-/// An unreadable reply, asked again.
-pub fn retry(r: &Retry) -> String {
-    format!("Cannot read that: {}. Try once more.\n", r.message)
+/// An unreadable reply: why; the prompt that follows shows the syntax.
+pub fn retry(r: &Retry, style: &Style) -> String {
+    let s = format!(
+        "Cannot read that: {}. Try again.\n",
+        r.message.trim_end_matches('.')
+    );
+    style.wrap(&s)
 }
 
 /// Input ended before the last question.
@@ -180,24 +241,34 @@ pub fn input_ended(e: &InputEnded) -> String {
 }
 
 /// The feedback after a reply: verdict, the right answer, the explanation.
-pub fn feedback(f: &Feedback) -> String {
+pub fn feedback(f: &Feedback, style: &Style) -> String {
     let o = &f.outcome;
     let answer = answer_display(&o.expected);
     let verdict = match o.status {
-        Status::Right => "Right.".to_string(),
+        Status::Right => style.good("Right."),
         Status::Partial => format!(
-            "Partly right ({} point; {}). The answer is {answer}.",
-            o.score, o.message
+            "{} ({} point; {}). The answer is {answer}.",
+            style.warn("Partly right"),
+            o.score,
+            o.message
         ),
-        Status::Wrong => format!("Wrong. The answer is {answer}."),
-        Status::FormatError => format!("Format error: {}. The answer is {answer}.", o.message),
+        Status::Wrong => format!("{} The answer is {answer}.", style.bad("Wrong.")),
+        Status::FormatError => format!(
+            "{} {}. The answer is {answer}.",
+            style.bad("Format error:"),
+            o.message
+        ),
         Status::Unanswered => format!("Not answered. The answer is {answer}."),
     };
-    format!("{verdict}\n{}\n", explanation_text(&f.explanation))
+    format!(
+        "{}\n{}\n",
+        wrap_line(&verdict, "  ", style.width),
+        explanation_text(&f.explanation, "", style)
+    )
 }
 
 /// The end of an interactive quiz: the score, and what to review.
-pub fn summary(s: &Summary) -> String {
+pub fn summary(s: &Summary, style: &Style) -> String {
     let mut out = summary_line(s) + "\n";
     let missed: Vec<&str> = s
         .questions
@@ -206,7 +277,7 @@ pub fn summary(s: &Summary) -> String {
         .map(|o| o.id.as_str())
         .collect();
     if !missed.is_empty() {
-        out += &format!("To review: {}\n", missed.join(", "));
+        out += &style.wrap(&format!("To review: {}\n", missed.join(", ")));
     }
     out
 }

@@ -225,6 +225,15 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
     })
 }
 
+/// `s` with its first letter in upper case (a claim that opens a sentence).
+pub fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// How a reference reached its II and what is known about it being the
 /// minimum: `iterative modulo scheduling reaches II = 5, the minimum: II 4
 /// is infeasible`. `ops` is the size of the loop.
@@ -313,23 +322,39 @@ pub fn write_heights<W: fmt::Write + ?Sized>(w: &mut W, p: &Program, h: &[u64]) 
 
 /// Usage per resource with `⌈U_r / cap(r)⌉`, as in a by-hand ResMII count.
 pub fn usage_text(m: &Machine, b: &Bounds) -> String {
-    let mut rows = vec![vec![
+    usage_columns(m, b, true)
+}
+
+/// Usage per resource with the exact `U_r / cap(r)` only, as RThroughput
+/// takes it (Definition 23.1.10: nothing is rounded up).
+pub fn usage_ratio_text(m: &Machine, b: &Bounds) -> String {
+    usage_columns(m, b, false)
+}
+
+fn usage_columns(m: &Machine, b: &Bounds, ceiling: bool) -> String {
+    let mut header = vec![
         "  resource".to_string(),
         "cap".into(),
         "usage U".into(),
         "U/cap".into(),
-        "⌈U/cap⌉".into(),
-    ]];
+    ];
+    if ceiling {
+        header.push("⌈U/cap⌉".into());
+    }
+    let mut rows = vec![header];
     for r in m.resource_ids() {
         let u = b.usage[r.index()];
         let cap = u64::from(m.resource(r).capacity);
-        rows.push(vec![
+        let mut row = vec![
             format!("  {}", m.resource(r).name),
             cap.to_string(),
             u.to_string(),
             crate::util::ratio::Ratio::new(u, cap).fraction_string(),
-            u.div_ceil(cap).to_string(),
-        ]);
+        ];
+        if ceiling {
+            row.push(u.div_ceil(cap).to_string());
+        }
+        rows.push(row);
     }
     columns(&rows)
 }

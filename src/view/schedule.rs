@@ -72,11 +72,16 @@ pub fn write_text<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt:
             let claim = s
                 .ii_facts
                 .map(|f| report::ii_claim(ii, &f, p.len()))
-                .unwrap_or_else(|| format!("II = {ii}"));
+                .unwrap_or_else(|| format!("iterative modulo scheduling reaches II = {ii}"));
             writeln!(
                 w,
-                "Modulo schedule: {claim}; one iteration spans {} cycles:",
+                "Modulo schedule: II = {ii}, one iteration spans {} cycles.",
                 s.length
+            )?;
+            write!(
+                w,
+                "{}",
+                crate::util::text::wrap(&format!("{}:\n", report::capitalized(&claim)), 80)
             )?
         }
     }

@@ -143,6 +143,10 @@ fn sets_read_the_same_in_the_forbidden_drill_and_the_quiz() {
                 answer.push_str(&format!("{k} = {{{}}}\n", v.join(", ")));
             }
         }
+        // The collision vectors, given right.
+        for (class, bits) in sol["solution"]["collision_vectors"].as_object().unwrap() {
+            answer.push_str(&format!("CV({class}) = {}\n", bits.as_str().unwrap()));
+        }
         assert_eq!(
             drill_verdict("forbidden", "1", &answer),
             want,

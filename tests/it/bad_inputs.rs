@@ -91,7 +91,7 @@ fn usage_errors() {
     Course::new(["drill", "nope"])
         .code(2)
         .stderr_has(
-            "[possible values: list, list-schedule, mii, modulo, forbidden, hazard, rthroughput]",
+            "[possible values: list, list-schedule, mii, modulo, forbidden, hazard, automaton, rthroughput]",
         )
         .run();
     Course::new(["gen", "block", "--ops", "0", "--seed", "1"])

@@ -39,6 +39,9 @@ pub struct Course {
     args: Vec<OsString>,
     stdin: Vec<u8>,
     env: Vec<(OsString, OsString)>,
+    removed: Vec<OsString>,
+    program: Option<Vec<OsString>>,
+    timeout: Option<std::time::Duration>,
     dir: PathBuf,
     code: Option<i32>,
     stdout_has: Vec<String>,
@@ -70,6 +73,9 @@ impl Course {
             args: Vec::new(),
             stdin: Vec::new(),
             env: Vec::new(),
+            removed: Vec::new(),
+            program: None,
+            timeout: None,
             dir: root().to_path_buf(),
             code: Some(0),
             stdout_has: Vec::new(),
@@ -92,6 +98,43 @@ impl Course {
     /// Bytes for standard input (empty by default).
     pub fn stdin(mut self, input: impl AsRef<[u8]>) -> Self {
         self.stdin = input.as_ref().to_vec();
+        self
+    }
+
+    /// One more argument.
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
+        self.args.push(arg.as_ref().to_owned());
+        self
+    }
+
+    /// One more argument: a path, which may not be UTF-8.
+    pub fn arg_path(mut self, path: impl AsRef<Path>) -> Self {
+        self.args.push(path.as_ref().as_os_str().to_owned());
+        self
+    }
+
+    /// Runs `course` through `wrapper` (a program and its arguments, such
+    /// as `setpriv --reuid=…`), which is given the binary's path and then
+    /// the arguments.
+    pub fn wrapped<I, S>(mut self, wrapper: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.program = Some(wrapper.into_iter().map(|a| a.as_ref().to_owned()).collect());
+        self
+    }
+
+    /// Kills the run after `secs` seconds and fails the test: for inputs
+    /// that once made the grader hang.
+    pub fn timeout(mut self, secs: u64) -> Self {
+        self.timeout = Some(std::time::Duration::from_secs(secs));
+        self
+    }
+
+    /// A variable removed from the environment of the run.
+    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Self {
+        self.removed.push(key.as_ref().to_owned());
         self
     }
 
@@ -132,7 +175,14 @@ impl Course {
 
     /// Runs the binary to its end and checks what was asked.
     pub fn run(self) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_course"));
+        let mut cmd = match &self.program {
+            Some(w) => {
+                let mut c = Command::new(&w[0]);
+                c.args(&w[1..]).arg(env!("CARGO_BIN_EXE_course"));
+                c
+            }
+            None => Command::new(env!("CARGO_BIN_EXE_course")),
+        };
         cmd.args(&self.args)
             .current_dir(&self.dir)
             .env("NO_COLOR", "1")
@@ -141,6 +191,9 @@ impl Course {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        for k in &self.removed {
+            cmd.env_remove(k);
+        }
         let mut child = cmd.spawn().expect("the course binary runs");
         // Written from another thread, so a child that prints before it
         // reads everything cannot block on a full pipe.
@@ -149,9 +202,31 @@ impl Course {
         let writer = std::thread::spawn(move || {
             let _ = pipe.write_all(&input);
         });
+        let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let killed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        if let Some(limit) = self.timeout {
+            let (finished, killed, pid) = (finished.clone(), killed.clone(), child.id());
+            std::thread::spawn(move || {
+                let start = std::time::Instant::now();
+                while start.elapsed() < limit {
+                    if finished.load(std::sync::atomic::Ordering::Acquire) {
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                if !finished.load(std::sync::atomic::Ordering::Acquire) {
+                    killed.store(true, std::sync::atomic::Ordering::Release);
+                    // SAFETY: kill has no memory effects.
+                    unsafe {
+                        libc::kill(pid as i32, libc::SIGKILL);
+                    }
+                }
+            });
+        }
         let out = child
             .wait_with_output()
             .expect("the course binary finishes");
+        finished.store(true, std::sync::atomic::Ordering::Release);
         let _ = writer.join();
         let o = Output {
             code: out.status.code().unwrap_or(-1),
@@ -168,6 +243,12 @@ impl Course {
                 o.stderr
             )
         };
+        assert!(
+            !killed.load(std::sync::atomic::Ordering::Acquire),
+            "still running after {:?}: killed\n{}",
+            self.timeout,
+            shown()
+        );
         assert!(!o.stderr.contains("panicked"), "a panic:\n{}", shown());
         if let Some(code) = self.code {
             assert_eq!(o.code, code, "wrong exit code:\n{}", shown());

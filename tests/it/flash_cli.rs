@@ -209,6 +209,7 @@ fn garbage_and_wrong_versions_are_recovered_too() {
         let dir = dir_tmp.path();
         let st = dir.join("s.json");
         std::fs::write(&st, &bytes).unwrap();
+        // A listing says so and leaves the file alone.
         let o = flash(&st, "2026-01-01", &["--list"], "");
         assert_eq!(o.code, 0, "{name}: {}", o.stderr);
         assert!(
@@ -216,18 +217,33 @@ fn garbage_and_wrong_versions_are_recovered_too() {
             "{name}: {}",
             o.stderr
         );
-        assert!(o.stderr.contains("moved it to"), "{name}");
+        assert!(o.stderr.contains("left as it is"), "{name}: {}", o.stderr);
         assert!(
             o.stdout.contains(&format!("{CARDS} cards, {CARDS} due")),
             "{name}"
         );
-        // The fresh state is written at once, next to the kept original.
+        assert_eq!(std::fs::read(&st).unwrap(), bytes, "{name}");
+        assert_eq!(files(dir), vec!["s.json".to_string()], "{name}");
+        // A review moves it aside and writes the fresh state at once.
+        let o = flash(&st, "2026-01-01", &[], "q\n");
+        assert_eq!(o.code, 0, "{name}: {}", o.stderr);
+        assert!(o.stderr.contains("moved it to"), "{name}: {}", o.stderr);
         assert_eq!(
             state_json(&st)["cards"].as_object().map(|c| c.len()),
             Some(0),
             "{name}"
         );
     }
+}
+
+/// The names in a folder, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -238,7 +254,8 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
     let mut v = state_json(&st);
     v["cards"]["two-bounds"]["box"] = serde_json::json!("nine");
     v["cards"]["retired-card"] = serde_json::json!({"box": 4, "due": "2025-12-01", "reviews": 7, "lapses": 0, "last": "2025-11-23"});
-    std::fs::write(&st, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    std::fs::write(&st, &text).unwrap();
     let o = flash(&st, "2026-01-02", &["--list"], "");
     assert_eq!(o.code, 0);
     assert!(
@@ -246,12 +263,9 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
         "{}",
         o.stderr
     );
-    assert!(
-        o.stderr
-            .contains("kept the other 3 card(s); the original file is saved as"),
-        "{}",
-        o.stderr
-    );
+    // A listing changes nothing on disk.
+    assert_eq!(std::fs::read_to_string(&st).unwrap(), text);
+    assert_eq!(files(dir), vec!["s.json".to_string()]);
     assert!(
         o.stdout
             .contains("no-instruction-latency   box 1  due 2026-01-02"),
@@ -265,9 +279,16 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
         o.stdout
     );
     assert!(o.stdout.contains("two-bounds               box -  due new"));
-    // A review keeps the entry of a card that left the deck.
+    // A review keeps the entry of a card that left the deck, and a copy of
+    // the original file.
     let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
     assert_eq!(o.code, 0);
+    assert!(
+        o.stderr
+            .contains("kept the other 3 card(s); the original file is saved as"),
+        "{}",
+        o.stderr
+    );
     let v = state_json(&st);
     assert_eq!(card(&v, "retired-card")["reviews"], 7);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
@@ -284,7 +305,7 @@ fn default_state_lives_in_the_data_folder() {
     Course::new(["flash", "23", "--tag", "llvm-mca", "--today", "2026-01-01"])
         .stdin(replies(&["good"]))
         .env("XDG_DATA_HOME", dir)
-        .stdout_has(format!("state: {}", p.display()))
+        .stdout_has(format!("State: {}", p.display()))
         .run();
     assert!(p.exists());
     let home_tmp = tempdir();
@@ -373,4 +394,237 @@ fn a_killed_session_keeps_every_rated_card() {
     assert!(o
         .stdout
         .contains(&format!("{CARDS} cards, {} due", CARDS - 2)));
+}
+
+/// Issue 11, point 15: a card rated `again` comes back later in the same
+/// session, and is scheduled by its last rating.
+#[test]
+fn a_card_rated_again_comes_back_in_the_same_session() {
+    let dir_tmp = tempdir();
+    let st = dir_tmp.path().join("s.json");
+    let mut ratings = vec!["again"];
+    ratings.extend(std::iter::repeat_n("good", CARDS));
+    let o = flash(&st, "2026-01-01", &[], &replies(&ratings));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let headers: Vec<&str> = o.stdout.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(headers.len(), CARDS + 1, "{}", o.stdout);
+    assert!(
+        headers[0].starts_with("[1/10] no-instruction-latency"),
+        "{}",
+        headers[0]
+    );
+    assert!(
+        headers[CARDS].starts_with(&format!("[{n}/{n}] no-instruction-latency", n = CARDS + 1)),
+        "{}",
+        headers[CARDS]
+    );
+    assert!(
+        headers[CARDS].ends_with("box 1, due 2026-01-01"),
+        "{}",
+        headers[CARDS]
+    );
+    assert!(o.stdout.contains("(again in this session)"));
+    assert!(o.stdout.contains(&format!(
+        "Reviewed {} card(s); 0 still due on 2026-01-01.",
+        CARDS + 1
+    )));
+    // again (box 1, today), then good: box 2, due in two days.
+    let v = state_json(&st);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-03");
+    assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
+}
+
+/// Issue 11, point 15: without --today, "today" is the local date. Two
+/// zones 26 hours apart (POSIX TZ strings, no zone files needed) never see
+/// the same date, and each sees its own.
+#[cfg(unix)]
+#[test]
+fn today_is_the_local_date() {
+    let today_in = |tz: &str| {
+        let o = Course::new(["flash", "23", "--list", "--state", "/nonexistent/s.json"])
+            .env("TZ", tz)
+            .run();
+        let line = o.stdout.lines().last().unwrap_or_default().to_string();
+        line.split(" due on ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let utc_date = |offset_hours: i64| {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+            + offset_hours * 3600;
+        // Howard Hinnant's civil_from_days.
+        let z = secs.div_euclid(86_400) + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = doy - (153 * mp + 2) / 5 + 1;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 };
+        let y = yoe + era * 400 + i64::from(m <= 2);
+        format!("{y:04}-{m:02}-{d:02}")
+    };
+    // West of Greenwich by 12 hours, east by 14 (POSIX signs are reversed).
+    let (before_w, west, after_w) = (utc_date(-12), today_in("WEST+12"), utc_date(-12));
+    let (before_e, east, after_e) = (utc_date(14), today_in("EAST-14"), utc_date(14));
+    assert!(west == before_w || west == after_w, "{west} vs {before_w}");
+    assert!(east == before_e || east == after_e, "{east} vs {before_e}");
+    assert_ne!(west, east);
+}
+
+/// Issue 11, point 16: two `course flash` processes on one state file keep
+/// each other's reviews. Both open the state before either rates a card;
+/// then one reviews its cards to the end, then the other.
+#[test]
+fn two_processes_on_one_state_keep_each_others_reviews() {
+    use std::io::Read;
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = dir.join("s.json");
+    let s = st.display().to_string();
+    let spawn = |tag: &str| {
+        Command::new(env!("CARGO_BIN_EXE_course"))
+            .args([
+                "flash",
+                "23",
+                "--tag",
+                tag,
+                "--state",
+                &s,
+                "--today",
+                "2026-01-01",
+            ])
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run course")
+    };
+    // Reads until the first card is shown: the process has loaded the state.
+    let wait_for_first_card = |child: &mut std::process::Child| {
+        let out = child.stdout.as_mut().expect("stdout");
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while !String::from_utf8_lossy(&seen).contains("(Enter shows the answer)") {
+            assert_eq!(out.read(&mut byte).unwrap(), 1, "ended early");
+            seen.push(byte[0]);
+        }
+    };
+    let mut a = spawn("llvm-mca");
+    let mut b = spawn("machine-model");
+    wait_for_first_card(&mut a);
+    wait_for_first_card(&mut b);
+    let finish = |mut child: std::process::Child, n: usize| {
+        let mut input = child.stdin.take().expect("stdin");
+        input
+            .write_all(replies(&vec!["good"; n]).as_bytes())
+            .unwrap();
+        drop(input);
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let a_out = finish(a, 40);
+    let b_out = finish(b, 40);
+    let reviewed = |out: &str| -> usize {
+        out.split("Reviewed ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    let (na, nb) = (reviewed(&a_out), reviewed(&b_out));
+    assert!(na >= 5 && nb >= 5, "{na} {nb}");
+    let v = state_json(&st);
+    let cards = v["cards"].as_object().unwrap();
+    // Cards in both tags were rated by both; the others by one process.
+    let both = cards
+        .values()
+        .filter(|c| c["reviews"].as_u64() == Some(2))
+        .count();
+    assert_eq!(cards.len() + both, na + nb, "{v}");
+    // good once: box 1, tomorrow; good twice: box 2, in two days.
+    for (id, c) in cards {
+        let due = if c["reviews"] == 2 {
+            "2026-01-03"
+        } else {
+            "2026-01-02"
+        };
+        assert_eq!(c["due"], due, "{id}");
+    }
+    // Nothing is left next to the state.
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["s.json".to_string()]);
+}
+
+/// Issue 11, point 16: a rating shown as done is already on disk when it
+/// is shown, and temporary files of a killed save do not stay behind.
+#[test]
+fn a_review_is_saved_before_it_is_shown_and_no_temporaries_stay() {
+    use std::io::Read;
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = dir.join("s.json");
+    // What a save killed before its rename leaves (an earlier version named
+    // them after its process id).
+    std::fs::write(dir.join(".s.json.tmp-4242"), "{").unwrap();
+    std::fs::write(dir.join(".s.json.tmp"), "{").unwrap();
+    let s = st.display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args([
+            "flash",
+            "23",
+            "--tag",
+            "llvm-mca",
+            "--state",
+            &s,
+            "--today",
+            "2026-01-01",
+        ])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run course");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    for (k, rating) in ["good", "easy", "hard"].iter().enumerate() {
+        input.write_all(format!("\n{rating}\n").as_bytes()).unwrap();
+        input.flush().unwrap();
+        // Read up to the k-th "-> box" line…
+        while String::from_utf8_lossy(&seen).matches("-> box").count() <= k
+            || !seen.ends_with(b"\n")
+        {
+            assert_eq!(out.read(&mut byte).unwrap(), 1, "ended early");
+            seen.push(byte[0]);
+        }
+        // …and by then the state holds k + 1 cards.
+        let v = state_json(&st);
+        assert_eq!(v["cards"].as_object().unwrap().len(), k + 1, "{v}");
+    }
+    drop(input);
+    let _ = child.wait();
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, vec!["s.json".to_string()]);
 }

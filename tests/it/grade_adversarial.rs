@@ -192,8 +192,14 @@ fn a_class_folder_with_bad_files_is_graded_whole() {
         .as_str()
         .unwrap()
         .contains("not a text file"));
-    let csv = grade_lab(d, "csv").stdout;
+    let csv = grade_lab(d, "csv-long").stdout;
     assert_eq!(csv.lines().count(), 1 + 3 * 8);
+    let book = grade_lab(d, "csv").stdout;
+    assert_eq!(book.lines().count(), 1 + 3, "{book}");
+    assert!(
+        book.contains("\nalice,,,80,80,10,10,10,10,10,10,10,10,\n"),
+        "{book}"
+    );
     let lab = |folder: &Path| Course::new(["grade", "--lab", "ch23-sched"]).args([folder]);
     // One student folder alone.
     let o = lab(&d.join("alice")).run();
@@ -249,8 +255,9 @@ fn two_hundred_students_grade_in_one_command() {
         assert!(r["score"].is_number() && r["output"].is_string());
         assert_eq!(r["tests"].as_array().unwrap().len(), 8);
     }
-    let csv = grade_lab(d, "csv").stdout;
+    let csv = grade_lab(d, "csv-long").stdout;
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 1 + 200 * 8);
+    assert_eq!(grade_lab(d, "csv").stdout.lines().count(), 1 + 200);
     assert!(rows[1..].iter().all(|r| r.starts_with("student")));
 }

@@ -1,14 +1,16 @@
 //! The forbidden drill: forbidden-latency sets and collision vectors
 //! (Definition 23.1.5) of two or three random classes on one capacity-1
 //! resource. The answer is `F(A,B) = {0, 2}` lines, each set read with
-//! [`answer::set`].
+//! [`answer::set`], and `CV(A) = 000101` lines, each vector (the state of
+//! the resource right after `A` issues on it alone) read with
+//! [`answer::bits`].
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
+use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, Verdict};
 use crate::engine::hazard;
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
@@ -32,10 +34,22 @@ pub struct Problem {
     pub model: Arc<Machine>,
 }
 
+impl Problem {
+    /// The problem's first line (the command that makes it); the generated machine is not named: the seed makes it.
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine {
+            drill: self.drill,
+            seed: self.seed,
+            machine: None,
+        }
+    }
+}
+
 /// Every forbidden-latency set and collision vector.
 #[derive(Clone, Debug, Serialize)]
 pub struct Solution {
-    /// Per class name, latency 0 first, `1` = forbidden.
+    /// Per class name: the state of `r` right after the class issues on it
+    /// alone, as bits, offset 0 first (`1` = reserved).
     pub collision_vectors: BTreeMap<String, String>,
     /// `F(A,B)` → its sorted latencies. The class names sort in class
     /// order, so this is also the order of the text view.
@@ -45,10 +59,15 @@ pub struct Solution {
 impl Solution {
     /// The solution as an answer file.
     pub fn answer(&self) -> String {
-        self.forbidden
+        let sets = self
+            .forbidden
             .iter()
-            .map(|(key, f)| format!("{key} = {}\n", braces(f)))
-            .collect()
+            .map(|(key, f)| format!("{key} = {}\n", braces(f)));
+        let vectors = self
+            .collision_vectors
+            .iter()
+            .map(|(class, v)| format!("CV({class}) = {v}\n"));
+        sets.chain(vectors).collect()
     }
 }
 
@@ -58,12 +77,13 @@ fn braces(f: &[u32]) -> String {
     format!("{{{}}}", v.join(", "))
 }
 
-/// A set the student got right.
+/// A set or a vector the student got right.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Right {
-    /// `F(A,B)`.
+    /// `F(A,B)` or `CV(A)`.
     pub key: String,
-    pub set: Vec<u32>,
+    /// The value as the solution writes it: `{0,2}` or `000101`.
+    pub value: String,
 }
 
 /// The outcome of checking the sets.
@@ -71,8 +91,8 @@ pub struct Right {
 pub struct Report {
     pub correct: bool,
     pub drill: Drill,
-    /// Format problems, then each `F(o,o')` in class order (serialised as
-    /// the list of mistakes).
+    /// Format problems, then each `F(o,o')` in class order, then each
+    /// `CV(o)` (serialised as the list of mistakes).
     #[serde(rename = "mistakes", serialize_with = "mistakes_only")]
     pub verdicts: Vec<Verdict<Right>>,
     pub seed: u64,
@@ -121,6 +141,19 @@ pub fn resource(m: &Machine) -> ResourceId {
     m.resource_by_name("r").unwrap_or_default()
 }
 
+/// `CV(o)`, the state of `r` right after `o` issues alone, for every class.
+fn vectors(m: &Machine) -> Vec<(String, Vec<u32>)> {
+    let r = resource(m);
+    m.class_ids()
+        .map(|c| {
+            let mut k: Vec<u32> = m.class(c).offsets(r).collect();
+            k.sort_unstable();
+            k.dedup();
+            (m.class(c).name.clone(), k)
+        })
+        .collect()
+}
+
 /// `F(o,o')` for every ordered pair of classes, in class order.
 fn forbidden(m: &Machine) -> Vec<(String, Vec<u32>)> {
     let r = resource(m);
@@ -167,14 +200,16 @@ struct Given<'t> {
     column: u32,
 }
 
-/// Checks `F(A,B) = {…}` lines (blanks inside the key ignored; a key given
-/// twice counts as its last line; lines for other keys are ignored).
+/// Checks `F(A,B) = {…}` and `CV(A) = bits` lines (`:` for `=` too; blanks
+/// inside the key ignored; a key given twice counts as its last line; lines
+/// for other keys are ignored).
 pub fn check(seed: u64, text: &str, file: &str) -> Report {
     let m = machine(seed);
     let mut given: BTreeMap<String, Given> = BTreeMap::new();
     let mut verdicts: Vec<Verdict<Right>> = Vec::new();
     for l in answer::lines(text) {
-        match l.text.split_once('=') {
+        // `KEY = VALUE` or `KEY: VALUE`, as in every key-value answer.
+        match l.text.split_once(['=', ':']) {
             Some((k, v)) => {
                 let key: String = k.chars().filter(|c| !c.is_whitespace()).collect();
                 let set = v.trim();
@@ -194,24 +229,39 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                     file,
                     l.line,
                     l.column,
-                    format!("expected 'F(A,B) = {{…}}', found '{}'", shorten(l.text)),
+                    format!(
+                        "expected 'F(A,B) = {{…}}' or 'CV(A) = bits', found '{}'",
+                        shorten(l.text)
+                    ),
                 )
                 .to_string(),
             ))),
         }
     }
+    let located = |key: &str, g: &Given, e: String| {
+        Verdict::Wrong(Mistake::new(
+            MistakeKind::Format,
+            Diagnostic::new(file, g.line, g.column, format!("{key}: {e}")).to_string(),
+        ))
+    };
+    let missing = |key: &str| {
+        Verdict::Wrong(Mistake::new(
+            MistakeKind::Missing,
+            format!("{key}: missing"),
+        ))
+    };
     for (key, want) in forbidden(&m) {
         let verdict = match given.get(&key) {
-            None => Verdict::Wrong(Mistake::new(
-                MistakeKind::Missing,
-                format!("{key}: missing"),
-            )),
+            None => missing(&key),
             Some(g) => match answer::set(g.set) {
                 Ok(got) => {
                     // Elements are at most answer::MAX_SET_ELEMENT.
                     let got: Vec<u32> = got.into_iter().map(|x| x as u32).collect();
                     if got == want {
-                        Verdict::Right(Right { key, set: got })
+                        Verdict::Right(Right {
+                            key,
+                            value: hazard::set_string(&got),
+                        })
                     } else {
                         Verdict::Wrong(Mistake::new(
                             MistakeKind::Wrong,
@@ -223,10 +273,34 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                         ))
                     }
                 }
-                Err(e) => Verdict::Wrong(Mistake::new(
-                    MistakeKind::Format,
-                    Diagnostic::new(file, g.line, g.column, format!("{key}: {e}")).to_string(),
-                )),
+                Err(e) => located(&key, g, e),
+            },
+        };
+        verdicts.push(verdict);
+    }
+    for (class, want) in vectors(&m) {
+        let key = format!("CV({class})");
+        let verdict = match given.get(&key) {
+            None => missing(&key),
+            Some(g) => match answer::bits(g.set) {
+                Ok(got) => {
+                    let got: Vec<u32> = got.into_iter().map(|x| x as u32).collect();
+                    let bits = hazard::bits(&want);
+                    if got == want {
+                        Verdict::Right(Right { key, value: bits })
+                    } else {
+                        Verdict::Wrong(Mistake::new(
+                            MistakeKind::Wrong,
+                            format!(
+                                "{key}: you said {}, it is {bits} ({}): right after {class} issues, r is reserved at the offsets K({class}) = {}",
+                                shorten(g.set),
+                                hazard::bit_order(bits.len()),
+                                hazard::set_string(&want),
+                            ),
+                        ))
+                    }
+                }
+                Err(e) => located(&key, g, e),
             },
         };
         verdicts.push(verdict);
@@ -244,10 +318,7 @@ mod tests {
     use super::*;
 
     fn messages(r: &Report) -> Vec<String> {
-        r.verdicts
-            .iter()
-            .filter_map(|v| v.mistake().map(|x| x.message.clone()))
-            .collect()
+        crate::content::drill::mistake_messages(&r.verdicts)
     }
 
     #[test]
@@ -265,8 +336,15 @@ mod tests {
                     f.reverse();
                     format!("{} = {{{}}}\n", k.replace(',', " , "), f.join(" "))
                 })
+                .chain(
+                    s.collision_vectors
+                        .iter()
+                        .map(|(c, v)| format!("CV ( {c} ) = {}\n", v.replace('0', "0 "))),
+                )
                 .collect();
             assert!(check(seed, &spaced, "a.txt").correct, "{spaced}");
+            let colons = s.answer().replace(" = ", ": ");
+            assert!(check(seed, &colons, "a.txt").correct, "{colons}");
         }
     }
 
@@ -292,6 +370,34 @@ mod tests {
     }
 
     #[test]
+    fn collision_vectors_are_states() {
+        for seed in 0..40 {
+            let m = machine(seed);
+            let s = problem(seed, true).solution.unwrap();
+            for (class, k) in vectors(&m) {
+                let bits = &s.collision_vectors[&class];
+                assert_eq!(bits, &hazard::bits(&k));
+                // Written as the set of its ones, or with trailing zeros.
+                for spelling in [hazard::set_string(&k), format!("{bits}00")] {
+                    let answer = s.answer().replace(
+                        &format!("CV({class}) = {bits}\n"),
+                        &format!("CV({class}) = {spelling}\n"),
+                    );
+                    assert!(check(seed, &answer, "a.txt").correct, "{answer}");
+                }
+            }
+        }
+        // Seed 1 has K(B) = {1, 4}: the state is 01001, not F(B,B) = {0,3}.
+        let s = problem(1, true).solution.unwrap();
+        assert_eq!(s.collision_vectors["B"], "01001");
+        let wrong = s.answer().replace("CV(B) = 01001", "CV(B) = 1001");
+        assert_eq!(
+            messages(&check(1, &wrong, "a.txt")),
+            vec!["CV(B): you said 1001, it is 01001 (offsets 0..4, offset 0 first): right after B issues, r is reserved at the offsets K(B) = {1,4}"]
+        );
+    }
+
+    #[test]
     fn malformed_sets_are_located_format_errors() {
         for (bad, at, why) in [
             ("F(A,A) = {1, 2", "a.txt:2:10", "does not end with '}'"),
@@ -314,7 +420,15 @@ mod tests {
         let r = check(3, "F(A,A) {0}\n", "a.txt");
         assert_eq!(
             messages(&r)[0],
-            "a.txt:1:1: expected 'F(A,B) = {…}', found 'F(A,A) {0}'"
+            "a.txt:1:1: expected 'F(A,B) = {…}' or 'CV(A) = bits', found 'F(A,A) {0}'"
+        );
+        let r = check(3, "CV(A) =  01x\n", "a.txt");
+        assert!(
+            messages(&r)
+                .iter()
+                .any(|m| m.starts_with("a.txt:1:10: CV(A): '01x' is not a bit vector")),
+            "{:?}",
+            messages(&r)
         );
     }
 }

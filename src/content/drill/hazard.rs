@@ -3,12 +3,18 @@
 //! attempts (the event table of Lesson 23.1 §3). The answer is one
 //! `accept {…}` or `reject {…}` line per issue, the set read with
 //! [`answer::set`].
+//!
+//! A replay takes its issue attempts from the command line instead of a
+//! seed (`div@4 mul@5 mul@7 mul@8`, [`LESSON_EVENTS`]: the §3 trace itself)
+//! and traces the first unit of the first class named.
 
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, Verdict};
+use super::{
+    all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, ProblemLine, Verdict,
+};
 use crate::engine::hazard::{self, set_string, Event, TraceRow};
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
@@ -25,15 +31,29 @@ pub struct Problem {
     pub events: Vec<String>,
     pub generator_version: u32,
     pub machine: MachineJson<Arc<Machine>>,
+    /// The issue attempts of a replay as given (`div@4 mul@5`); the seed is
+    /// then 0 and unused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
     pub seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<Solution>,
+    /// The cycle of the first event (for the text view).
+    #[serde(skip)]
+    pub start: i64,
     /// The machine (for the text view).
     #[serde(skip)]
     pub model: Arc<Machine>,
     /// The unit traced (for the text view).
     #[serde(skip)]
     pub unit: ResourceId,
+}
+
+impl Problem {
+    /// The problem's first line (the command that makes it); it names the machine.
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine::on(self.drill, self.seed, &self.model)
+    }
 }
 
 /// The recognizer's answer to each issue attempt.
@@ -92,6 +112,9 @@ pub struct Report {
     /// mistakes).
     #[serde(rename = "mistakes", serialize_with = "mistakes_only")]
     pub verdicts: Vec<Verdict<Right>>,
+    /// The issue attempts of a replay as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
     pub seed: u64,
     /// The machine's name (for the text view).
     #[serde(skip)]
@@ -128,9 +151,137 @@ fn events(m: &Machine, seed: u64) -> Result<(Vec<Event>, ResourceId), DrillError
     Ok((events, unit))
 }
 
-/// The issue attempts as `cycle N: Issue(class)`.
-fn event_names(m: &Machine, events: &[Event]) -> Vec<String> {
-    let mut cycle = 0;
+/// The §3 trace of Lesson 23.1: a div at cycle 4, then muls at 5, 7 and 8.
+pub const LESSON_EVENTS: &str = "div@4 mul@5 mul@7 mul@8";
+
+/// The most issue attempts a replay may have.
+pub const MAX_REPLAY_EVENTS: usize = 100;
+
+/// The largest cycle a replay may name.
+pub const MAX_REPLAY_CYCLE: u64 = 10_000;
+
+/// Issue attempts from the command line: `CLASS@CYCLE` items (a class or
+/// an opcode) separated by blanks or commas, cycles in nondecreasing
+/// order. Returns the events from the first cycle on, that cycle, the
+/// unit traced (the first unit of the first class named) and the spec
+/// written back in canonical form.
+pub fn parse_events(
+    m: &Machine,
+    spec: &str,
+) -> Result<(Vec<Event>, i64, ResourceId, String), DrillError> {
+    let bad = DrillError::Events;
+    let items: Vec<&str> = spec
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err(bad(format!(
+            "no issue attempts; write them like '{LESSON_EVENTS}'"
+        )));
+    }
+    if items.len() > MAX_REPLAY_EVENTS {
+        return Err(bad(format!(
+            "{} issue attempts, more than {MAX_REPLAY_EVENTS}",
+            items.len()
+        )));
+    }
+    let mut events = Vec::new();
+    let mut canonical = Vec::new();
+    let mut start = None;
+    let mut cycle = 0u64;
+    for item in items {
+        let Some((name, at)) = item.split_once('@') else {
+            return Err(bad(format!(
+                "'{}' is not CLASS@CYCLE (e.g. div@4)",
+                shorten(item)
+            )));
+        };
+        let Some(class) = m.class_by_name(name).or_else(|| m.class_by_opcode(name)) else {
+            return Err(bad(format!(
+                "machine {} has no class or opcode '{}'",
+                m.name(),
+                shorten(name)
+            )));
+        };
+        let at = answer::whole(at).map_err(|e| bad(format!("{item}: {e}")))?;
+        if at > MAX_REPLAY_CYCLE {
+            return Err(bad(format!("{item}: cycles go up to {MAX_REPLAY_CYCLE}")));
+        }
+        match start {
+            None => {
+                start = Some(at);
+                cycle = at;
+            }
+            Some(_) if at < cycle => {
+                return Err(bad(format!(
+                    "{item} comes after cycle {cycle}: the recognizer only moves forward (Algorithm 23.1.7), so give the cycles in order"
+                )))
+            }
+            Some(_) => {}
+        }
+        while cycle < at {
+            events.push(Event::Advance);
+            cycle += 1;
+        }
+        events.push(Event::Issue(class));
+        canonical.push(format!("{}@{at}", m.class(class).name));
+    }
+    let Some(Event::Issue(first)) = events.first().copied() else {
+        return Err(bad("no issue attempts".into()));
+    };
+    let units: Vec<ResourceId> = m
+        .class(first)
+        .reservation
+        .iter()
+        .map(|&(r, _)| r)
+        .filter(|r| r.index() != 0)
+        .collect();
+    let unit = units
+        .iter()
+        .copied()
+        .find(|&r| m.resource(r).capacity == 1)
+        .or(units.first().copied())
+        .ok_or_else(|| {
+            bad(format!(
+                "{} uses no unit to trace; start with a class that does",
+                m.class(first).name
+            ))
+        })?;
+    Ok((events, start.unwrap_or(0) as i64, unit, canonical.join(" ")))
+}
+
+/// The replay of `spec` ([`parse_events`]), with the trace when `solution`.
+pub fn replay_problem(m: &Machine, spec: &str, solution: bool) -> Result<Problem, DrillError> {
+    let (events, start, unit, canonical) = parse_events(m, spec)?;
+    Ok(problem_of(
+        m,
+        &events,
+        start,
+        unit,
+        0,
+        Some(canonical),
+        solution,
+    ))
+}
+
+/// Checks an answer to the replay of `spec`.
+pub fn replay_check(m: &Machine, spec: &str, text: &str, file: &str) -> Result<Report, DrillError> {
+    let (events, start, unit, canonical) = parse_events(m, spec)?;
+    Ok(check_of(
+        m,
+        &events,
+        start,
+        unit,
+        0,
+        Some(canonical),
+        text,
+        file,
+    ))
+}
+
+/// The issue attempts as `cycle N: Issue(class)`, the first at `start`.
+fn event_names(m: &Machine, start: i64, events: &[Event]) -> Vec<String> {
+    let mut cycle = start;
     let mut out = Vec::new();
     for e in events {
         match e {
@@ -159,31 +310,61 @@ fn steps(trace: &[TraceRow]) -> Vec<Step> {
 /// The events for `seed`, with the trace when `solution`.
 pub fn problem(m: &Machine, seed: u64, solution: bool) -> Result<Problem, DrillError> {
     let (events, unit) = events(m, seed)?;
+    Ok(problem_of(m, &events, 0, unit, seed, None, solution))
+}
+
+/// The problem for `events` on `unit` from cycle `start`.
+fn problem_of(
+    m: &Machine,
+    events: &[Event],
+    start: i64,
+    unit: ResourceId,
+    seed: u64,
+    replay: Option<String>,
+    solution: bool,
+) -> Problem {
     let solution = solution.then(|| {
-        let trace = hazard::trace(m, unit, 0, &events);
+        let trace = hazard::trace(m, unit, start, events);
         Solution {
             steps: steps(&trace),
             trace,
         }
     });
     let model = Arc::new(m.clone());
-    Ok(Problem {
+    Problem {
         drill: Drill::Hazard,
-        events: event_names(m, &events),
+        events: event_names(m, start, events),
         generator_version: GENERATOR_VERSION,
         machine: MachineJson(model.clone()),
+        replay,
         seed,
         solution,
+        start,
         model,
         unit,
-    })
+    }
 }
 
 /// Checks one `accept {…}` / `reject {…}` line per issue attempt; a wrong
 /// one gets the state that decided it.
 pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, DrillError> {
     let (events, unit) = events(m, seed)?;
-    let trace = hazard::trace(m, unit, 0, &events);
+    Ok(check_of(m, &events, 0, unit, seed, None, text, file))
+}
+
+/// [`check`] for `events` on `unit` from cycle `start`.
+#[allow(clippy::too_many_arguments)]
+fn check_of(
+    m: &Machine,
+    events: &[Event],
+    start: i64,
+    unit: ResourceId,
+    seed: u64,
+    replay: Option<String>,
+    text: &str,
+    file: &str,
+) -> Report {
+    let trace = hazard::trace(m, unit, start, events);
     let befores: Vec<&Vec<u32>> = trace
         .iter()
         .filter(|r| r.accepted.is_some())
@@ -207,10 +388,14 @@ pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, D
             )));
             continue;
         };
-        let (word, rest) = l
+        // `accept {…}`, or `accept: {…}` as in every key-value answer.
+        let end = l
             .text
-            .split_once(char::is_whitespace)
-            .unwrap_or((l.text, ""));
+            .find(|c: char| c == ':' || c.is_whitespace())
+            .unwrap_or(l.text.len());
+        let (word, rest) = l.text.split_at(end);
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
         let word = word.to_ascii_lowercase();
         if word != "accept" && word != "reject" {
             verdicts.push(located(
@@ -269,13 +454,14 @@ pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, D
             ),
         ));
     }
-    Ok(Report {
+    Report {
         correct: all_right(&verdicts),
         drill: Drill::Hazard,
         verdicts,
+        replay,
         seed,
         machine_name: m.name().to_string(),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -283,10 +469,7 @@ mod tests {
     use super::*;
 
     fn messages(r: &Report) -> Vec<String> {
-        r.verdicts
-            .iter()
-            .filter_map(|v| v.mistake().map(|x| x.message.clone()))
-            .collect()
+        crate::content::drill::mistake_messages(&r.verdicts)
     }
 
     #[test]
@@ -295,6 +478,12 @@ mod tests {
         for seed in 0..40 {
             let s = problem(&m, seed, true).unwrap().solution.unwrap();
             let r = check(&m, seed, &s.answer(), "a.txt").unwrap();
+            assert!(r.correct, "seed {seed}: {:?}", messages(&r));
+            let colons = s
+                .answer()
+                .replace("accept ", "Accept: ")
+                .replace("reject ", "reject:");
+            let r = check(&m, seed, &colons, "a.txt").unwrap();
             assert!(r.correct, "seed {seed}: {:?}", messages(&r));
         }
     }
@@ -347,6 +536,23 @@ mod tests {
             messages(&r)[0].starts_with("a.txt:1:7: an empty answer"),
             "{:?}",
             messages(&r)
+        );
+    }
+
+    #[test]
+    fn replays_check_their_own_solutions() {
+        let m = Machine::toy();
+        for spec in [LESSON_EVENTS, "mul@0 div@0 div@3 mul@3 mul@9", "div@0"] {
+            let p = replay_problem(&m, spec, true).unwrap();
+            assert_eq!(p.replay.as_deref(), Some(spec));
+            let answer = p.solution.unwrap().answer();
+            let r = replay_check(&m, spec, &answer, "a.txt").unwrap();
+            assert!(r.correct, "{spec}: {:?}", messages(&r));
+        }
+        let (events, start, unit, _) = parse_events(&m, LESSON_EVENTS).unwrap();
+        assert_eq!(
+            (start, events.len(), m.resource(unit).name.as_str()),
+            (4, 8, "mul")
         );
     }
 

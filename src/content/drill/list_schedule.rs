@@ -1,20 +1,23 @@
 //! The list-schedule drill: the top-down list schedule of a random block
-//! (Lesson 23.3), placing each ready operation in priority order when it
-//! Fits (Algorithm 23.1.4). The answer is a submission file, `LABEL CYCLE`
-//! lines; the check explains every difference from the reference schedule
-//! and shows a diff.
+//! (the lab's scheduler, labs/ch23-sched/SPEC.md §1), placing each ready
+//! operation in priority order when it Fits (Algorithm 23.1.4). The answer
+//! is a submission file, `LABEL CYCLE` lines. The check names the root
+//! cause first: the first cycle where the answer departs from the list
+//! rule, and why (see [`super::replay`]); then every hard violation, and
+//! the later differences grouped as consequences; and a diff.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use similar::TextDiff;
 
-use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, ProgramProblem};
+use super::{by_label, generated, replay, Drill, Mistake, MistakeKind, ProgramProblem};
 use crate::content::gen::GenParams;
-use crate::engine::check;
+use crate::engine::check::{self, ViolationKind};
+use crate::engine::rtable::GlobalTable;
 use crate::engine::schedule::{self, Schedule};
 use crate::formats::{answer, submission};
-use crate::model::ids::Cycle;
+use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
 use crate::util::rng::GENERATOR_VERSION;
@@ -48,11 +51,16 @@ impl Solution {
 /// The outcome of checking a list schedule.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// Later placements that differ from the reference as a consequence of
+    /// the first departure, in issue order.
+    pub consequences: Vec<Consequence>,
     pub correct: bool,
     /// Unified diff of the answer against the reference.
     pub diff: String,
     pub drill: Drill,
     pub generator_version: u32,
+    /// Problems with the file, then the root cause, then the other hard
+    /// violations.
     pub mistakes: Vec<Mistake>,
     pub seed: u64,
     /// The block (for the text view).
@@ -67,6 +75,17 @@ pub struct Report {
     /// The reference schedule's length.
     #[serde(skip)]
     pub length: Cycle,
+}
+
+/// An operation placed elsewhere than the list rule places it, after the
+/// first departure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Consequence {
+    /// The student's cycle.
+    pub cycle: Cycle,
+    pub label: String,
+    /// The reference's cycle.
+    pub list_cycle: Cycle,
 }
 
 fn block(m: &Machine, params: &GenParams, seed: u64) -> Program {
@@ -88,31 +107,63 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
     ProgramProblem::new(Drill::ListSchedule, m, p, seed, solution)
 }
 
-/// Checks a submission: the hard checks first, then every feasible
-/// placement that is not where the list scheduler puts it.
+/// Checks a submission: problems with the file, then the root cause (the
+/// first cycle where the answer departs from the list rule, and why), the
+/// other hard violations, and the later differences as consequences.
 pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
     let p = block(m, params, seed);
     let reference = schedule::reference(&p, m);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
-    let mut mistakes = violations(&sub, &result);
-    if let Some(t) = &result.cycles {
-        for x in p.op_ids() {
-            let (mine, refc) = (t[x.index()], reference.cycles[x.index()]);
-            if mine == refc || result.violations.iter().any(|v| v.op == Some(x)) {
-                continue;
-            }
-            let label = p.label(x);
-            mistakes.push(Mistake::new(
-                MistakeKind::Order,
-                format!(
-                    "{label} at {mine}: feasible, but the list scheduler places {label} at {refc} (ready from {}, height {})",
-                    reference.ready[x.index()],
-                    reference.heights[x.index()]
-                ),
-            ));
+    // The file first: unreadable lines, unknown labels, duplicates.
+    let hard = |k: ViolationKind| {
+        matches!(
+            k,
+            ViolationKind::Missing | ViolationKind::Latency | ViolationKind::Resource
+        )
+    };
+    let mut mistakes: Vec<Mistake> = sub
+        .errors
+        .iter()
+        .map(|d| Mistake::new(MistakeKind::Format, d.to_string()))
+        .collect();
+    mistakes.extend(
+        result
+            .violations
+            .iter()
+            .filter(|v| v.kind != ViolationKind::Format && !hard(v.kind))
+            .map(|v| Mistake::new(v.kind.into(), v.message.clone())),
+    );
+    let departure = replay::first_departure(
+        &p,
+        m,
+        &reference.cycles,
+        &reference.heights,
+        &result.placed,
+        &result.violations,
+    )
+    .unwrap_or_default();
+    mistakes.extend(departure.mistakes.iter().cloned());
+    for (i, v) in result.violations.iter().enumerate() {
+        if hard(v.kind) && !departure.covered.contains(&i) {
+            mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
         }
     }
+    let mut consequences: Vec<Consequence> = p
+        .op_ids()
+        .filter(|x| !departure.named.contains(x))
+        .filter(|&x| !result.violations.iter().any(|v| v.op == Some(x)))
+        .filter_map(|x| {
+            let mine = result.placed[x.index()]?;
+            let list = reference.cycles[x.index()];
+            (mine != list).then(|| Consequence {
+                cycle: mine,
+                label: p.label(x).to_string(),
+                list_cycle: list,
+            })
+        })
+        .collect();
+    consequences.sort_by_key(|c| (c.cycle, c.list_cycle));
     let reference_text = check::submission_text(&p, &reference.cycles, None);
     let mine_text = match &result.cycles {
         Some(t) => check::submission_text(&p, t, None),
@@ -123,6 +174,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         .header("your schedule", "reference")
         .to_string();
     Report {
+        consequences,
         correct: mistakes.is_empty(),
         diff,
         drill: Drill::ListSchedule,
@@ -133,6 +185,122 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         model: m.clone(),
         cycles: result.cycles,
         length: reference.length,
+    }
+}
+
+/// One operation placed by hand, judged as the check judges it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacedOp {
+    /// Why the placement breaks a hard check (latency, resources); empty
+    /// when it is accepted.
+    pub conflicts: Vec<Mistake>,
+    pub cycle: Cycle,
+    pub label: String,
+}
+
+/// One resource in one cycle of a table in the making.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableCell {
+    /// The operations holding a unit here, in placement order.
+    pub holders: Vec<String>,
+    /// Units in use (may exceed the capacity when a placement conflicts).
+    pub used: u32,
+}
+
+/// One cycle of a table in the making, with a cell per resource in the
+/// machine's order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRow {
+    pub cells: Vec<TableCell>,
+    pub cycle: Cycle,
+}
+
+/// A schedule in the making: each placement judged on its own, the
+/// reservation table of everything placed so far, and what was ignored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Placements {
+    /// Placements that name no operation of the block, or repeat one.
+    pub ignored: Vec<Mistake>,
+    /// The placements, in the order they were made.
+    pub placed: Vec<PlacedOp>,
+    /// The occupied cycles only, in order (cycles may be far apart).
+    pub rows: Vec<TableRow>,
+}
+
+/// Judges a schedule in the making for `seed`: `placed` lists `(label,
+/// cycle)` in the order the student placed them. Each placement gets the
+/// messages the full check gives for it (every latency between placed
+/// operations, resources with Algorithm 23.1.4); nothing is said about the
+/// operations not yet placed or about the list scheduler's order.
+pub fn placements(
+    m: &Machine,
+    params: &GenParams,
+    seed: u64,
+    placed: &[(String, Cycle)],
+) -> Placements {
+    let p = block(m, params, seed);
+    let labels = p.label_map();
+    let mut ignored = Vec::new();
+    let mut ops: Vec<(OpId, Cycle)> = Vec::new();
+    for (label, c) in placed {
+        match labels.get(label.as_str()) {
+            None => ignored.push(Mistake::new(
+                MistakeKind::Unknown,
+                format!("'{label}' is not an operation of {}", p.name()),
+            )),
+            Some(_) if *c < 0 => ignored.push(Mistake::new(
+                MistakeKind::Format,
+                format!("{label} at {c}: cycles start at 0"),
+            )),
+            Some(&x) if ops.iter().any(|&(y, _)| y == x) => ignored.push(Mistake::new(
+                MistakeKind::Duplicate,
+                format!("{label} is placed twice"),
+            )),
+            Some(&x) => ops.push((x, *c)),
+        }
+    }
+    let violations = check::placed_violations(&p, m, &ops, None);
+    let placed = ops
+        .iter()
+        .map(|&(x, c)| PlacedOp {
+            conflicts: violations
+                .iter()
+                .filter(|v| v.op == Some(x))
+                .map(|v| Mistake::new(v.kind.into(), v.message.clone()))
+                .collect(),
+            cycle: c,
+            label: p.label(x).to_string(),
+        })
+        .collect();
+    let mut table = GlobalTable::new();
+    let mut order = ops.clone();
+    order.sort_by_key(|&(_, c)| c);
+    for &(x, c) in &order {
+        table.place(m, p.op(x).class, c, Some(x));
+    }
+    let rows = table
+        .occupied_rows()
+        .into_iter()
+        .map(|c| TableRow {
+            cells: m
+                .resource_ids()
+                .map(|r| {
+                    let cell = table.cell(r, c);
+                    TableCell {
+                        holders: cell
+                            .map(|cell| cell.holders().map(|o| p.label(o).to_string()).collect())
+                            .unwrap_or_default(),
+                        used: cell.map_or(0, |cell| cell.used),
+                    }
+                })
+                .collect(),
+            cycle: c,
+        })
+        .collect();
+    Placements {
+        ignored,
+        placed,
+        rows,
     }
 }
 
@@ -184,6 +352,33 @@ mod tests {
         assert_eq!(r.mistakes.len(), 1);
         assert_eq!(r.mistakes[0].kind, MistakeKind::Order);
         assert!(r.diff.contains(&format!("+{last} {c}")), "{}", r.diff);
+    }
+
+    #[test]
+    fn placements_are_judged_one_by_one() {
+        let m = Machine::toy();
+        let params = GenParams::block_default();
+        let s = problem(&m, &params, 4, true).solution.unwrap();
+        let mut placed: Vec<(String, Cycle)> =
+            s.schedule.iter().map(|(l, &c)| (l.clone(), c)).collect();
+        placed.sort_by_key(|(_, c)| *c);
+        let all = placements(&m, &params, 4, &placed);
+        assert!(all.placed.iter().all(|x| x.conflicts.is_empty()));
+        assert!(all.ignored.is_empty());
+        assert_eq!(all.rows.first().map(|r| r.cycle), Some(0));
+        assert!(all.rows.iter().all(|r| r.cycle < s.length));
+        // The last one moved to cycle 0: its inputs are not ready.
+        let (label, _) = placed.last().unwrap().clone();
+        let last = placed.len() - 1;
+        placed[last].1 = 0;
+        placed.push(("zz".into(), 1));
+        placed.push((label.clone(), 2));
+        let r = placements(&m, &params, 4, &placed);
+        assert!(!r.placed[last].conflicts.is_empty(), "{r:?}");
+        assert_eq!(r.ignored.len(), 2);
+        assert!(r.placed[last].conflicts[0]
+            .message
+            .starts_with(&format!("{label} at 0: ")));
     }
 
     #[test]

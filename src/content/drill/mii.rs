@@ -205,10 +205,7 @@ mod tests {
     use super::*;
 
     fn messages(r: &Report) -> Vec<String> {
-        r.verdicts
-            .iter()
-            .filter_map(|v| v.mistake().map(|x| x.message.clone()))
-            .collect()
+        crate::content::drill::mistake_messages(&r.verdicts)
     }
 
     #[test]

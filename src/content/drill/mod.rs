@@ -12,12 +12,18 @@
 //! | `modulo` | a modulo schedule (II and a cycle per operation) | `ii N` and `LABEL CYCLE` lines |
 //! | `forbidden` | forbidden latencies and collision vectors (Definition 23.1.5) | `F(A,B) = {…}` lines |
 //! | `hazard` | the recognizer trace of Algorithm 23.1.7 on the multiplier | `accept {…}` / `reject {…}` per issue |
+//! | `automaton` | the pipeline automaton of one resource (Algorithm 23.1.7) | `{0, 2}: - {0, 1, 2} {1}` per state |
 //! | `rthroughput` | Block RThroughput of a loop body (Definition 23.1.10) | one number (`5/2` or `2.5`) |
 //!
 //! A drill yields a typed [`Problem`] (with its solution when asked) or,
 //! for an answer, a typed [`Report`]. Both serialise to the drill's JSON;
 //! the drill views (`view::drill`) render them as text. Answers are read with
 //! [`crate::formats::answer`] and [`crate::formats::submission`] only.
+//!
+//! A problem's text starts with its [`ProblemLine`], `# course drill
+//! list-schedule --seed 4 --machine toy`: a comment the student keeps at the
+//! top of the answer file, so that `--check` grades the answer against the
+//! problem it was written for.
 //!
 //! ```
 //! use course::content::drill::Drill;
@@ -35,17 +41,21 @@ use serde::{Serialize, Serializer};
 
 use crate::content::gen::{self, GenParams};
 use crate::engine::check::{CheckResult, ViolationKind};
+use crate::formats::answer;
+use crate::formats::diagnostic::Diagnostic;
 use crate::formats::submission::Submission;
 use crate::model::json::{EdgesJson, MachineJson, OpsJson};
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
 use crate::util::rng::GENERATOR_VERSION;
 
+pub mod automaton;
 pub mod forbidden;
 pub mod hazard;
 pub mod list_schedule;
 pub mod mii;
 pub mod modulo;
+mod replay;
 pub mod rthroughput;
 
 /// The drills, in the order `course drill list` shows them.
@@ -62,6 +72,8 @@ pub enum Drill {
     Forbidden,
     /// The hazard recognizer's trace on the multiplier.
     Hazard,
+    /// The pipeline automaton of one resource: states and transitions.
+    Automaton,
     /// Block RThroughput of a random loop body.
     Rthroughput,
 }
@@ -81,16 +93,20 @@ pub enum DrillError {
     /// The machine lacks what the drill needs.
     #[error("{0}")]
     Machine(String),
+    /// The issue attempts of a hazard replay cannot be read.
+    #[error("--events: {0}")]
+    Events(String),
 }
 
 impl Drill {
     /// Every drill, in listing order.
-    pub const ALL: [Drill; 6] = [
+    pub const ALL: [Drill; 7] = [
         Drill::ListSchedule,
         Drill::Mii,
         Drill::Modulo,
         Drill::Forbidden,
         Drill::Hazard,
+        Drill::Automaton,
         Drill::Rthroughput,
     ];
 
@@ -102,6 +118,7 @@ impl Drill {
             Drill::Modulo => "modulo",
             Drill::Forbidden => "forbidden",
             Drill::Hazard => "hazard",
+            Drill::Automaton => "automaton",
             Drill::Rthroughput => "rthroughput",
         }
     }
@@ -124,6 +141,9 @@ impl Drill {
             Drill::Hazard => {
                 "the hazard recognizer's trace on the multiplier (Algorithm 23.1.7, the event table of Lesson 23.1 §3)"
             }
+            Drill::Automaton => {
+                "the pipeline automaton of one resource: every reachable state and its transitions (Algorithm 23.1.7)"
+            }
             Drill::Rthroughput => {
                 "Block RThroughput of a random loop body, as llvm-mca prints it (Definition 23.1.10)"
             }
@@ -136,7 +156,7 @@ impl Drill {
         match self {
             Drill::ListSchedule => Some("drills/list-schedule.yaml"),
             Drill::Mii | Drill::Modulo | Drill::Rthroughput => Some("drills/mii.yaml"),
-            Drill::Forbidden | Drill::Hazard => None,
+            Drill::Forbidden | Drill::Hazard | Drill::Automaton => None,
         }
     }
 
@@ -179,6 +199,7 @@ impl Drill {
             }
             Drill::Forbidden => Problem::Forbidden(forbidden::problem(seed, solution)),
             Drill::Hazard => Problem::Hazard(hazard::problem(m, seed, solution)?),
+            Drill::Automaton => Problem::Automaton(automaton::problem(seed, solution)),
             Drill::Rthroughput => Problem::Rthroughput(rthroughput::problem(
                 m,
                 &self.params(params),
@@ -212,6 +233,7 @@ impl Drill {
             }
             Drill::Forbidden => Report::Forbidden(forbidden::check(seed, answer, file)),
             Drill::Hazard => Report::Hazard(hazard::check(m, seed, answer, file)?),
+            Drill::Automaton => Report::Automaton(automaton::check(seed, answer, file)),
             Drill::Rthroughput => Report::Rthroughput(rthroughput::check(
                 m,
                 &self.params(params),
@@ -220,6 +242,116 @@ impl Drill {
                 file,
             )),
         })
+    }
+}
+
+/// The first line of a problem, `# course drill NAME --seed N [--machine
+/// M]`: the command that makes it. Kept at the top of an answer file (it is
+/// a comment to every answer reader), it tells `--check` which problem the
+/// answer is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemLine {
+    pub drill: Drill,
+    pub seed: u64,
+    /// The machine's name, for the drills that run on the `--machine`.
+    pub machine: Option<String>,
+}
+
+impl std::fmt::Display for ProblemLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "# course drill {} --seed {}",
+            self.drill.name(),
+            self.seed
+        )?;
+        match &self.machine {
+            Some(m) => write!(f, " --machine {m}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How to ask for the machine `name` on the command line: `--machine
+/// NAME` for a built-in machine, the machine's file otherwise.
+pub fn machine_flag(name: &str) -> String {
+    if crate::content::data::builtin_machine(name).is_some() {
+        format!("--machine {name}")
+    } else {
+        format!("--machine FILE (the file of machine {name})")
+    }
+}
+
+impl ProblemLine {
+    /// The line of a problem on the machine `m`.
+    pub fn on(drill: Drill, seed: u64, m: &Machine) -> ProblemLine {
+        ProblemLine {
+            drill,
+            seed,
+            machine: Some(m.name().to_string()),
+        }
+    }
+
+    /// The first problem line of an answer text and its line number, if it
+    /// has one; a line that starts like one but cannot be read is an error
+    /// located in `file`.
+    pub fn find(text: &str, file: &str) -> Result<Option<(ProblemLine, u32)>, String> {
+        for (i, raw) in answer::strip_bom(text).lines().enumerate() {
+            let t = raw.trim_start();
+            let Some(rest) = t.strip_prefix('#') else {
+                continue;
+            };
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            if words.len() < 2 || words[0] != "course" || words[1] != "drill" {
+                continue;
+            }
+            let line = i as u32 + 1;
+            let column = (raw.len() - t.len()) as u32 + 1;
+            let err = |m: String| Diagnostic::new(file, line, column, m).to_string();
+            let name = words.get(2).copied().unwrap_or_default();
+            let drill = Drill::ALL
+                .into_iter()
+                .find(|d| d.name() == name)
+                .ok_or_else(|| err(format!("'{}' is not a drill", answer::shorten(name))))?;
+            let (mut seed, mut machine, mut replay) = (None, None, false);
+            let mut it = words.iter().skip(3);
+            while let Some(w) = it.next() {
+                let (flag, inline) = match w.split_once('=') {
+                    Some((f, v)) => (f, Some(v)),
+                    None => (*w, None),
+                };
+                replay |= flag == "--events" || flag == "--lesson";
+                if flag != "--seed" && flag != "--machine" {
+                    continue;
+                }
+                let Some(value) = inline.or_else(|| it.next().copied()) else {
+                    return Err(err(format!("{flag} has no value")));
+                };
+                if flag == "--seed" {
+                    seed = Some(answer::whole(value).map_err(|e| err(format!("--seed: {e}")))?);
+                } else {
+                    machine = Some(value.to_string());
+                }
+            }
+            let Some(seed) = seed else {
+                if replay {
+                    return Err(err(format!(
+                        "this answer is for the issue attempts on this line, not for a seed: \
+                         check it with course drill {name} --events '…' (or --lesson) --check FILE"
+                    )));
+                }
+                return Err(err("the problem line has no --seed".into()));
+            };
+            return Ok(Some((
+                ProblemLine {
+                    drill,
+                    seed,
+                    machine,
+                },
+                line,
+            )));
+        }
+        Ok(None)
     }
 }
 
@@ -237,10 +369,24 @@ pub enum Problem {
     Modulo(modulo::Problem),
     Forbidden(forbidden::Problem),
     Hazard(hazard::Problem),
+    Automaton(automaton::Problem),
     Rthroughput(rthroughput::Problem),
 }
 
 impl Problem {
+    /// The problem's first line (the command that makes it).
+    pub fn line(&self) -> ProblemLine {
+        match self {
+            Problem::ListSchedule(p) => p.line(),
+            Problem::Mii(p) => p.line(),
+            Problem::Modulo(p) => p.line(),
+            Problem::Forbidden(p) => p.line(),
+            Problem::Hazard(p) => p.line(),
+            Problem::Automaton(p) => p.line(),
+            Problem::Rthroughput(p) => p.line(),
+        }
+    }
+
     /// The solution written as an answer file that checks as correct, when
     /// the problem was made with its solution.
     pub fn answer(&self) -> Option<String> {
@@ -250,6 +396,7 @@ impl Problem {
             Problem::Modulo(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Forbidden(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Hazard(p) => p.solution.as_ref().map(|s| s.answer()),
+            Problem::Automaton(p) => p.solution.as_ref().map(|s| s.answer()),
             Problem::Rthroughput(p) => p.solution.as_ref().map(|s| s.answer()),
         }
     }
@@ -264,6 +411,7 @@ pub enum Report {
     Modulo(modulo::Report),
     Forbidden(forbidden::Report),
     Hazard(hazard::Report),
+    Automaton(automaton::Report),
     Rthroughput(rthroughput::Report),
 }
 
@@ -276,6 +424,7 @@ impl Report {
             Report::Modulo(r) => r.correct,
             Report::Forbidden(r) => r.correct,
             Report::Hazard(r) => r.correct,
+            Report::Automaton(r) => r.correct,
             Report::Rthroughput(r) => r.correct,
         }
     }
@@ -291,6 +440,7 @@ impl Report {
             Report::Modulo(r) => r.mistakes.iter().collect(),
             Report::Forbidden(r) => wrong(&r.verdicts),
             Report::Hazard(r) => wrong(&r.verdicts),
+            Report::Automaton(r) => wrong(&r.verdicts),
             Report::Rthroughput(r) => wrong(&r.verdicts),
         }
     }
@@ -321,6 +471,11 @@ pub struct ProgramProblem<S> {
 }
 
 impl<S> ProgramProblem<S> {
+    /// The problem's first line (the command that makes it).
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine::on(self.drill, self.seed, &self.model)
+    }
+
     fn new(drill: Drill, m: &Machine, p: Program, seed: u64, solution: Option<S>) -> Self {
         let p = Arc::new(p);
         let m = Arc::new(m.clone());
@@ -385,12 +540,15 @@ pub enum MistakeKind {
     Latency,
     /// A resource over capacity (Algorithm 23.1.4).
     Resource,
-    /// Feasible, but not where the list scheduler puts it.
+    /// Not what the list rule does at the first cycle where the answer
+    /// departs from it.
     Order,
     /// A wrong value.
     Wrong,
     /// A valid modulo schedule at an II above the reference.
     Quality,
+    /// An II below MII: no schedule can exist (the bound says which).
+    BelowMii,
 }
 
 impl From<ViolationKind> for MistakeKind {
@@ -431,6 +589,15 @@ pub enum Verdict<R> {
     Wrong(Mistake),
 }
 
+/// The messages of the wrong verdicts, in order (for tests).
+#[cfg(test)]
+pub(crate) fn mistake_messages<R>(verdicts: &[Verdict<R>]) -> Vec<String> {
+    verdicts
+        .iter()
+        .filter_map(|v| v.mistake().map(|x| x.message.clone()))
+        .collect()
+}
+
 impl<R> Verdict<R> {
     /// The mistake, when it is one.
     pub fn mistake(&self) -> Option<&Mistake> {
@@ -466,6 +633,38 @@ mod tests {
             );
         }
         assert_eq!(Drill::value_variants(), &Drill::ALL);
+    }
+
+    #[test]
+    fn problem_lines_round_trip() {
+        let m = Machine::toy();
+        for d in Drill::ALL {
+            let line = d.problem(&m, None, 4, false).unwrap().line();
+            let text = format!("\u{feff}\n  {line}\nrest # course drill mii\n");
+            assert_eq!(ProblemLine::find(&text, "a.txt"), Ok(Some((line, 2))));
+        }
+        let find = |t: &str| ProblemLine::find(t, "a.txt");
+        assert_eq!(find("a 0\n# a comment\n"), Ok(None));
+        assert_eq!(
+            find("# course drill mii --seed=7 --solution --machine=wide\n"),
+            Ok(Some((
+                ProblemLine {
+                    drill: Drill::Mii,
+                    seed: 7,
+                    machine: Some("wide".into())
+                },
+                1
+            )))
+        );
+        assert_eq!(
+            find("#course drill mii --seed x\n"),
+            Err("a.txt:1:1: --seed: 'x' is not a whole number".into())
+        );
+        assert_eq!(
+            find("# course drill nope --seed 1\n"),
+            Err("a.txt:1:1: 'nope' is not a drill".into())
+        );
+        assert!(find("# course drill mii\n").is_err());
     }
 
     #[test]

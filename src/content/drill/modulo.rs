@@ -1,8 +1,9 @@
-//! The modulo drill: a modulo schedule of a random loop (Lesson 23.6), an
-//! II and an issue cycle per operation such that every dependence holds
-//! and the modulo reservation table never overflows. The answer is a
-//! submission file with an `ii N` line; a valid schedule above the
-//! reference II is a mistake of quality.
+//! The modulo drill: a modulo schedule of a random loop, an II and an issue
+//! cycle per operation such that every dependence holds and the modulo
+//! reservation table never overflows. The answer is a submission file with
+//! an `ii N` line. An II below MII is said first, with the bound that rules
+//! it out (the critical recurrence, or a resource and its usage); a valid
+//! schedule above the reference II is a mistake of quality.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +27,9 @@ pub type Problem = ProgramProblem<Solution>;
 /// The bounds and the reference modulo schedule.
 #[derive(Clone, Debug, Serialize)]
 pub struct Solution {
+    /// The bounds, with the critical recurrence (for the text view).
+    #[serde(skip)]
+    pub bounds: mii::Bounds,
     pub ii: u64,
     pub mii: u64,
     pub rec_mii: u64,
@@ -106,6 +110,7 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
             res_mii: b.res_mii,
             schedule: by_label(&p, &s.cycles),
             cycles: s.cycles,
+            bounds: b,
             ii_facts: s.ii_facts,
         }
     });
@@ -124,7 +129,13 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         .is_some_and(|f| f.minimality != Minimality::Heuristic);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
-    let mut mistakes = violations(&sub, &result);
+    let mut mistakes: Vec<Mistake> = result
+        .ii
+        .filter(|&ii| ii < b.mii)
+        .map(|ii| Mistake::new(MistakeKind::BelowMii, below_mii(&p, m, &b, ii)))
+        .into_iter()
+        .collect();
+    mistakes.extend(violations(&sub, &result));
     let valid = match (&result.cycles, result.valid()) {
         (Some(t), true) => {
             let ii = result.ii.unwrap_or(0);
@@ -156,6 +167,43 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         program: p,
         model: m.clone(),
     }
+}
+
+/// Why `ii` cannot work: each bound it is below, the binding one first.
+fn below_mii(p: &Program, m: &Machine, b: &mii::Bounds, ii: u64) -> String {
+    let rec = b.recurrence.as_ref().filter(|_| ii < b.rec_mii).map(|r| {
+        format!(
+            "the recurrence {} has latency ℓ = {} over distance {}, so II ≥ ⌈{}/{}⌉ = {} (RecMII)",
+            r.path_string(p),
+            r.latency,
+            r.distance,
+            r.latency,
+            r.distance,
+            b.rec_mii
+        )
+    });
+    let res = (ii < b.res_mii).then(|| {
+        let r = b.res_bottleneck;
+        let (u, cap) = (b.usage[r.index()], m.resource(r).capacity);
+        format!(
+            "{} has usage U = {u} per iteration on capacity {cap}, so II ≥ ⌈{u}/{cap}⌉ = {} (ResMII)",
+            m.resource(r).name,
+            b.res_mii
+        )
+    });
+    let mut why: Vec<String> = Vec::new();
+    if b.rec_mii >= b.res_mii {
+        why.extend(rec);
+        why.extend(res);
+    } else {
+        why.extend(res);
+        why.extend(rec);
+    }
+    format!(
+        "II = {ii} is below MII = {}: {}; no schedule exists at this II",
+        b.mii,
+        why.join("; and ")
+    )
 }
 
 #[cfg(test)]
@@ -195,6 +243,31 @@ mod tests {
         );
         assert_eq!(r.mistakes[0].kind, MistakeKind::Ii);
         assert!(r.valid.is_none());
+    }
+
+    #[test]
+    fn an_ii_below_mii_says_so_first() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        for seed in 0..40 {
+            let s = problem(&m, &params, seed, true).solution.unwrap();
+            if s.mii < 2 {
+                continue;
+            }
+            let low = s
+                .answer()
+                .replacen(&format!("ii {}", s.ii), &format!("ii {}", s.mii - 1), 1);
+            let r = check(&m, &params, seed, &low, "a.txt");
+            assert_eq!(r.mistakes[0].kind, MistakeKind::BelowMii);
+            let msg = &r.mistakes[0].message;
+            assert!(msg.starts_with(&format!("II = {} is below MII = {}: ", s.mii - 1, s.mii)));
+            let binding = if s.rec_mii >= s.res_mii {
+                "(RecMII)"
+            } else {
+                "(ResMII)"
+            };
+            assert!(msg.contains(binding), "{msg}");
+        }
     }
 
     #[test]

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
+use super::{
+    all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, Verdict,
+};
 use crate::content::gen::GenParams;
 use crate::engine::mii::{self, Bounds};
 use crate::formats::answer::{self, shorten};
@@ -34,6 +36,13 @@ pub struct Problem {
     /// The machine (for the text view).
     #[serde(skip)]
     pub model: Arc<Machine>,
+}
+
+impl Problem {
+    /// The problem's first line (the command that makes it); it names the machine.
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine::on(self.drill, self.seed, &self.model)
+    }
 }
 
 /// RThroughput as an exact fraction.
@@ -132,11 +141,19 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                     Verdict::Right(b.rthroughput)
                 } else {
                     let bott = m.resource(b.res_bottleneck);
+                    // The ResMII habit: ⌈U/cap⌉ instead of U/cap.
+                    let rounded_up =
+                        b.rthroughput.den() > 1 && r == Ratio::int(b.rthroughput.ceil());
                     Verdict::Wrong(Mistake::new(
                         MistakeKind::Wrong,
                         format!(
-                            "you said {}; {} has U = {} on capacity {}, so RThroughput = {} ({})",
+                            "you said {}; {}{} has U = {} on capacity {}, so RThroughput = {} ({})",
                             r.fraction_string(),
+                            if rounded_up {
+                                "RThroughput is not rounded up, unlike ResMII: "
+                            } else {
+                                ""
+                            },
                             bott.name,
                             b.usage[b.res_bottleneck.index()],
                             bott.capacity,
@@ -199,6 +216,29 @@ mod tests {
             r.verdicts[0].mistake().map(|x| x.kind),
             Some(MistakeKind::Wrong)
         );
+    }
+
+    #[test]
+    fn a_rounded_up_answer_is_told_why() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let mut seen = 0;
+        for seed in 0..40 {
+            let s = problem(&m, &params, seed, true).solution.unwrap();
+            let exact = s.bounds.rthroughput;
+            let r = check(&m, &params, seed, &format!("{}\n", exact.ceil()), "a.txt");
+            if exact.den() == 1 {
+                assert!(r.correct);
+                continue;
+            }
+            seen += 1;
+            assert!(
+                message(&r).contains("RThroughput is not rounded up, unlike ResMII"),
+                "{}",
+                message(&r)
+            );
+        }
+        assert!(seen > 0);
     }
 
     #[test]

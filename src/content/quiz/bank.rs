@@ -66,18 +66,6 @@ impl Kind {
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name)
     }
-
-    /// How to write an answer of this kind (shown at the prompt and in
-    /// format errors).
-    pub fn answer_hint(self) -> &'static str {
-        match self {
-            Kind::Number => "a number, 2.5 or 5/2",
-            Kind::Set => "a set such as {0, 2}, {} when empty",
-            Kind::Single => "one letter or the choice's text",
-            Kind::Multiple => "letters such as a, c, or texts separated by ;",
-            Kind::Find => "a name or value",
-        }
-    }
 }
 
 impl fmt::Display for Kind {

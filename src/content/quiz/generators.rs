@@ -82,6 +82,9 @@ impl fmt::Display for Generator {
 pub struct Generated {
     pub prompt: String,
     pub expected: Expected,
+    /// The answer worked out with this variant's own numbers, added to the
+    /// bank's explanation (empty for a fixed question).
+    pub worked: String,
     pub variant: Variant,
 }
 
@@ -128,7 +131,7 @@ fn toy_summary(m: &Machine) -> String {
         })
         .collect();
     s += &format!(
-        " {}.\nClasses (latency / occupancy [unit]):",
+        " {}.\n\nClasses (latency / occupancy [unit]):",
         res.join(", ")
     );
     for c in m.class_ids() {
@@ -162,6 +165,7 @@ fn gen_loop(intro: &str, rng: &mut Rng, tolerance: Ratio) -> Generated {
     let seed = rng.next_u64();
     let (text, p) = crate::content::gen::program(&m, &params, seed, Some(ops), ProgramKind::Loop);
     let r = mii::analyze(&p, &m).rthroughput;
+    let worked = rthroughput_worked(&p, &m, r);
     let body: String = text
         .lines()
         .filter(|l| {
@@ -182,8 +186,82 @@ fn gen_loop(intro: &str, rng: &mut Rng, tolerance: Ratio) -> Generated {
             value: r,
             tolerance,
         },
+        worked,
         variant: Variant::Loop { text },
     }
+}
+
+/// `3.5`, `3`, `2.33`: a fraction as a decimal, at most two places.
+fn decimal(r: Ratio) -> String {
+    if r.den() == 1 {
+        return r.num().to_string();
+    }
+    let s = format!("{:.2}", r.to_f64());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// `7/2 = 3.5`, `3`: a fraction with its decimal value.
+fn fraction_and_value(r: Ratio) -> String {
+    if r.den() == 1 {
+        r.num().to_string()
+    } else {
+        format!("{} = {}", r.fraction_string(), r.to_f64())
+    }
+}
+
+/// Definition 23.1.10 on this loop's numbers: µops/W, then U_r/cap(r) for
+/// every resource with what makes up U_r, then the largest.
+fn rthroughput_worked(p: &crate::model::program::Program, m: &Machine, r: Ratio) -> String {
+    let usage = mii::usage(p, m);
+    let mut per_class = vec![0u64; m.classes().len()];
+    for op in p.ops() {
+        per_class[op.class.index()] += 1;
+    }
+    let mut rows = Vec::new();
+    let mut best = Vec::new();
+    for res in m.resource_ids() {
+        let cap = u64::from(m.resource(res).capacity);
+        let u = usage[res.index()];
+        let q = Ratio::new(u, cap);
+        let parts: Vec<String> = m
+            .class_ids()
+            .filter(|&c| per_class[c.index()] > 0 && m.class(c).usage(res) > 0)
+            .map(|c| {
+                let k = m.class(c).usage(res);
+                let n = per_class[c.index()];
+                if k == 1 {
+                    format!("{n} {}", m.class(c).name)
+                } else {
+                    format!("{n} {} × {k}", m.class(c).name)
+                }
+            })
+            .collect();
+        let label = if res.index() == 0 {
+            "µops / W".to_string()
+        } else {
+            format!("U_{} / cap", m.resource(res).name)
+        };
+        if q == r {
+            best.push(label.clone());
+        }
+        let from = if parts.is_empty() {
+            String::new()
+        } else {
+            format!("({})", parts.join(" + "))
+        };
+        rows.push(vec![
+            format!("  {label}"),
+            format!("= {u}/{cap}"),
+            format!("= {}", decimal(q)),
+            from,
+        ]);
+    }
+    format!(
+        "For this loop body:\n{}RThroughput is the largest, {} ({}).",
+        crate::util::text::columns(&rows),
+        fraction_and_value(r),
+        best.join(", ")
+    )
 }
 
 fn offsets(rng: &mut Rng, max: u64) -> Vec<u32> {
@@ -232,6 +310,12 @@ fn grid(name: &str, ks: &[u32], width: u32) -> String {
     format!("  {:<5} {}", name, cells.join(" "))
 }
 
+/// `{0, 2}`: offsets written as quiz answers write sets.
+fn set_of(ks: &[u32]) -> String {
+    let v: Vec<u64> = ks.iter().map(|&k| u64::from(k)).collect();
+    crate::formats::answer::set_text(&v)
+}
+
 /// Lemma 23.1.6 on two fresh reservation tables.
 fn gen_tables(intro: &str, rng: &mut Rng) -> Generated {
     const NAMES: [(&str, &str); 4] = [("A", "B"), ("fdiv", "fsqrt"), ("mulx", "divx"), ("P", "Q")];
@@ -266,10 +350,30 @@ fn gen_tables(intro: &str, rng: &mut Rng) -> Generated {
         grid(first, &k1, width),
         grid(second, &k2, width),
     );
-    let set: BTreeSet<u64> = f.into_iter().map(u64::from).collect();
+    let set: BTreeSet<u64> = f.iter().copied().map(u64::from).collect();
+    // One pair (k, k') for each forbidden d, the first in offset order.
+    let mut witness: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
+    for &k in &k1 {
+        for &k2 in k2.iter().filter(|&&k2| k2 <= k) {
+            witness.entry(k - k2).or_insert((k, k2));
+        }
+    }
+    let diffs: Vec<String> = witness
+        .iter()
+        .map(|(d, (k, k2))| format!("{k}−{k2}={d}"))
+        .collect();
+    let worked = format!(
+        "Here K({first}) = {} and K({second}) = {}. Each d with k − k' = d ≥ 0 for some \
+         k in K({first}), k' in K({second}) (one pair shown for each): {}. So F({first}, {second}) = {}.",
+        set_of(&k1),
+        set_of(&k2),
+        diffs.join(", "),
+        set_of(&f),
+    );
     Generated {
         prompt,
         expected: Expected::Set(set),
+        worked,
         variant: Variant::Tables {
             first: first.into(),
             second: second.into(),
@@ -303,12 +407,21 @@ fn gen_operand(intro: &str, rng: &mut Rng, tolerance: Ratio) -> Generated {
          dependence edge from the definition to this use?",
         intro.trim_end()
     );
+    let worked = if advance > latency {
+        format!(
+            "Here L_w = {latency} and a = {advance}: max(0, {latency} − {advance}) = 0, since the read \
+             is late by more than the write takes."
+        )
+    } else {
+        format!("Here L_w = {latency} and a = {advance}: max(0, {latency} − {advance}) = {answer}.")
+    };
     Generated {
         prompt,
         expected: Expected::Number {
             value: Ratio::int(u64::from(answer)),
             tolerance,
         },
+        worked,
         variant: Variant::Operand {
             write: write.into(),
             latency,

@@ -70,6 +70,7 @@ impl Question {
         let Generated {
             prompt,
             expected,
+            worked,
             variant,
         } = match self.generator {
             Some(g) => g.generate(&self.prompt, &mut rng, self.tolerance),
@@ -81,16 +82,21 @@ impl Question {
                         .unwrap_or(Expected::Find { accept: Vec::new() }),
                     &mut rng,
                 ),
+                worked: String::new(),
                 variant: Variant::Fixed,
             },
         };
+        let mut explanation = self.explanation.trim_end().to_string();
+        if !worked.is_empty() {
+            explanation = format!("{explanation}\n\n{worked}");
+        }
         Instance {
             id: self.id.clone(),
             kind: self.kind,
             tags: self.tags.clone(),
             prompt,
             expected,
-            explanation: self.explanation.trim_end().to_string(),
+            explanation,
             variant,
         }
     }
@@ -142,6 +148,27 @@ impl Instance {
         self.expected.choices()
     }
 
+    /// The syntax a reply must have, as the prompt shows it (the reader is
+    /// [`crate::formats::answer`]): `a number: 3, 5/2 or 2.5`, …
+    pub fn syntax(&self) -> String {
+        let range = |n: usize| format!("a–{}", answer::letter(n.saturating_sub(1)));
+        match &self.expected {
+            Expected::Number { .. } => "a number: 3, 5/2 or 2.5".into(),
+            Expected::Set(_) => "a set in braces: {0, 2}, or {} when empty".into(),
+            Expected::Single { choices, .. } => {
+                format!(
+                    "one letter {}, or the text of a choice",
+                    range(choices.len())
+                )
+            }
+            Expected::Multiple { choices, .. } => format!(
+                "letters {} such as a, c, or choice texts separated by ;",
+                range(choices.len())
+            ),
+            Expected::Find { .. } => "a name or a value".into(),
+        }
+    }
+
     /// The canonical answer, in a form [`Instance::grade`] accepts.
     pub fn answer_text(&self) -> String {
         self.expected.text()
@@ -153,8 +180,8 @@ impl Instance {
         let reply = reply.trim();
         if reply.is_empty() {
             return Err(FormatError(format!(
-                "empty answer; expected {}",
-                self.kind.answer_hint()
+                "empty answer; write {}",
+                self.syntax()
             )));
         }
         match &self.expected {
@@ -222,21 +249,36 @@ pub fn reply_text(line: &str) -> &str {
     answer::lines(line).next().map_or("", |l| l.text)
 }
 
+/// One answer of an answer file, and where its value starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Given {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column of the value.
+    pub column: u32,
+    pub text: String,
+}
+
 /// An answer file: `id: answer` a line (read by
 /// [`answer::key_value`]), `#` comments and blank lines ignored, an optional
 /// `seed: N` line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnswerFile {
+    /// The file's name in messages.
+    pub origin: String,
     pub seed: Option<u64>,
-    /// id → (line, answer); ids exactly as the bank writes them.
-    pub answers: BTreeMap<String, (u32, String)>,
+    /// id → the answer; ids exactly as the bank writes them.
+    pub answers: BTreeMap<String, Given>,
 }
 
 impl AnswerFile {
     /// Parses an answer file named `origin`; ids must be among `known`
     /// exactly as written there. Every bad line is a diagnostic.
     pub fn parse(text: &str, origin: &str, known: &[&str]) -> Result<AnswerFile, Diagnostics> {
-        let mut out = AnswerFile::default();
+        let mut out = AnswerFile {
+            origin: origin.to_string(),
+            ..AnswerFile::default()
+        };
         let mut errs = Vec::new();
         for l in answer::lines(text) {
             let kv = match answer::key_value(l) {
@@ -264,15 +306,21 @@ impl AnswerFile {
                 errs.push(at_key(format!("unknown question id `{}`", kv.key)));
                 continue;
             }
-            if let Some((first, _)) = out.answers.get(kv.key) {
+            if let Some(first) = out.answers.get(kv.key) {
                 errs.push(at_key(format!(
-                    "second answer for `{}` (first on line {first})",
-                    kv.key
+                    "second answer for `{}` (first on line {})",
+                    kv.key, first.line
                 )));
                 continue;
             }
-            out.answers
-                .insert(kv.key.to_string(), (kv.line, kv.value.to_string()));
+            out.answers.insert(
+                kv.key.to_string(),
+                Given {
+                    line: kv.line,
+                    column: kv.column,
+                    text: kv.value.to_string(),
+                },
+            );
         }
         if errs.is_empty() {
             Ok(out)
@@ -333,7 +381,14 @@ pub struct Outcome {
     /// What was expected (serialised as its canonical text).
     #[serde(serialize_with = "answer_text")]
     pub expected: Expected,
+    /// Why the answer is what it is (the instance's explanation, with the
+    /// numbers of a generated question).
+    pub explanation: String,
     pub id: String,
+    /// Where an answer file's unreadable answer starts (`file:line:column`);
+    /// only for format errors in files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
     /// The grade's note, or the format error.
     pub message: String,
     /// `score` as a float, for scripts.
@@ -362,7 +417,9 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
     Outcome {
         answer: reply.map(str::to_string),
         expected: inst.expected.clone(),
+        explanation: inst.explanation.clone(),
         id: inst.id.clone(),
+        location: None,
         message,
         points: score.to_f64(),
         score,
@@ -371,11 +428,19 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
 }
 
 /// Grades an answer file against the selected instances (missing answers
-/// are unanswered).
+/// are unanswered; an unreadable one is a format error at its
+/// `file:line:column`).
 pub fn grade_answers(insts: &[Instance], file: &AnswerFile) -> Vec<Outcome> {
     insts
         .iter()
-        .map(|i| outcome(i, file.answers.get(&i.id).map(|(_, a)| a.as_str())))
+        .map(|i| {
+            let given = file.answers.get(&i.id);
+            let mut o = outcome(i, given.map(|g| g.text.as_str()));
+            if let (Status::FormatError, Some(g)) = (o.status, given) {
+                o.location = Some(format!("{}:{}:{}", file.origin, g.line, g.column));
+            }
+            o
+        })
         .collect()
 }
 
@@ -536,8 +601,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f.seed, Some(4));
-        assert_eq!(f.answers["a"], (3, "3".to_string()));
-        assert_eq!(f.answers["b"], (5, "{0,1}".to_string()));
+        let at = |id: &str| {
+            let g = &f.answers[id];
+            (g.line, g.column, g.text.as_str())
+        };
+        assert_eq!(at("a"), (3, 4, "3"));
+        assert_eq!(at("b"), (5, 5, "{0,1}"));
         let e = AnswerFile::parse("a:\nc: 1\na: 1\na: 2\nA: 3\n", "f", &["a"]).unwrap_err();
         assert_eq!(
             e.iter().map(|e| e.line).collect::<Vec<_>>(),

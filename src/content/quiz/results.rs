@@ -104,6 +104,8 @@ pub struct Asked {
     /// How many questions the quiz has.
     pub of: usize,
     pub prompt: String,
+    /// How to write the reply ([`Instance::syntax`]).
+    pub syntax: String,
     pub tags: Vec<String>,
 }
 
@@ -117,16 +119,19 @@ impl Asked {
             number,
             of,
             prompt: inst.prompt.clone(),
+            syntax: inst.syntax(),
             tags: inst.tags.clone(),
         }
     }
 }
 
-/// An unreadable reply that gets a second try.
+/// An unreadable reply: the question is asked again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Retry {
     /// Why it could not be read.
     pub message: String,
+    /// How to write the reply ([`Instance::syntax`]).
+    pub syntax: String,
 }
 
 /// What follows a graded reply: the outcome and the explanation.

@@ -27,12 +27,12 @@ pub(super) fn build_edges<'t>(
     let lat = |i: usize| machine.class(ops[i].class).latency;
     let mut resolver = Resolver::new(&defs);
     for (j, op) in ops.iter().enumerate() {
-        let advance = machine.class(op.class).read_advance;
+        let consumer = machine.class(op.class);
         if let Some(d) = &op.dest {
             // In a program that parsed, op j is the one definition of d.
             resolver.defined(d, j as u32);
         }
-        for u in op.reg_uses() {
+        for (pos, in_address, u) in op.reg_reads() {
             let found = resolver.get(u.name.as_str()).map(|i| i as usize);
             let Some(i) = found else {
                 continue; // live-in value
@@ -59,7 +59,13 @@ pub(super) fn build_edges<'t>(
             edges.push(Edge {
                 from: OpId::from_index(i),
                 to: OpId::from_index(j),
-                latency: lat(i).saturating_sub(advance),
+                // Proposition 23.1.9: max(0, L_w − a); address registers
+                // are read on time.
+                latency: lat(i).saturating_sub(if in_address {
+                    0
+                } else {
+                    consumer.advance(pos, ops[i].class)
+                }),
                 distance,
                 kind: EdgeKind::Reg,
             });

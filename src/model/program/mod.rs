@@ -131,6 +131,20 @@ impl Op {
         })
     }
 
+    /// Every register read with its operand position (0-based, after the
+    /// opcode) and whether it is inside an address.
+    pub fn reg_reads(&self) -> impl Iterator<Item = (usize, bool, &RegUse)> {
+        self.operands.iter().enumerate().flat_map(
+            |(pos, o)| -> Box<dyn Iterator<Item = (usize, bool, &RegUse)>> {
+                match o {
+                    Operand::Reg(r) => Box::new(std::iter::once((pos, false, r))),
+                    Operand::Mem(a) => Box::new(a.regs.iter().map(move |r| (pos, true, r))),
+                    Operand::Imm(_) => Box::new(std::iter::empty()),
+                }
+            },
+        )
+    }
+
     /// The operation as written in the lab format, after the label.
     pub fn text(&self) -> String {
         self.display().to_string()
@@ -159,32 +173,48 @@ impl fmt::Display for OpDisplay<'_> {
             match o {
                 Operand::Reg(r) => write_reg(f, r)?,
                 Operand::Imm(v) => write!(f, "{v}")?,
-                Operand::Mem(a) => {
-                    f.write_str("[")?;
-                    let mut first = true;
-                    let mut sep = |f: &mut fmt::Formatter<'_>| {
-                        let s = if first { "" } else { " + " };
-                        first = false;
-                        f.write_str(s)
-                    };
-                    if let Some(sym) = &a.symbol {
-                        sep(f)?;
-                        f.write_str(sym)?;
-                    }
-                    for r in &a.regs {
-                        sep(f)?;
-                        write_reg(f, r)?;
-                    }
-                    if let Some(off) = a.offset {
-                        sep(f)?;
-                        write!(f, "{off}")?;
-                    }
-                    f.write_str("]")?;
-                }
+                Operand::Mem(a) => write_address(f, a)?,
             }
         }
         Ok(())
     }
+}
+
+impl Address {
+    /// The address as written in the lab format: `[x]`, `[x + r2]`.
+    pub fn text(&self) -> String {
+        struct Text<'a>(&'a Address);
+        impl fmt::Display for Text<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_address(f, self.0)
+            }
+        }
+        Text(self).to_string()
+    }
+}
+
+/// `[x + r2 + 4]`: the symbol, the registers and the offset joined by ` + `.
+fn write_address(f: &mut fmt::Formatter<'_>, a: &Address) -> fmt::Result {
+    f.write_str("[")?;
+    let mut first = true;
+    let mut sep = |f: &mut fmt::Formatter<'_>| {
+        let s = if first { "" } else { " + " };
+        first = false;
+        f.write_str(s)
+    };
+    if let Some(sym) = &a.symbol {
+        sep(f)?;
+        f.write_str(sym)?;
+    }
+    for r in &a.regs {
+        sep(f)?;
+        write_reg(f, r)?;
+    }
+    if let Some(off) = a.offset {
+        sep(f)?;
+        write!(f, "{off}")?;
+    }
+    f.write_str("]")
 }
 
 fn write_reg(f: &mut fmt::Formatter<'_>, r: &RegUse) -> fmt::Result {

@@ -514,13 +514,22 @@ pub(super) fn parse_limited(
     }
     // Repeated labels and redefinitions, by operation (the label first).
     let (defs, redefined) = NameIndex::build(&dests);
-    let mut names_diags: Vec<(u32, u8, Diagnostic)> = repeats(&labels, |l| l.0)
-        .into_iter()
-        .map(|r| {
+    let reserved = labels
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| crate::formats::submission::is_reserved_label(l.0))
+        .map(|(i, &(label, line, column))| {
+            let message = format!(
+                "the label '{label}' is reserved: a submission's 'ii N' line gives the initiation interval; choose another label"
+            );
+            (i as u32, 0, Diagnostic { line, column, message })
+        });
+    let mut names_diags: Vec<(u32, u8, Diagnostic)> = reserved
+        .chain(repeats(&labels, |l| l.0).into_iter().map(|r| {
             let (label, line, column) = labels[r.at];
             let message = format!("label '{label}' is already used on line {}", labels[r.previous].1);
             (r.at as u32, 0, Diagnostic { line, column, message })
-        })
+        }))
         .chain(redefined.into_iter().map(|r| {
             let (d, def) = dests[r.at];
             let first = dests[r.first].1;
@@ -664,6 +673,12 @@ pub(super) fn parse_limited(
                 }
             });
         }
+        // A load-op (a memory operand and a destination) takes its class's
+        // folded-load form when the machine has one (Definition 23.1.8).
+        let class = match machine.memory_form(class) {
+            Some(m) if mem_count > 0 && op.dest.is_some() => m,
+            _ => class,
+        };
         ops.push(Op {
             label: Name::from(op.label),
             dest: op.dest.map(|(d, _)| Name::from(d)),

@@ -1,44 +1,63 @@
-//! The forbidden drill as text: the offsets of each class on `r`, and as
-//! solution every forbidden-latency set and collision vector.
+//! The forbidden drill as text: the offsets of each class on `r`, the two
+//! definitions it practises, and as solution every forbidden-latency set
+//! and collision vector (with its bit order).
 
-use super::verdict_lines;
+use super::{answer_text, problem_header, verdict_lines};
 use crate::content::drill::forbidden::{resource, Problem, Report};
-use crate::engine::hazard::set_string;
+use crate::engine::hazard::{bit_order, set_string};
 use crate::util::text::columns;
 
+/// The rules the answer is graded by.
+const TASK: &str = "\
+Give every forbidden-latency set F(o,o') and every collision vector CV(o).
+  F(o,o') = {d ≥ 0 | some k ∈ K(o), k' ∈ K(o') have k − d = k'}: the
+    distances d at which o' issued d cycles after o meets o on r (Definition
+    23.1.5, Lemma 23.1.6).
+  CV(o) = the state of r right after o issues while r is free: bit k is 1
+    when r is reserved k cycles later, offset 0 first (Definition 23.1.5).
+";
+
+/// The answer syntax ([`crate::formats::answer::set`] and
+/// [`crate::formats::answer::bits`]).
+const SYNTAX: &str = "\
+one line per set and per vector, such as 'F(A,B) = {0, 2}' (a set;
+{} when empty) and 'CV(A) = 0101' (bits, offset 0 first).";
+
 pub fn problem(p: &Problem) -> String {
-    let (m, seed) = (&p.model, p.seed);
+    let m = &p.model;
     let r = resource(m);
-    let mut text = format!(
-        "Drill forbidden · seed {seed} · generator v{}\n\n",
-        p.generator_version
-    );
-    text.push_str(
-        "These classes use the capacity-1 resource r at the offsets shown (K_r(o), Definition 23.1.5):\n",
-    );
-    let rows: Vec<Vec<String>> = m
-        .class_ids()
-        .map(|c| {
-            let ks: Vec<u32> = m.class(c).offsets(r).collect();
-            vec![format!("  K({})", m.class(c).name), set_string(&ks)]
-        })
-        .collect();
-    text.push_str(&columns(&rows));
-    text.push_str(&format!(
-        "\nGive every forbidden-latency set F(o,o') and each class's collision vector.\nAnswer with lines like 'F(A,B) = {{0,2}}', then:\n  course drill forbidden --seed {seed} --check FILE\n"
-    ));
+    let line = p.line();
+    let mut text = problem_header(&line);
+    text.push_str("These classes use the capacity-1 resource r at the offsets K(o):\n");
+    text.push_str(&super::offsets_table(m, r));
+    text.push('\n');
+    text.push_str(TASK);
+    text.push('\n');
+    text.push_str(&answer_text(&line, SYNTAX));
     if let Some(s) = &p.solution {
-        text.push_str("\nSolution (Lemma 23.1.6: d is forbidden iff some k ∈ K(o), k' ∈ K(o') have k − k' = d):\n");
+        text.push_str(
+            "\nSolution (Lemma 23.1.6: d is forbidden iff some k ∈ K(o), k' ∈ K(o')\nhave k − k' = d):\n",
+        );
         let rows: Vec<Vec<String>> = s
             .forbidden
             .iter()
             .map(|(k, f)| vec![format!("  {k}"), "=".into(), set_string(f)])
             .collect();
         text.push_str(&columns(&rows));
-        text.push_str("Collision vectors (latency 0 first; 1 = forbidden):\n");
-        for (class, v) in &s.collision_vectors {
-            text.push_str(&format!("  {class}: {v}\n"));
-        }
+        text.push_str("Collision vectors (the state of r after one issue; 1 = reserved):\n");
+        let rows: Vec<Vec<String>> = s
+            .collision_vectors
+            .iter()
+            .map(|(class, v)| {
+                vec![
+                    format!("  CV({class})"),
+                    "=".into(),
+                    v.clone(),
+                    bit_order(v.len()),
+                ]
+            })
+            .collect();
+        text.push_str(&columns(&rows));
     }
     text
 }
@@ -47,10 +66,6 @@ pub fn report(r: &Report) -> String {
     format!(
         "Drill forbidden · seed {}\n\n{}\n",
         r.seed,
-        verdict_lines(&r.verdicts, |ok| format!(
-            "✓ {} = {}",
-            ok.key,
-            set_string(&ok.set)
-        ))
+        verdict_lines(&r.verdicts, |ok| format!("✓ {} = {}", ok.key, ok.value))
     )
 }

@@ -7,14 +7,28 @@ use crate::content::drill::list_schedule::{Problem, Report};
 use crate::engine::check::submission_text;
 use crate::view::report;
 
+/// The rules the answer is graded by: the lab's list scheduler.
+const TASK: &str = "\
+Schedule this block with the top-down list scheduler of the lab
+(labs/ch23-sched/SPEC.md §1; a worked example is in Lesson 23.1 §3).
+  Dependences (SPEC.md §2): a register read depends on the operation that
+    defines the register, ℓ = lat(producer). Two memory operations, at least
+    one a store, may alias when they name the same symbol or either address
+    has a register: they keep source order, ℓ = lat(store) from a store and
+    ℓ = 0 from a load to a store.
+  Heights: h(x) = max(lat(x), max over edges x→y of ℓ(x,y) + h(y)).
+  Cycle by cycle from 0, try the ready operations (every predecessor placed
+    and its ℓ elapsed) by decreasing height, ties by source order; place each
+    one that Fits (Algorithm 23.1.4: no resource over capacity in any cycle).
+";
+
+/// The answer syntax ([`crate::formats::submission`]).
+const SYNTAX: &str = "\
+one line per operation, 'LABEL CYCLE' ('a 0'; 'a: 0' and 'a = 0'
+read the same).";
+
 pub fn problem(p: &Problem) -> String {
-    let mut text = program_problem(
-        p,
-        "Schedule this block top-down, cycle by cycle (Lesson 23.3): at each cycle try the\n\
-         ready operations in priority order (height, ties by source order) and place each\n\
-         one that Fits (Algorithm 23.1.4).\n\n",
-        "Answer with one 'LABEL CYCLE' line per operation",
-    );
+    let mut text = program_problem(p, TASK, SYNTAX);
     if let Some(s) = &p.solution {
         let (prog, m, r) = (&p.program, &p.model, &s.reference);
         text.push_str("\nSolution\n\nDependences:\n");
@@ -42,6 +56,17 @@ pub fn report(r: &Report) -> String {
     for m in &r.mistakes {
         out.push_str(&wrong(m));
         out.push('\n');
+    }
+    if !r.consequences.is_empty() {
+        out.push_str(
+            "\nLater placements that differ as a consequence (not mistakes of their own):\n",
+        );
+        for c in &r.consequences {
+            out.push_str(&format!(
+                "  {} at {} (list rule: {})\n",
+                c.label, c.cycle, c.list_cycle
+            ));
+        }
     }
     out.push('\n');
     out.push_str(&r.diff);

@@ -5,13 +5,27 @@ use super::{header, program_problem, verdict_lines};
 use crate::content::drill::mii::{Problem, Report};
 use crate::view::report;
 
+/// The rules the answer is graded by.
+const TASK: &str = "\
+Find ResMII, RecMII and MII of this loop body.
+  Dependences as in labs/ch23-sched/SPEC.md §2; in a loop a read at or before
+    the register's definition reads the previous iteration (distance d = 1),
+    r@k reads k iterations back, and memory operations on the same plain
+    symbol depend on each other across iterations (d = 1).
+  ResMII = max over resources r, issue included, of ⌈U_r/cap(r)⌉, where U_r
+    counts the cycles one iteration holds r (Definition 23.1.2).
+  RecMII = max over dependence cycles Z of ⌈ℓ(Z)/d(Z)⌉, where ℓ(Z) and
+    d(Z) sum the latencies and distances around Z (Theorem 23.1.12).
+  MII = max(ResMII, RecMII).
+";
+
+/// The answer syntax ([`crate::formats::answer::key_values`]).
+const SYNTAX: &str = "\
+three lines 'res_mii N', 'rec_mii N', 'mii N' ('ResMII: 4' and
+'mii = 4' read the same).";
+
 pub fn problem(p: &Problem) -> String {
-    let mut text = program_problem(
-        p,
-        "Find ResMII, RecMII and MII of this loop (Lesson 23.6). A use at or before its\n\
-         definition reads the previous iteration (distance 1); r@k reads k iterations back.\n\n",
-        "Answer with lines 'res_mii N', 'rec_mii N', 'mii N'",
-    );
+    let mut text = program_problem(p, TASK, SYNTAX);
     if let Some(s) = &p.solution {
         text.push_str("\nSolution\n\nDependences:\n");
         text.push_str(&report::edges_text(&p.program));

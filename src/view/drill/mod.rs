@@ -5,12 +5,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::content::drill::{Drill, DrillEntry, Mistake, Problem, ProgramProblem, Report, Verdict};
+use crate::content::drill::{
+    machine_flag, DrillEntry, Mistake, Problem, ProblemLine, ProgramProblem, Report, Verdict,
+};
 use crate::model::machine::Machine;
 use crate::model::program::Program;
 use crate::util::rng::GENERATOR_VERSION;
 use crate::util::text::columns;
 
+mod automaton;
 mod forbidden;
 mod hazard;
 mod list_schedule;
@@ -38,6 +41,7 @@ pub fn problem_text(p: &Problem) -> String {
         Problem::Modulo(p) => modulo::problem(p),
         Problem::Forbidden(p) => forbidden::problem(p),
         Problem::Hazard(p) => hazard::problem(p),
+        Problem::Automaton(p) => automaton::problem(p),
         Problem::Rthroughput(p) => rthroughput::problem(p),
     }
 }
@@ -50,6 +54,7 @@ pub fn report_text(r: &Report) -> String {
         Report::Modulo(r) => modulo::report(r),
         Report::Forbidden(r) => forbidden::report(r),
         Report::Hazard(r) => hazard::report(r),
+        Report::Automaton(r) => automaton::report(r),
         Report::Rthroughput(r) => rthroughput::report(r),
     }
 }
@@ -59,31 +64,67 @@ fn header(name: &str, seed: u64, machine: &str) -> String {
     format!("Drill {name} · seed {seed} · generator v{GENERATOR_VERSION} · machine {machine}\n\n")
 }
 
-/// A problem on a generated input: the header, the task, the input, the
-/// machine, and how to answer.
-fn statement(
-    drill: Drill,
-    seed: u64,
-    m: &Machine,
-    p: &Program,
-    task: &str,
-    answer: &str,
-) -> String {
-    let name = drill.name();
-    let mut text = header(name, seed, m.name());
+/// `  K(A)  {0,2}` rows: the offsets at which each class of `m` uses `r`.
+fn offsets_table(m: &Machine, r: crate::model::ids::ResourceId) -> String {
+    let rows: Vec<Vec<String>> = m
+        .class_ids()
+        .map(|c| {
+            let ks: Vec<u32> = m.class(c).offsets(r).collect();
+            vec![
+                format!("  K({})", m.class(c).name),
+                crate::engine::hazard::set_string(&ks),
+            ]
+        })
+        .collect();
+    columns(&rows)
+}
+
+/// The top of a problem: its [`ProblemLine`] (which the student keeps in
+/// the answer file), then the drill's header and a blank line.
+fn problem_header(line: &ProblemLine) -> String {
+    let name = line.drill.name();
+    match &line.machine {
+        Some(m) => format!("{line}\n{}", header(name, line.seed, m)),
+        None => format!(
+            "{line}\nDrill {name} · seed {} · generator v{GENERATOR_VERSION}\n\n",
+            line.seed
+        ),
+    }
+}
+
+/// How to answer: `syntax` (the rest of the sentence after "Answer with",
+/// with its line breaks), keeping the first line, and the command that
+/// checks.
+fn answer_text(line: &ProblemLine, syntax: &str) -> String {
+    let machine = match line.machine.as_deref() {
+        Some(m) if m != "toy" => format!(" {}", machine_flag(m)),
+        _ => String::new(),
+    };
+    format!(
+        "Answer with {syntax}\n\
+         Keep the first line above at the top of your answer file, and check it with:\n\
+         \x20 course drill {}{machine} --check ANSWER\n",
+        line.drill.name()
+    )
+}
+
+/// A problem on a generated input: the header, the task and the rules it
+/// is graded by, the input, the machine, and how to answer.
+fn statement(line: &ProblemLine, m: &Machine, p: &Program, task: &str, syntax: &str) -> String {
+    let mut text = problem_header(line);
     text.push_str(task);
+    text.push('\n');
     text.push_str(&p.to_text());
     text.push('\n');
     text.push_str(&machine_summary(m));
-    text.push_str(&format!(
-        "\n{answer}, then:\n  course drill {name} --seed {seed} --check FILE\n"
-    ));
+    text.push('\n');
+    text.push_str(&answer_text(line, syntax));
     text
 }
 
 /// [`statement`] for a list-schedule, mii or modulo problem.
-fn program_problem<S>(p: &ProgramProblem<S>, task: &str, answer: &str) -> String {
-    statement(p.drill, p.seed, &p.model, &p.program, task, answer)
+fn program_problem<S>(p: &ProgramProblem<S>, task: &str, syntax: &str) -> String {
+    statement(&p.line(), &p.model, &p.program, task, syntax)
 }
 
 /// `✗ message`.

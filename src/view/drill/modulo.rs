@@ -6,22 +6,40 @@ use crate::content::drill::modulo::{Problem, Report};
 use crate::engine::check::submission_text;
 use crate::view::report;
 
+/// The rules the answer is graded by.
+const TASK: &str = "\
+Modulo-schedule this loop body: choose an initiation interval II and an
+issue cycle t for each operation of one iteration (iteration k issues it at
+t + k·II). The reference II is expected: the minimum, found by an exact
+search, for loops of up to 16 operations.
+  Dependences as in labs/ch23-sched/SPEC.md §2 (a read at or before the
+    definition reads the previous iteration, r@k reads k back); an edge
+    i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
+  Modulo reservation table: an operation at t holds resource r in row
+    (t + k) mod II for each (r, k) of its table; no row over capacity.
+  MII = max(ResMII, RecMII) (the mii drill) is a lower bound on II.
+";
+
+/// The answer syntax ([`crate::formats::submission`]).
+const SYNTAX: &str = "\
+a line 'ii N' and one line per operation, 'LABEL CYCLE' ('ii: 4'
+and 'a = 0' read the same).";
+
 pub fn problem(p: &Problem) -> String {
-    let mut text = program_problem(
-        p,
-        "Modulo-schedule this loop (Lesson 23.6): choose an initiation interval II and an\n\
-         issue cycle for each operation of one iteration so that every dependence holds\n\
-         (t_j + d·II ≥ t_i + ℓ) and the modulo reservation table never overflows.\n\n",
-        "Answer with a line 'ii N' and one 'LABEL CYCLE' line per operation",
-    );
+    let mut text = program_problem(p, TASK, SYNTAX);
     if let Some(s) = &p.solution {
         let claim = s
             .ii_facts
             .map(|f| report::ii_claim(s.ii, &f, p.program.len()))
-            .unwrap_or_else(|| format!("II = {}", s.ii));
-        text.push_str(&format!(
-            "\nSolution\n\nResMII = {}, RecMII = {}, MII = {}; {claim}.\n\n",
-            s.res_mii, s.rec_mii, s.mii
+            .unwrap_or_else(|| format!("iterative modulo scheduling reaches II = {}", s.ii));
+        text.push_str("\nSolution\n\nDependences:\n");
+        text.push_str(&report::edges_text(&p.program));
+        text.push('\n');
+        text.push_str(&report::bounds_text(&p.program, &p.model, &s.bounds));
+        text.push('\n');
+        text.push_str(&crate::util::text::wrap(
+            &format!("{}:\n", report::capitalized(&claim)),
+            80,
         ));
         text.push_str(&indent(&submission_text(&p.program, &s.cycles, Some(s.ii))));
         text.push_str("\nModulo reservation table (rows = cycle mod II):\n");

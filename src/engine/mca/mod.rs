@@ -39,8 +39,11 @@ use crate::engine::mii;
 use crate::engine::rtable::WindowTable;
 use crate::model::ids::{ClassId, Cycle, ResourceId};
 use crate::model::machine::{Machine, ISSUE};
-use crate::model::program::{EdgeKind, Program};
+use crate::model::program::{Edge, EdgeKind, Program};
 use crate::util::ratio::Ratio;
+
+mod ooo;
+mod ports;
 
 /// The most iterations a simulation accepts: far beyond any useful run,
 /// and small enough that instance indices and cycles never overflow.
@@ -124,6 +127,10 @@ pub struct Report {
     pub timeline: Vec<Stamp>,
     /// The largest number of instances the reorder buffer held at once.
     pub peak_in_flight: u64,
+    /// Cycles booked on each resource kind by each operation over the whole
+    /// run, `[op][resource]` flattened (groups stay 0: their micro-ops are
+    /// counted on the member that served them).
+    pub booked: Vec<u64>,
 }
 
 impl Report {
@@ -172,8 +179,66 @@ struct Slot {
     waiters: Vec<(u64, Cycle)>,
 }
 
-/// Algorithm 23.1.11 on `p` (its body, `opts.iterations` times) and `m`.
+/// Algorithm 23.1.11 on `p` (its body, `opts.iterations` times) and `m`:
+/// llvm-mca's out-of-order pipeline when the machine has a micro-op buffer,
+/// in-order issue when it has none.
 pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
+    if m.micro_op_buffer_size() == 0 {
+        simulate_in_order(p, m, opts)
+    } else {
+        ooo::simulate(p, m, opts)
+    }
+}
+
+/// The latency the out-of-order simulation gives a dependence: register
+/// edges as written (Proposition 23.1.9), memory edges into a load (a
+/// store it may read) as written, memory edges into a store 0 (llvm-mca
+/// only keeps stores in order behind older memory operations).
+pub fn simulated_latency(p: &Program, e: &Edge) -> u32 {
+    match e.kind {
+        EdgeKind::Mem if p.op(e.to).writes_memory() => 0,
+        _ => e.latency,
+    }
+}
+
+/// The dependence cycle with the largest `ℓ/d` under the latencies the
+/// simulation uses (in-order runs: the program's own).
+pub fn recurrence(p: &Program, m: &Machine) -> Option<mii::Recurrence> {
+    if m.micro_op_buffer_size() == 0 {
+        mii::critical_recurrence(p)
+    } else {
+        mii::critical_recurrence_with(p, |e| simulated_latency(p, e))
+    }
+}
+
+/// Block RThroughput (Definition 23.1.10) and the Theorem 23.1.12 bound the
+/// simulation of `p` on `m` can never beat.
+fn bounds(p: &Program, m: &Machine) -> (Ratio, Ratio) {
+    let rthroughput = mii::analyze(p, m).rthroughput;
+    let rec = recurrence(p, m).map_or(Ratio::int(0), |z| z.ratio());
+    (rthroughput, rthroughput.max(rec))
+}
+
+/// The checks every run makes first: a body, a sane count. Returns the
+/// number of simulated instructions.
+fn check_counts(p: &Program, opts: &Options) -> Result<u64, McaError> {
+    let b = p.len() as u64;
+    if b == 0 {
+        return Err(McaError::Empty);
+    }
+    let n = opts.iterations;
+    if n == 0 || n > MAX_ITERATIONS {
+        return Err(McaError::Iterations(n));
+    }
+    n.checked_mul(b)
+        .filter(|&t| t <= MAX_INSTRUCTIONS)
+        .ok_or(McaError::TooMany(n, b))
+}
+
+/// An in-order core (no micro-op buffer): an instance never issues before
+/// an older one, and every class books its whole reservation table,
+/// `issue` included (Definition 23.1.1).
+fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
     let b = p.len() as u64;
     if b == 0 {
         return Err(McaError::Empty);
@@ -432,50 +497,75 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
         }
         cycle = next;
     }
-    let bounds = mii::analyze(p, m);
+    let (block_rthroughput, bound) = bounds(p, m);
+    let nres = m.resources().len();
+    let mut booked = vec![0u64; p.len() * nres];
+    for (i, o) in body.iter().enumerate() {
+        for r in m.resource_ids().filter(|&r| r != ISSUE) {
+            booked[i * nres + r.index()] = n * m.class(o.class).usage(r);
+        }
+    }
     Ok(Report {
         iterations: n,
         instructions: total,
         total_cycles: (last_retire + 1) as u64,
         total_uops: n * body.iter().map(|o| u64::from(o.uops)).sum::<u64>(),
         dispatch_width: width,
-        block_rthroughput: bounds.rthroughput,
-        bound: bounds.bound,
+        block_rthroughput,
+        bound,
         timeline,
         peak_in_flight: peak,
+        booked,
     })
 }
 
-/// One row of the instruction-info view.
+/// One row of the instruction-info view (llvm-mca's `--instruction-tables`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InstrInfo {
     /// Micro-ops of the class (LLVM's NumMicroOps).
     pub uops: u32,
-    /// The class latency `lat(o)` (Definition 23.1.1).
+    /// The class latency `lat(o)` (Definition 23.1.1), the largest write latency.
     pub latency: u32,
-    /// `max_r usage/cap` of this instruction alone (issue included).
+    /// The latency through the class's largest ReadAdvance (llvm-mca's
+    /// "Bypass Latency").
+    pub bypass_latency: u32,
+    /// llvm-mca's reciprocal throughput: the largest cycles / units over
+    /// the resources booked and every group that contains them; `uops / W`
+    /// for a class that books nothing.
     pub rthroughput: Ratio,
+    /// The booked resources and their groups with cycles, in machine order.
+    pub resources: Vec<(ResourceId, u32)>,
     /// Whether the instruction reads memory.
     pub may_load: bool,
     /// Whether the instruction writes memory.
     pub may_store: bool,
 }
 
-/// The instruction-info view (llvm-mca's `[1]`–`[5]` columns).
+/// The instruction-info view of every operation.
 pub fn instruction_info(p: &Program, m: &Machine) -> Vec<InstrInfo> {
     p.ops()
         .iter()
         .map(|op| {
             let c = m.class(op.class);
-            let rthroughput = m
-                .resource_ids()
-                .map(|r| Ratio::new(c.usage(r), u64::from(m.resource(r).capacity)))
+            let resources = m.expanded_uses(op.class);
+            let rthroughput = resources
+                .iter()
+                .map(|&(r, n)| Ratio::new(u64::from(n), u64::from(m.resource(r).capacity)))
                 .max()
-                .unwrap_or(Ratio::int(0));
+                .unwrap_or_else(|| Ratio::new(u64::from(c.uops), u64::from(m.issue_width())));
+            let advance = c
+                .reads
+                .iter()
+                .map(|e| e.cycles)
+                .chain(std::iter::once(c.read_advance))
+                .max()
+                .unwrap_or(0);
             InstrInfo {
                 uops: c.uops,
                 latency: c.latency,
+                bypass_latency: c.latency.saturating_sub(advance),
                 rthroughput,
+                resources,
                 may_load: op.address().is_some() && op.dest.is_some(),
                 may_store: op.writes_memory(),
             }
@@ -483,39 +573,89 @@ pub fn instruction_info(p: &Program, m: &Machine) -> Vec<InstrInfo> {
         .collect()
 }
 
-/// Resource pressure: occupied cycles per iteration of every resource but
-/// `issue`, in total and per instruction. Every instance books its class's
-/// whole table (no alternatives to choose between), so the per-iteration
-/// figure is `U_r(B)` of Definition 23.1.10 whatever `N` is.
+/// Resource pressure: cycles per iteration on every resource kind (groups
+/// and `issue` left out), in total and per instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pressure {
-    /// The resources shown, in machine order, `issue` left out.
+    /// The kinds shown, in machine order.
     pub resources: Vec<ResourceId>,
-    /// `U_r(B)` per resource: occupied cycles per iteration (Definition 23.1.2).
-    pub per_iteration: Vec<u64>,
-    /// `[instruction][resource]`.
-    pub per_instruction: Vec<Vec<u64>>,
+    /// Cycles per iteration per kind.
+    pub per_iteration: Vec<f64>,
+    /// `[instruction][kind]`.
+    pub per_instruction: Vec<Vec<f64>>,
 }
 
-/// The resource-pressure view of `p` on `m` (llvm-mca's `-resource-pressure`).
-pub fn resource_pressure(p: &Program, m: &Machine) -> Pressure {
-    let resources: Vec<ResourceId> = m.resource_ids().filter(|&r| r != ISSUE).collect();
-    let per_instruction: Vec<Vec<u64>> = p
-        .ops()
-        .iter()
-        .map(|op| {
+fn pressure_kinds(m: &Machine) -> Vec<ResourceId> {
+    m.resource_ids()
+        .filter(|&r| r != ISSUE && !m.resource(r).is_group())
+        .collect()
+}
+
+fn totals(per_instruction: &[Vec<f64>], n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| per_instruction.iter().map(|row| row[i]).sum())
+        .collect()
+}
+
+/// The pressure a simulation measured: cycles each kind was booked, per
+/// iteration (a group's micro-op counts on the member that served it).
+pub fn simulated_pressure(p: &Program, m: &Machine, r: &Report) -> Pressure {
+    let resources = pressure_kinds(m);
+    let nres = m.resources().len();
+    let n = r.iterations.max(1) as f64;
+    let per_instruction: Vec<Vec<f64>> = (0..p.len())
+        .map(|i| {
             resources
                 .iter()
-                .map(|&r| m.class(op.class).usage(r))
+                .map(|&k| r.booked[i * nres + k.index()] as f64 / n)
                 .collect()
         })
         .collect();
-    let per_iteration = (0..resources.len())
-        .map(|i| per_instruction.iter().map(|row| row[i]).sum())
+    Pressure {
+        per_iteration: totals(&per_instruction, resources.len()),
+        resources,
+        per_instruction,
+    }
+}
+
+/// The pressure the model implies without simulating (llvm-mca's
+/// `--instruction-tables`): a kind booked directly takes all its cycles, a
+/// group spreads them over its members in proportion to their units.
+pub fn resource_pressure(p: &Program, m: &Machine) -> Pressure {
+    let resources = pressure_kinds(m);
+    let per_instruction: Vec<Vec<f64>> = p
+        .ops()
+        .iter()
+        .map(|op| {
+            let mut row = vec![0.0; resources.len()];
+            for (r, n) in m.class(op.class).uses() {
+                let res = m.resource(r);
+                let spread: Vec<(ResourceId, f64)> = if res.is_group() {
+                    res.members
+                        .iter()
+                        .map(|&k| {
+                            (
+                                k,
+                                f64::from(n) * f64::from(m.resource(k).capacity)
+                                    / f64::from(res.capacity),
+                            )
+                        })
+                        .collect()
+                } else {
+                    vec![(r, f64::from(n))]
+                };
+                for (k, v) in spread {
+                    if let Some(i) = resources.iter().position(|&x| x == k) {
+                        row[i] += v;
+                    }
+                }
+            }
+            row
+        })
         .collect();
     Pressure {
+        per_iteration: totals(&per_instruction, resources.len()),
         resources,
-        per_iteration,
         per_instruction,
     }
 }

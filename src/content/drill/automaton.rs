@@ -1,0 +1,513 @@
+//! The automaton drill: the pipeline automaton of Algorithm 23.1.7 for one
+//! capacity-1 resource used by two or three random classes. The student
+//! lists every reachable state with its transitions, one line each:
+//! `{0, 2}: - {0, 1, 2} {1}` is the state, then where `Issue(A)`,
+//! `Issue(B)`, … and `Advance` lead (`-` for a refused issue), read with
+//! [`answer::set_row`]. States are named by their sets, so any order and
+//! any numbering is fine.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
+use crate::engine::hazard::{set_string, Automaton};
+use crate::formats::answer;
+use crate::formats::diagnostic::Diagnostic;
+use crate::model::ids::ClassId;
+use crate::model::machine::{ClassFile, Machine, MachineFile, MachineInfo, ResourceFile};
+use crate::util::rng::{Rng, GENERATOR_VERSION};
+
+/// The problem: the generated classes and their offsets on `r`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Problem {
+    pub drill: Drill,
+    pub generator_version: u32,
+    /// The generated machine (one resource `r`, classes A, B and maybe C).
+    pub machine: MachineInfo,
+    pub seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution: Option<Solution>,
+    /// The generated machine (for the text view).
+    #[serde(skip)]
+    pub model: Machine,
+}
+
+impl Problem {
+    /// The problem's first line; the drill makes its own machine, so the
+    /// line names none.
+    pub fn line(&self) -> super::ProblemLine {
+        super::ProblemLine {
+            drill: self.drill,
+            seed: self.seed,
+            machine: None,
+        }
+    }
+}
+
+/// Every reachable state, breadth first from the empty one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Solution {
+    pub states: Vec<StateRow>,
+}
+
+/// One state and where each event leads from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StateRow {
+    /// The state after `Advance`.
+    pub advance: Vec<u32>,
+    /// Per class name, the state after `Issue(class)`, `None` if refused.
+    pub issue: BTreeMap<String, Option<Vec<u32>>>,
+    /// The reserved offsets.
+    pub state: Vec<u32>,
+}
+
+impl StateRow {
+    /// The row as an answer line: `{0, 2}: - {0, 1, 2} {1}`.
+    pub fn line(&self) -> String {
+        let mut items = vec![format!("{}:", braces(&self.state))];
+        items.extend(
+            self.issue
+                .values()
+                .map(|t| t.as_ref().map_or("-".to_string(), |t| braces(t))),
+        );
+        items.push(braces(&self.advance));
+        items.join(" ")
+    }
+}
+
+impl Solution {
+    /// The solution as an answer file.
+    pub fn answer(&self) -> String {
+        self.states.iter().map(|r| r.line() + "\n").collect()
+    }
+}
+
+/// `{0, 2}`: a set as an answer file writes it.
+fn braces(s: &[u32]) -> String {
+    let v: Vec<String> = s.iter().map(u32::to_string).collect();
+    format!("{{{}}}", v.join(", "))
+}
+
+/// The outcome of checking an automaton.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub correct: bool,
+    pub drill: Drill,
+    /// Lines that could not be read, then each reachable state in
+    /// breadth-first order, then states that are not reachable or given
+    /// twice (serialised as the list of mistakes).
+    #[serde(rename = "mistakes", serialize_with = "mistakes_only")]
+    pub verdicts: Vec<Verdict<StateRow>>,
+    pub seed: u64,
+}
+
+/// The class names, in order.
+const NAMES: [&str; 3] = ["A", "B", "C"];
+
+/// The largest offset a generated class uses.
+const MAX_OFFSET: i64 = 3;
+
+/// How many states a generated automaton may have: enough to need a
+/// method, few enough to list by hand.
+const STATES: std::ops::RangeInclusive<usize> = 4..=10;
+
+/// One candidate machine: two or three classes on one capacity-1 resource.
+fn candidate(rng: &mut Rng, seed: u64) -> Machine {
+    let nclass = if rng.percent(30) { 3 } else { 2 };
+    let classes = NAMES
+        .iter()
+        .take(nclass)
+        .map(|name| {
+            let mut offs: Vec<i64> = (0..=MAX_OFFSET).filter(|_| rng.percent(40)).collect();
+            if offs.is_empty() {
+                offs.push(rng.range(0, MAX_OFFSET as u64) as i64);
+            }
+            ClassFile {
+                name: name.to_string(),
+                latency: offs.iter().max().copied().unwrap_or(0) + 1,
+                opcodes: vec![name.to_ascii_lowercase()],
+                unit: None,
+                occupancy: None,
+                reservation: Some(offs.iter().map(|&k| ("r".to_string(), k)).collect()),
+                uops: None,
+                read_advance: None,
+            }
+        })
+        .collect();
+    let file = MachineFile {
+        name: Some(format!("automaton-{seed}")),
+        issue_width: nclass as i64,
+        micro_op_buffer_size: None,
+        resources: vec![ResourceFile {
+            name: "r".into(),
+            capacity: 1,
+        }],
+        classes,
+    };
+    Machine::from_file(&file, "automaton drill").expect("generated tables are valid")
+}
+
+/// The machine for `seed`: the first candidate whose classes differ,
+/// whose automaton has a number of states in [`STATES`], and that refuses
+/// some issue.
+fn machine(seed: u64) -> Machine {
+    let mut rng = Rng::derived(seed, "automaton/tables");
+    let mut m = candidate(&mut rng, seed);
+    for _ in 0..100 {
+        let a = automaton(&m);
+        let refuses = (0..a.len() as u32).any(|s| m.class_ids().any(|o| a.issue(s, o).is_none()));
+        let ks: BTreeSet<Vec<u32>> = m.class_ids().map(|o| k(&m, o)).collect();
+        if STATES.contains(&a.len()) && refuses && ks.len() == m.classes().len() {
+            break;
+        }
+        m = candidate(&mut rng, seed);
+    }
+    m
+}
+
+/// The one resource of a generated machine (its tables are made as the
+/// forbidden drill makes them).
+pub use super::forbidden::resource;
+
+/// The automaton over `r`.
+fn automaton(m: &Machine) -> Automaton {
+    // At most 2^(MAX_OFFSET + 1) states: it always builds.
+    Automaton::build(m, &[resource(m)]).expect("a small automaton")
+}
+
+/// The reserved offsets of state `s`.
+fn offsets(a: &Automaton, s: u32) -> Vec<u32> {
+    a.state(s)[0]
+        .counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(k, _)| k as u32)
+        .collect()
+}
+
+/// Every reachable state with its transitions, breadth first.
+fn rows(m: &Machine) -> Vec<StateRow> {
+    let a = automaton(m);
+    (0..a.len() as u32)
+        .map(|s| StateRow {
+            advance: offsets(&a, a.advance(s)),
+            issue: m
+                .class_ids()
+                .map(|o| {
+                    (
+                        m.class(o).name.clone(),
+                        a.issue(s, o).map(|t| offsets(&a, t)),
+                    )
+                })
+                .collect(),
+            state: offsets(&a, s),
+        })
+        .collect()
+}
+
+/// The classes for `seed`, with the automaton when `solution`.
+pub fn problem(seed: u64, solution: bool) -> Problem {
+    let m = machine(seed);
+    Problem {
+        drill: Drill::Automaton,
+        generator_version: GENERATOR_VERSION,
+        machine: m.info(),
+        seed,
+        solution: solution.then(|| Solution { states: rows(&m) }),
+        model: m,
+    }
+}
+
+/// One line of the answer: the state, its transitions, where each starts.
+struct Given {
+    line: u32,
+    /// `(column, set)` for the state and each transition.
+    items: Vec<(u32, Option<BTreeSet<u64>>)>,
+}
+
+/// `K(o)` on `r`, sorted.
+fn k(m: &Machine, o: ClassId) -> Vec<u32> {
+    let mut k: Vec<u32> = m.class(o).offsets(resource(m)).collect();
+    k.sort_unstable();
+    k.dedup();
+    k
+}
+
+/// Why `Issue(o)` from `state` goes where it goes.
+fn issue_reason(m: &Machine, o: ClassId, state: &[u32], to: Option<&Vec<u32>>) -> String {
+    let ko = k(m, o);
+    let name = &m.class(o).name;
+    match to {
+        None => {
+            let at: Vec<String> = ko
+                .iter()
+                .filter(|x| state.contains(x))
+                .map(u32::to_string)
+                .collect();
+            format!(
+                "K({name}) = {} overlaps s at {}, so Issue({name}) is refused (-)",
+                set_string(&ko),
+                at.join(",")
+            )
+        }
+        Some(t) => format!(
+            "K({name}) = {} misses s, so it goes to s ∪ K({name}) = {}",
+            set_string(&ko),
+            set_string(t)
+        ),
+    }
+}
+
+/// Checks one line per state: every reachable state once, each with the
+/// right transitions.
+pub fn check(seed: u64, text: &str, file: &str) -> Report {
+    let m = machine(seed);
+    let want = rows(&m);
+    let nclass = m.classes().len();
+    let events: Vec<String> = m
+        .classes()
+        .iter()
+        .map(|c| format!("Issue({})", c.name))
+        .chain(["Advance".to_string()])
+        .collect();
+    let located = |line: u32, column: u32, message: String| {
+        Verdict::Wrong(Mistake::new(
+            MistakeKind::Format,
+            Diagnostic::new(file, line, column, message).to_string(),
+        ))
+    };
+    let mut verdicts = Vec::new();
+    // The rows given, by state.
+    let mut given: BTreeMap<Vec<u32>, Given> = BTreeMap::new();
+    let mut extra = Vec::new();
+    for l in answer::lines(text) {
+        let items = match answer::set_row(l.text) {
+            Ok(items) => items,
+            Err((at, e)) => {
+                verdicts.push(located(l.line, l.column + at as u32, e));
+                continue;
+            }
+        };
+        if items.len() != nclass + 2 {
+            verdicts.push(located(
+                l.line,
+                l.column,
+                format!(
+                    "expected a state and {} transitions ({}), found {} item(s)",
+                    nclass + 1,
+                    events.join(", "),
+                    items.len()
+                ),
+            ));
+            continue;
+        }
+        let Some(state) = &items[0].set else {
+            verdicts.push(located(
+                l.line,
+                l.column,
+                "a line starts with its state, a set such as {0, 2}".into(),
+            ));
+            continue;
+        };
+        // Elements are at most answer::MAX_SET_ELEMENT.
+        let key: Vec<u32> = state.iter().map(|&x| x as u32).collect();
+        let row = Given {
+            line: l.line,
+            items: items
+                .into_iter()
+                .map(|i| (l.column + i.offset as u32, i.set))
+                .collect(),
+        };
+        if let Some(first) = given.get(&key) {
+            extra.push(Verdict::Wrong(Mistake::new(
+                MistakeKind::Duplicate,
+                format!(
+                    "{}:{}: state {} is listed twice (first on line {})",
+                    file,
+                    row.line,
+                    set_string(&key),
+                    first.line
+                ),
+            )));
+            continue;
+        }
+        given.insert(key, row);
+    }
+    let reachable: BTreeSet<&Vec<u32>> = want.iter().map(|r| &r.state).collect();
+    for w in &want {
+        let Some(g) = given.get(&w.state) else {
+            let from = want.iter().find_map(|r| {
+                let by_issue = r.issue.iter().find_map(|(c, t)| {
+                    (t.as_ref() == Some(&w.state)).then(|| format!("Issue({c})"))
+                });
+                by_issue
+                    .or_else(|| (r.advance == w.state).then(|| "Advance".to_string()))
+                    .filter(|_| r.state != w.state)
+                    .map(|e| format!("{} from {}", e, set_string(&r.state)))
+            });
+            let how = match from {
+                Some(how) if !w.state.is_empty() => format!("{how} reaches it"),
+                _ => "the start state".to_string(),
+            };
+            verdicts.push(Verdict::Wrong(Mistake::new(
+                MistakeKind::Missing,
+                format!("state {}: missing ({how})", set_string(&w.state)),
+            )));
+            continue;
+        };
+        let mut wrong = Vec::new();
+        let wanted = w
+            .issue
+            .values()
+            .map(Option::as_ref)
+            .chain([Some(&w.advance)]);
+        for (e, ((line_col, got), want_t)) in g.items.iter().skip(1).zip(wanted).enumerate() {
+            let got_t: Option<Vec<u32>> =
+                got.as_ref().map(|s| s.iter().map(|&x| x as u32).collect());
+            if got_t.as_ref() == want_t {
+                continue;
+            }
+            let said = got_t.as_deref().map_or("-".to_string(), set_string);
+            let why = if e < nclass {
+                issue_reason(&m, ClassId::from_index(e), &w.state, want_t)
+            } else {
+                format!(
+                    "Advance drops offset 0 and moves the others down one, giving {}",
+                    set_string(&w.advance)
+                )
+            };
+            wrong.push(Mistake::new(
+                MistakeKind::Wrong,
+                format!(
+                    "{file}:{}:{line_col}: from {}, {}: you said {said}; {why}",
+                    g.line,
+                    set_string(&w.state),
+                    events[e]
+                ),
+            ));
+        }
+        if wrong.is_empty() {
+            verdicts.push(Verdict::Right(w.clone()));
+        } else {
+            verdicts.extend(wrong.into_iter().map(Verdict::Wrong));
+        }
+    }
+    for (state, g) in &given {
+        if !reachable.contains(state) {
+            verdicts.push(Verdict::Wrong(Mistake::new(
+                MistakeKind::Unknown,
+                format!(
+                    "{file}:{}: state {} is not reachable: no sequence of Issue and Advance from ∅ leads there",
+                    g.line,
+                    set_string(state)
+                ),
+            )));
+        }
+    }
+    verdicts.extend(extra);
+    Report {
+        correct: all_right(&verdicts),
+        drill: Drill::Automaton,
+        verdicts,
+        seed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(r: &Report) -> Vec<String> {
+        crate::content::drill::mistake_messages(&r.verdicts)
+    }
+
+    #[test]
+    fn generated_automata_are_small_and_refuse_something() {
+        for seed in 0..200 {
+            let m = machine(seed);
+            let a = automaton(&m);
+            assert!(STATES.contains(&a.len()), "seed {seed}: {} states", a.len());
+            let ks: BTreeSet<Vec<u32>> = m.class_ids().map(|o| k(&m, o)).collect();
+            assert_eq!(ks.len(), m.classes().len(), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn solutions_check_as_correct_in_any_order_and_spelling() {
+        for seed in 0..40 {
+            let s = problem(seed, true).solution.unwrap();
+            let r = check(seed, &s.answer(), "a.txt");
+            assert!(r.correct, "seed {seed}: {:?}", messages(&r));
+            // Reversed, ∅ for the empty set, no colon, no spaces in sets.
+            let mut lines: Vec<String> = s
+                .answer()
+                .lines()
+                .map(|l| l.replace(':', "").replace(", ", ",").replace("{}", "∅"))
+                .collect();
+            lines.reverse();
+            let r = check(seed, &lines.join("\n"), "a.txt");
+            assert!(r.correct, "seed {seed}: {:?}", messages(&r));
+        }
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        let seed = 3;
+        let s = problem(seed, true).solution.unwrap();
+        let answer = s.answer();
+        let lines: Vec<&str> = answer.lines().collect();
+        // A missing state, a state listed twice, and an unreachable one.
+        let mut text: Vec<String> = lines[1..].iter().map(|l| l.to_string()).collect();
+        text.push(lines[1].to_string());
+        let r = check(seed, &text.join("\n"), "a.txt");
+        let msgs = messages(&r);
+        assert!(msgs[0].starts_with("state ∅: missing"), "{msgs:?}");
+        assert!(
+            msgs.iter().any(|m| m.contains("is listed twice")),
+            "{msgs:?}"
+        );
+        // A wrong Advance is located at its column.
+        let first = &s.states[0];
+        let mut wrong = first.clone();
+        wrong.advance = vec![7];
+        let text = answer.replacen(&first.line(), &wrong.line(), 1);
+        let r = check(seed, &text, "a.txt");
+        let msgs = messages(&r);
+        assert_eq!(msgs.len(), 1, "{msgs:?}");
+        assert!(
+            msgs[0].contains("from ∅, Advance: you said {7}; Advance drops offset 0"),
+            "{msgs:?}"
+        );
+        // An unreachable state.
+        let dashes = "- ".repeat(first.issue.len());
+        let r = check(seed, &format!("{answer}{{9}}: {dashes}∅\n"), "a.txt");
+        assert!(
+            messages(&r)
+                .iter()
+                .any(|m| m.contains("state {9} is not reachable")),
+            "{:?}",
+            messages(&r)
+        );
+    }
+
+    #[test]
+    fn malformed_lines_are_located_format_errors() {
+        let r = check(3, "{0, 1: - -\nx\n- {0} {1}\n", "a.txt");
+        let msgs = messages(&r);
+        assert!(
+            msgs[0].starts_with("a.txt:1:1: '{0, 1: - -' does not end with '}'"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].starts_with("a.txt:2:1: 'x' is neither a set"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[2].starts_with("a.txt:3:1: expected a state and"),
+            "{msgs:?}"
+        );
+    }
+}

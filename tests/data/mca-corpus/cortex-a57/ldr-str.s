@@ -1,0 +1,4 @@
+# load, add, store to another array
+ldr	x1, [x0]
+add	x1, x1, #1
+str	x1, [x2]

@@ -1,0 +1,163 @@
+//! `course grade --run`: students' schedulers (the sample ones in
+//! `tests/data/schedulers/`) run on every lab input and on hidden inputs
+//! from a secret seed, each under a time limit and an output cap; every
+//! failure is that student's zero with the reason, and the others are
+//! graded as usual.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::common::{self, Course};
+
+const SCHEDULERS: &str = "tests/data/schedulers";
+const SECRET: &str = "correct horse battery staple";
+
+/// A class folder with one student per sample scheduler (its script copied
+/// in as `sched.sh`), and the secret seed file beside it.
+fn class(dir: &Path, students: &[&str]) {
+    for s in students {
+        let d = dir.join("class").join(s);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::copy(
+            common::root().join(SCHEDULERS).join(format!("{s}.sh")),
+            d.join("sched.sh"),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("secret"), SECRET).unwrap();
+}
+
+/// The command each student's scheduler is run with.
+fn command() -> String {
+    format!("sh sched.sh {{input}} '{}'", env!("CARGO_BIN_EXE_course"))
+}
+
+fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    student["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["input"] == name)
+        .unwrap_or_else(|| panic!("no input {name}: {student}"))
+}
+
+fn first_message(i: &serde_json::Value) -> String {
+    i["violations"][0]["message"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
+    let tmp = common::tempdir();
+    let d = tmp.path();
+    class(d, &["correct", "forever", "crash", "garbage", "flood"]);
+    let start = Instant::now();
+    let o = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(["--hidden", "2", "--time-limit", "0.5", "--format", "json"])
+        .args(["--secret-seed-file".as_ref(), d.join("secret").as_os_str()])
+        .arg_path(d.join("class"))
+        .code(1)
+        .run();
+    // 8 lab inputs and 2 hidden ones, 0.5 s at most for each of the
+    // looping student's, plus the others' quick runs.
+    assert!(
+        start.elapsed() < Duration::from_secs(40),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(!o.stdout.contains(SECRET) && !o.stderr.contains(SECRET));
+    assert!(
+        !o.stdout.contains("STDERR-MARKER"),
+        "a program's stderr leaked"
+    );
+    let j = o.json();
+    let st = |name: &str| {
+        j["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["student"] == name)
+            .unwrap_or_else(|| panic!("no student {name}"))
+            .clone()
+    };
+    let correct = st("correct");
+    assert_eq!(correct["inputs"].as_array().unwrap().len(), 10);
+    assert_eq!(correct["score"], 100.0, "{correct}");
+    assert_eq!(input(&correct, "hidden-2")["hidden"], true);
+    for i in correct["inputs"].as_array().unwrap() {
+        assert_eq!(i["valid"], true, "{i}");
+    }
+    let cases = [
+        ("forever", "gave no answer within 0.5 s and was stopped"),
+        ("crash", "crashed: killed by signal 11 (SIGSEGV"),
+        ("flood", "printed more than 1024 KiB"),
+        ("garbage", "expected 'LABEL CYCLE' or 'ii N'"),
+    ];
+    for (name, why) in cases {
+        let s = st(name);
+        assert_eq!(s["score"], 0.0, "{name}");
+        let m = first_message(input(&s, "running"));
+        assert!(m.contains(why), "{name}: {m}");
+    }
+    // The same seed gives the same hidden inputs: the correct scheduler's
+    // hidden scores do not move between runs.
+    let again = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(["--hidden", "2", "--format", "csv"])
+        .env("COURSE_SECRET_SEED", SECRET)
+        .arg_path(d.join("class/correct"))
+        .run();
+    assert!(again.stdout.starts_with(
+        "student,id,email,total,max_total,running,divide,alias,wide,dot,stream,fib,chase,hidden-1,hidden-2,notes\ncorrect,,,100,100,"
+    ), "{}", again.stdout);
+}
+
+#[test]
+fn hidden_inputs_need_the_secret_and_feedback_hides_their_details() {
+    let tmp = common::tempdir();
+    let d = tmp.path();
+    class(d, &["garbage"]);
+    Course::new([
+        "grade",
+        "--lab",
+        "ch23-sched",
+        "--run",
+        &command(),
+        "--hidden",
+        "1",
+    ])
+    .arg_path(d.join("class"))
+    .env_remove("COURSE_SECRET_SEED")
+    .code(2)
+    .stderr_has("hidden inputs need the secret seed")
+    .run();
+    let o = Course::new([
+        "grade",
+        "--lab",
+        "ch23-sched",
+        "--run",
+        &command(),
+        "--hidden",
+        "1",
+    ])
+    .env("COURSE_SECRET_SEED", SECRET)
+    .args(["--format", "gradescope"])
+    .arg_path(d.join("class/garbage"))
+    .code(1)
+    .run();
+    let j = o.json();
+    let hidden = j["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "hidden-1")
+        .unwrap()
+        .clone();
+    let out = hidden["output"].as_str().unwrap();
+    assert!(
+        out.contains("a hidden input: its problems are not shown one by one (format ×"),
+        "{out}"
+    );
+    assert!(!out.contains("Scheduling"), "{out}");
+}

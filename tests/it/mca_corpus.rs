@@ -1,0 +1,175 @@
+//! The differential corpus: `course mca` against LLVM 14's llvm-mca on the
+//! small kernels of `tests/data/mca-corpus/`, cycle for cycle.
+//!
+//! Each kernel is an assembly file for llvm-mca (`NAME.s`) and the same
+//! instructions in the lab format (`NAME.txt`, each line naming its
+//! assembly text after `# asm:`), under the folder of the model it runs on:
+//! `skylake-llvm14` and `apple-m1` (built-in machines) and `cortex-a57`
+//! (`cortex-a57.yaml` beside them), whose parameters are LLVM 14's. For
+//! every kernel, Total Cycles, IPC and Block RThroughput at 100 iterations
+//! and the whole timeline of 3 iterations must be equal.
+//!
+//! The test needs `llvm-mca-14` (Debian's `llvm-14`; `COURSE_LLVM_MCA` may
+//! name another binary of LLVM 14). Without one it says SKIP on stderr
+//! and passes; `.ci/run` installs it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use course::api::mca::{self, Request, Views};
+use course::content::data::builtin_machine;
+use course::model::machine::Machine;
+use course::view::mca::{expand_tabs, render_timeline};
+
+use crate::common;
+
+/// The models of the corpus: folder, triple, `-mcpu`.
+const MODELS: &[(&str, &str, &str)] = &[
+    ("skylake-llvm14", "x86_64-unknown-linux-gnu", "skylake"),
+    ("apple-m1", "aarch64-unknown-linux-gnu", "apple-m1"),
+    ("cortex-a57", "aarch64-unknown-linux-gnu", "cortex-a57"),
+];
+
+/// A visible note: written to the real stderr, past the test harness's
+/// capture.
+fn note(msg: &str) {
+    let _ = writeln!(std::io::stderr(), "{msg}");
+}
+
+/// An llvm-mca of LLVM 14, if one is installed.
+fn llvm_mca_14() -> Option<PathBuf> {
+    let candidates = std::env::var_os("COURSE_LLVM_MCA")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["llvm-mca-14", "llvm-mca"].map(PathBuf::from));
+    for c in candidates {
+        let Ok(out) = Command::new(&c).arg("--version").output() else {
+            continue;
+        };
+        if String::from_utf8_lossy(&out.stdout).contains("LLVM version 14.") {
+            return Some(c);
+        }
+    }
+    None
+}
+
+fn machine(root: &Path, model: &str) -> Machine {
+    match builtin_machine(model) {
+        Some(text) => Machine::from_yaml(text, model).unwrap(),
+        None => {
+            let path = root.join(format!("{model}.yaml"));
+            Machine::from_yaml(&std::fs::read_to_string(&path).unwrap(), model).unwrap()
+        }
+    }
+}
+
+fn llvm(bin: &Path, triple: &str, cpu: &str, asm: &Path, extra: &[&str]) -> String {
+    let out = Command::new(bin)
+        .arg(format!("-mtriple={triple}"))
+        .arg(format!("-mcpu={cpu}"))
+        .args(extra)
+        .arg(asm)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn field<'a>(text: &'a str, key: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .map(str::trim)
+        .unwrap_or("")
+}
+
+/// llvm-mca's timeline section, tabs expanded as ours are.
+fn llvm_timeline(text: &str) -> String {
+    let start = text.find("Timeline view:").unwrap_or(text.len());
+    let mut out = String::new();
+    let mut blank = 0;
+    for l in text[start..].lines() {
+        if l.is_empty() {
+            blank += 1;
+            if blank == 2 {
+                break;
+            }
+        }
+        out.push_str(&expand_tabs(l));
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn course_mca_agrees_with_llvm_mca_14() {
+    let Some(bin) = llvm_mca_14() else {
+        note("SKIP mca_corpus: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the differential corpus did not run");
+        return;
+    };
+    let root = common::root().join("tests/data/mca-corpus");
+    let mut kernels = 0;
+    let mut failures = Vec::new();
+    for &(model, triple, cpu) in MODELS {
+        let m = machine(&root, model);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+            .collect();
+        files.sort();
+        for txt in files {
+            kernels += 1;
+            let asm = txt.with_extension("s");
+            let text = std::fs::read_to_string(&txt).unwrap();
+            let name = format!("{model}/{}", txt.file_stem().unwrap().to_string_lossy());
+            // The summary at 100 iterations.
+            let theirs = llvm(&bin, triple, cpu, &asm, &["-iterations=100"]);
+            let req = |n, timeline| Request {
+                iterations: n,
+                timeline_iterations: n,
+                views: Views {
+                    timeline,
+                    ..Views::default()
+                },
+            };
+            let ours = mca::run(&text, &name, &m, &req(100, false)).unwrap();
+            let ours_text = course::view::mca::text(&ours);
+            for key in ["Total Cycles:", "IPC:", "Block RThroughput:"] {
+                if field(&theirs, key) != field(&ours_text, key) {
+                    failures.push(format!(
+                        "{name}: {key} llvm-mca {} course {}",
+                        field(&theirs, key),
+                        field(&ours_text, key)
+                    ));
+                }
+            }
+            // The timeline of 3 iterations.
+            let theirs = llvm(
+                &bin,
+                triple,
+                cpu,
+                &asm,
+                &["-iterations=3", "-timeline", "-timeline-max-iterations=3"],
+            );
+            let ours = mca::run(&text, &name, &m, &req(3, true)).unwrap();
+            let ours_tl = render_timeline(&ours.texts, &ours.report);
+            let theirs_tl = llvm_timeline(&theirs);
+            if theirs_tl.trim_end() != ours_tl.trim_end() {
+                failures.push(format!(
+                    "{name}: timelines differ\n--- llvm-mca\n{theirs_tl}--- course\n{ours_tl}"
+                ));
+            }
+        }
+    }
+    assert!(kernels >= 30, "only {kernels} kernels");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    note(&format!(
+        "mca_corpus: {kernels} kernels agree with {} (summary at 100 iterations, timelines at 3)",
+        bin.display()
+    ));
+}

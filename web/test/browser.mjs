@@ -1,0 +1,282 @@
+// The built page in headless Chromium (Debian's /usr/bin/chromium, driven
+// by puppeteer-core through real mouse and keyboard events), opened from
+// disk:
+//   1. the list-scheduling drill for a seed, placed operation by operation
+//      with one wrong placement (its cell shows the CLI's reason), then
+//      corrected by typing (accepted) and checked as a whole;
+//   2. two quiz questions answered with the keyboard, one right, one wrong;
+//   3. a flashcard reviewed with the keyboard, the page reloaded: its box
+//      is kept (local storage); a state file made by `course flash`
+//      imported, listed as the CLI lists it, and exported byte for byte;
+//   4. a lab sample submission uploaded and checked: the CLI's verdict;
+//   5. the llvm-mca view; every section at 360 px without page scrolling.
+// A screenshot of each step goes to target/web-screenshots/. Nothing may
+// be requested from the network. It also measures the load time.
+//
+//   node web/test/browser.mjs   (after web/build.sh and cargo build)
+//
+// COURSE_WEB_DIR, COURSE_BIN and CHROMIUM override the defaults; outside
+// CI a missing Chromium or build is a visible SKIP.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const web = process.env.COURSE_WEB_DIR || path.join(root, "target/web");
+const bin = process.env.COURSE_BIN || path.join(root, "target/debug/course");
+const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+const shots = path.join(root, "target/web-screenshots");
+const inCI = !!process.env.CI;
+
+function skip(why) {
+  if (inCI) {
+    console.error("FAIL: " + why);
+    process.exit(1);
+  }
+  console.log("SKIP: " + why);
+  process.exit(0);
+}
+
+for (const [what, p] of [["Chromium (apt-get install chromium)", chromium], ["the built page (web/build.sh)", path.join(web, "index.html")], ["the native binary (cargo build)", bin]]) {
+  if (!fs.existsSync(p)) skip(what + " is missing: " + p);
+}
+let puppeteer;
+try {
+  puppeteer = (await import("puppeteer-core")).default;
+} catch (e) {
+  skip("puppeteer-core is not installed (cd web/test && npm ci)");
+}
+
+function native(args, stdin) {
+  const r = spawnSync(bin, args, { cwd: root, input: stdin || "", encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  if (r.error) throw r.error;
+  return r.stdout;
+}
+
+let passed = 0;
+const failures = [];
+function expect(what, ok, detail) {
+  if (ok) passed++;
+  else failures.push(what + (detail ? ": " + detail : ""));
+  console.log((ok ? "✓ " : "✗ ") + what + (ok || !detail ? "" : "\n    " + detail));
+}
+
+fs.mkdirSync(shots, { recursive: true });
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "course-chromium-"));
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--user-data-dir=" + profile],
+});
+const page = await browser.newPage();
+await page.setViewport({ width: 1200, height: 900 });
+const offsite = [];
+page.on("request", (r) => {
+  if (!/^(file|data|blob):/.test(r.url())) offsite.push(r.url());
+});
+const errors = [];
+page.on("pageerror", (e) => errors.push(e.message));
+page.on("console", (m) => {
+  if (m.type() === "error") errors.push(m.text());
+});
+let step = 0;
+async function shot(name) {
+  step++;
+  const file = path.join(shots, String(step).padStart(2, "0") + "-" + name + ".png");
+  await page.screenshot({ path: file, fullPage: true });
+}
+const text = (sel) => page.$eval(sel, (e) => e.textContent);
+const url = pathToFileURL(path.join(web, "index.html")).href;
+
+async function open(hash) {
+  const t0 = Date.now();
+  await page.goto(url + (hash || ""), { waitUntil: "load" });
+  await page.waitForFunction(() => document.body.dataset.ready === "1", { timeout: 15000 });
+  return { wall: Date.now() - t0, page: await page.evaluate(() => Math.round(window.courseReadyMs)) };
+}
+
+async function go(section) {
+  await page.click(`nav a[href="#${section}"]`);
+  await page.waitForFunction((s) => !document.getElementById(s).hidden, {}, section);
+}
+
+try {
+  // ---- load --------------------------------------------------------------
+  const loads = [];
+  for (let i = 0; i < 3; i++) loads.push(await open());
+  const best = loads.reduce((a, b) => (a.page < b.page ? a : b));
+  console.log("load: interactive after " + loads.map((l) => l.page + " ms").join(", ") + " (page clock); " + loads.map((l) => l.wall + " ms").join(", ") + " (goto to ready)");
+  expect("the page is interactive in under 1 s from disk", best.page < 1000, JSON.stringify(loads));
+  await shot("loaded");
+
+  // ---- 1. list scheduling --------------------------------------------------
+  const seed = 4;
+  const sol = JSON.parse(native(["drill", "list-schedule", "--seed", String(seed), "--solution", "--format", "json"]));
+  const cycleOf = sol.solution.schedule;
+  const order = sol.ops.map((o) => o.label).sort((a, b) => cycleOf[a] - cycleOf[b] || a.localeCompare(b));
+  const hasPred = new Set(sol.edges.map((e) => e.to));
+  const cap = Object.fromEntries(sol.machine.resources.map((r) => [r.name, r.capacity]));
+  const classOf = Object.fromEntries(sol.ops.map((o) => [o.label, o.class]));
+  const units = Object.fromEntries(sol.machine.classes.map((c) => [c.name, c.reservation.filter(([r]) => r !== "issue" && cap[r] === 1).map(([r]) => r)]));
+  // The wrong one: an operation without predecessors put in the cycle of an
+  // earlier one that holds the same single unit.
+  let wrong = null;
+  for (let i = 1; i < order.length && !wrong; i++) {
+    const x = order[i];
+    if (hasPred.has(x) || units[classOf[x]].length === 0) continue;
+    const y = order.slice(0, i).find((y) => units[classOf[y]].some((u) => units[classOf[x]].includes(u)));
+    if (y) wrong = { label: x, at: cycleOf[y] };
+  }
+  expect("the seed has a resource conflict to make", !!wrong);
+  const answerWith = (label, c) => order.map((l) => l + " " + (l === label ? c : cycleOf[l]) + "\n").join("");
+  const cli = JSON.parse(native(["drill", "list-schedule", "--seed", String(seed), "--check", "-", "--format", "json"], answerWith(wrong.label, wrong.at)));
+  // The CLI names the root cause ("cycle 0: d does not fit: REASON"); the
+  // page judges each placement ("d at 0: REASON"): the same reason.
+  const rootCause = cli.mistakes.find((m) => m.kind === "resource" && m.message.includes(" " + wrong.label + " does not fit: ")).message;
+  const reason = rootCause.split(" does not fit: ")[1];
+
+  await page.click("#ls-seed", { clickCount: 3 });
+  await page.keyboard.type(String(seed));
+  await page.keyboard.press("Enter");
+  for (const label of order) {
+    const c = label === wrong.label ? wrong.at : cycleOf[label];
+    await page.click("#ls-choose-" + label);
+    await page.click(`#ls-table button[data-cycle="${c}"]`);
+  }
+  const cell = `#ls-table td.placed[data-cycle="${wrong.at}"]`;
+  const cellText = await text(cell);
+  expect("the wrong placement's cell shows the CLI's reason: " + reason, cellText.includes("✗ " + wrong.label) && cellText.includes(reason), cellText);
+  expect("its row says the same", (await text("#ls-verdict-" + wrong.label)) === `✗ ${wrong.label} at ${wrong.at}: ${reason}`, await text("#ls-verdict-" + wrong.label));
+  expect("the over-full cell is marked", (await page.$$eval("#ls-table td.over", (t) => t.length)) > 0);
+  await shot("list-schedule-conflict");
+
+  // Correct it by typing the cycle.
+  await page.click("#ls-cycle-" + wrong.label, { clickCount: 3 });
+  await page.keyboard.type(String(cycleOf[wrong.label]));
+  await page.keyboard.press("Tab");
+  await page.waitForFunction((l) => document.getElementById("ls-verdict-" + l).textContent.includes("accepted"), {}, wrong.label);
+  expect("after typing the right cycle it is accepted", (await text("#ls-verdict-" + wrong.label)) === "✓ accepted");
+  expect("no conflict is left", (await page.$$eval("#ls-ops tr.conflict", (t) => t.length)) === 0);
+  await page.click("#ls-check");
+  const report = await text("#ls-report");
+  const cliReport = native(["drill", "list-schedule", "--seed", String(seed), "--check", "-"], answerWith(null, 0)).replace("<stdin>", "my-schedule.txt");
+  expect("the whole check is the CLI's report", report === cliReport, report);
+  expect("it says correct", report.includes("✓ correct"));
+  await page.click("#ls-graph");
+  await page.click("#ls-heights");
+  expect("the dependence graph is drawn", (await page.$$eval("#ls-graph-out svg circle", (c) => c.length)) === sol.ops.length);
+  await shot("list-schedule-accepted");
+
+  // ---- 2. quiz -------------------------------------------------------------
+  await go("quiz");
+  const qseed = 7;
+  const reveal = JSON.parse(native(["quiz", "23", "--reveal", "--seed", String(qseed), "--format", "json"])).questions;
+  await page.focus("#qz-seed");
+  await page.keyboard.down("Control");
+  await page.keyboard.press("a");
+  await page.keyboard.up("Control");
+  await page.keyboard.type(String(qseed));
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#qz-answer-form:not([hidden])");
+  // The answer field has the focus: type and press Enter.
+  await page.keyboard.type(reveal[0].answer);
+  await page.keyboard.press("Enter");
+  const wrongReply = reveal[1].kind === "set" ? "{9}" : reveal[1].kind === "number" ? "999" : "zzz";
+  await page.keyboard.type(wrongReply);
+  await page.keyboard.press("Enter");
+  const log = await page.$$eval("#qz-log pre", (p) => p.map((x) => x.textContent));
+  const feedback = log.filter((t) => /^(Right|Wrong|Partly|Format error)/.test(t));
+  expect("question 1 (" + reveal[0].id + ") is right", feedback[0] && feedback[0].startsWith("Right."), feedback[0]);
+  expect("question 2 (" + reveal[1].id + ") is wrong, with the answer and why", feedback[1] && feedback[1].startsWith("Wrong. The answer is ") && feedback[1].includes("Why:"), feedback[1]);
+  expect("the quiz shows the CLI's opening line", log[0].startsWith(`Quiz 23`) && log[0].includes(`seed ${qseed} (repeat with --seed ${qseed})`), log[0]);
+  await shot("quiz");
+
+  // ---- 3. flashcards ---------------------------------------------------------
+  await go("flash");
+  await page.click("#fl-start");
+  await page.waitForSelector("#fl-card:not([hidden])");
+  const front = await text("#fl-front");
+  const cardId = front.match(/^\[1\/\d+\] (\S+)/)[1];
+  // Keyboard only: the focus is on "Show the answer"; Enter, then Tab twice to "good".
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#fl-rate:not([hidden])");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  expect("the rating buttons are reached with Tab", (await page.evaluate(() => document.activeElement.dataset.rating)) === "good");
+  await page.keyboard.press("Enter");
+  const flog = await text("#fl-log");
+  expect("the card went to box 1", flog.includes("-> box 1, next review "), flog);
+  await shot("flashcard-rated");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForFunction(() => document.body.dataset.ready === "1");
+  await go("flash");
+  const listed = (await text("#fl-list")).split("\n").find((l) => l.includes(" " + cardId + " "));
+  expect("after a reload " + cardId + " is still in box 1", !!listed && /box 1 /.test(listed), listed);
+  await shot("flashcards-after-reload");
+
+  // The CLI's state file imported, then exported and read by the CLI.
+  const day = new Date().toISOString().slice(0, 10);
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), "course-flash-"));
+  const cliState = path.join(files, "flash-23.json");
+  native(["flash", "23", "--state", cliState, "--today", day], "\neasy\n\ngood\nq\n");
+  const imported = await page.$("#fl-import");
+  await imported.uploadFile(cliState);
+  await page.waitForFunction(() => document.getElementById("fl-note").textContent.startsWith("Imported"));
+  const cliList = native(["flash", "23", "--state", cliState, "--today", day, "--list"]);
+  expect("an imported CLI state file lists as the CLI lists it", (await text("#fl-list")) === cliList, await text("#fl-list"));
+  const cdp = await page.createCDPSession();
+  const downloads = path.join(files, "downloads");
+  await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
+  await page.click("#fl-export");
+  const exported = path.join(downloads, "flash-23.json");
+  for (let i = 0; i < 50 && !fs.existsSync(exported); i++) await new Promise((r) => setTimeout(r, 100));
+  expect("the exported state file is the CLI's file, byte for byte", fs.existsSync(exported) && fs.readFileSync(exported, "utf8") === fs.readFileSync(cliState, "utf8"));
+  fs.rmSync(files, { recursive: true, force: true });
+
+  // ---- 4. lab checker ----------------------------------------------------------
+  await go("lab");
+  const sample = path.join(root, "solutions/ch23-sched/samples/running--resource.sched");
+  await page.select("#lab-input", "labs/ch23-sched/inputs/running.txt");
+  const upload = await page.$("#lab-file");
+  await upload.uploadFile(sample);
+  await page.waitForFunction(() => document.getElementById("lab-sub").value.length > 0);
+  await page.click("#lab-form button[type=submit]");
+  const verdict = await text("#lab-out");
+  const cliVerdict = native(["grade", "labs/ch23-sched/inputs/running.txt", path.relative(root, sample)]);
+  expect("the lab checker prints the CLI's verdict", verdict === cliVerdict, verdict + "\n--- CLI:\n" + cliVerdict);
+  expect("it says INVALID", verdict.includes("running: INVALID"));
+  expect("both reservation tables are shown", (await text("#lab-mine")).startsWith("cycle") && (await text("#lab-ref")).startsWith("cycle"));
+  await shot("lab-checker");
+
+  // ---- 5. llvm-mca, and 360 px ---------------------------------------------------
+  await go("mca");
+  await page.click("#mca-form button[type=submit]");
+  const mca = await text("#mca-out");
+  expect("llvm-mca shows the summary, timeline and pressure", ["Iterations:", "Block RThroughput:", "Timeline view:", "Resource pressure"].every((s) => mca.includes(s)), mca.slice(0, 200));
+  await shot("mca");
+  await page.setViewport({ width: 360, height: 740 });
+  for (const s of ["list-schedule", "drills", "quiz", "flash", "lab", "mca"]) {
+    await go(s);
+    const w = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(`#${s} fits 360 px (page width ${w})`, w <= 360);
+  }
+  await go("list-schedule");
+  await shot("narrow-list-schedule");
+  await go("lab");
+  await shot("narrow-lab");
+  expect("nothing was requested from the network", offsite.length === 0, offsite.join(", "));
+  expect("no script error", errors.length === 0, errors.join(" | "));
+} catch (e) {
+  failures.push("the test stopped: " + e.stack);
+  console.error(e);
+  await shot("stopped").catch(() => {});
+} finally {
+  await browser.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+console.log("screenshots in " + path.relative(root, shots));
+console.log(`${passed} passed, ${failures.length} failed`);
+process.exit(failures.length ? 1 : 0);
