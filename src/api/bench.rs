@@ -9,12 +9,15 @@ pub use crate::view::bench::BenchOutput;
 
 /// Runs the benchmark `only` (else every one, in [`bench::NAMES`] order) on
 /// `m`; `quick` uses small sizes. `exe` is the `course` binary (for the
-/// drill-latency benchmark). `each` sees every section as it completes.
+/// drill-latency benchmark and the inputs of the process benchmark),
+/// `measured` the binary the process benchmark times. `each` sees every
+/// section as it completes.
 pub fn run(
     only: Option<&str>,
     quick: bool,
     m: &Machine,
     exe: &Path,
+    measured: &Path,
     mut each: impl FnMut(&Section),
 ) -> Result<BenchOutput, String> {
     let names: Vec<&str> = match only {
@@ -30,7 +33,7 @@ pub fn run(
     let opts = Options { quick };
     let mut sections = Vec::new();
     for name in names {
-        let s = bench::run(name, m, opts, exe)?;
+        let s = bench::run(name, m, opts, exe, measured)?;
         each(&s);
         sections.push(s);
     }
@@ -45,13 +48,14 @@ mod tests {
     fn one_quick_section_and_unknown_names() {
         let m = Machine::toy();
         let mut seen = Vec::new();
-        let out = run(Some("hazard"), true, &m, Path::new("course"), |s| {
+        let course = Path::new("course");
+        let out = run(Some("hazard"), true, &m, course, course, |s| {
             seen.push(s.name.clone())
         })
         .unwrap();
         assert_eq!(seen, ["hazard"]);
         assert_eq!(out.sections.len(), 1);
-        let e = run(Some("nope"), true, &m, Path::new("course"), |_| {}).unwrap_err();
+        let e = run(Some("nope"), true, &m, course, course, |_| {}).unwrap_err();
         assert!(e.starts_with("unknown benchmark 'nope'"), "{e}");
     }
 }

@@ -23,6 +23,8 @@ use crate::model::program::{self, Kind, Program};
 
 pub use crate::view::bench::{BenchOutput, Fit, Measurement, Section};
 
+pub mod process;
+
 /// Every benchmark `course bench --only` accepts, in run order.
 pub const NAMES: &[&str] = &[
     "list-schedule",
@@ -33,6 +35,7 @@ pub const NAMES: &[&str] = &[
     "hazard",
     "grading",
     "drill-latency",
+    "process",
 ];
 
 /// How hard to work: `quick` uses small sizes and few runs.
@@ -117,13 +120,25 @@ pub fn fit(ms: &[Measurement], label: &str, from: u64, to: u64) -> Option<Fit> {
 /// untimed); the median and the peak heap of the first run.
 fn time<I, T>(
     runs: usize,
+    setup: impl FnMut() -> I,
+    f: impl FnMut(I) -> T,
+) -> (f64, Option<u64>, T) {
+    let (times, peak, out) = time_each(runs, setup, f);
+    (median(&times), peak, out)
+}
+
+/// [`time`] with every run's time.
+fn time_each<I, T>(
+    runs: usize,
     mut setup: impl FnMut() -> I,
     mut f: impl FnMut(I) -> T,
-) -> (f64, Option<u64>, T) {
+) -> (Vec<f64>, Option<u64>, T) {
     let mut times = Vec::with_capacity(runs);
     let mut peak = None;
     let mut last = None;
     for i in 0..runs.max(1) {
+        // The previous result goes first: each run starts from the same heap.
+        drop(last.take());
         let input = setup();
         let start = Instant::now();
         let (out, pk) = if i == 0 {
@@ -137,7 +152,7 @@ fn time<I, T>(
         }
         last = Some(out);
     }
-    (median(&times), peak, last.expect("at least one run"))
+    (times, peak, last.expect("at least one run"))
 }
 
 /// A random block of `n` operations from the list-schedule drill parameters.
@@ -170,8 +185,15 @@ pub fn diamond_ladder(k: u32) -> String {
 }
 
 /// Runs the benchmark `name` (one of [`NAMES`]). `exe` is the `course`
-/// binary for `drill-latency`.
-pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section, String> {
+/// binary for `drill-latency` (and writes the inputs of `process`);
+/// `measured` is the binary `process` times.
+pub fn run(
+    name: &str,
+    m: &Machine,
+    opts: Options,
+    exe: &Path,
+    measured: &Path,
+) -> Result<Section, String> {
     match name {
         "list-schedule" => Ok(list_schedule(m, opts)),
         "parse" => Ok(parse_blocks(m, opts)),
@@ -181,6 +203,11 @@ pub fn run(name: &str, m: &Machine, opts: Options, exe: &Path) -> Result<Section
         "hazard" => Ok(hazard_automaton(opts)),
         "grading" => Ok(grading(m, opts)),
         "drill-latency" => drill_latency(exe, opts),
+        "process" => process::processes(
+            opts,
+            process::Binaries { gen: exe, measured },
+            Duration::from_secs(if opts.quick { 10 } else { 60 }),
+        ),
         _ => Err(format!(
             "unknown benchmark '{name}' (expected one of: {})",
             NAMES.join(", ")
@@ -214,6 +241,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             runs: 1,
             peak_bytes: gen_peak,
             note: format!("{} bytes", text.len()),
+            ..Default::default()
         });
         let start = Instant::now();
         let (p, parse_peak) = crate::util::heap::peak_during(|| {
@@ -227,6 +255,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             runs: 1,
             peak_bytes: parse_peak,
             note: format!("{} edges", p.edges().len()),
+            ..Default::default()
         });
         drop(text);
         let (t, peak, s) = time(opts.runs(n), || (), |()| sched::list_schedule(&p, m));
@@ -237,6 +266,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             runs: opts.runs(n),
             peak_bytes: peak,
             note: format!("length {} cycles", s.length),
+            ..Default::default()
         });
     }
     let fits = [
@@ -270,7 +300,7 @@ pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
     let mut ms = Vec::new();
     for &n in sizes {
         let text = gen::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block);
-        let (t, peak, p) = time(
+        let (times, peak, p) = time_each(
             opts.runs(n),
             || (),
             |()| program::parse(&text, "generated", m).expect("generated inputs parse"),
@@ -278,10 +308,13 @@ pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
         ms.push(Measurement {
             label: "parse".into(),
             size: n,
-            median_s: t,
+            median_s: median(&times),
+            min_s: times.iter().copied().reduce(f64::min),
+            max_s: times.iter().copied().reduce(f64::max),
             runs: opts.runs(n),
             peak_bytes: peak,
             note: format!("{} bytes of text, {} edges", text.len(), p.edges().len()),
+            ..Default::default()
         });
     }
     let fits = [
@@ -325,6 +358,7 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
                 b.rec_mii,
                 b.mii
             ),
+            ..Default::default()
         });
     }
     let fits = [fit(&ms, "analyze", sizes[0], u64::MAX)];
@@ -336,13 +370,13 @@ pub fn mii_random_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
     }
 }
 
-/// Iterative modulo scheduling of random loops, 10² … 10⁴ operations, with
+/// Iterative modulo scheduling of random loops, 10² … 10⁵ operations, with
 /// the II reached against MII.
 pub fn modulo_random(m: &Machine, opts: Options) -> Section {
     let sizes: &[u64] = if opts.quick {
         &[100, 1_000]
     } else {
-        &[100, 1_000, 10_000]
+        &[100, 1_000, 10_000, 100_000]
     };
     let mut ms = Vec::new();
     for &n in sizes {
@@ -370,9 +404,13 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
                 s.ii,
                 s.attempts
             ),
+            ..Default::default()
         });
     }
-    let fits = [fit(&ms, "modulo", sizes[0], u64::MAX)];
+    let fits = [
+        fit(&ms, "modulo", sizes[0], u64::MAX),
+        fit(&ms, "modulo", 10_000, u64::MAX),
+    ];
     Section {
         name: "modulo".into(),
         title: "Iterative modulo scheduling of random loops (toy machine)".into(),
@@ -432,6 +470,7 @@ pub fn mii_ladder_with(
             runs: times.len(),
             peak_bytes: None,
             note: format!("{} circuits, max ratio {best}", e.circuits),
+            ..Default::default()
         });
         enum_ks.push(k);
         if first > cap {
@@ -457,6 +496,7 @@ pub fn mii_ladder_with(
             runs: opts.runs(1),
             peak_bytes: peak,
             note: format!("max ratio {best}"),
+            ..Default::default()
         });
     }
     // Enumeration is exponential in k, so a log–log slope would mislead: its
@@ -522,6 +562,7 @@ pub fn hazard_sizes(opts: Options, ds: &[u32]) -> Section {
             runs,
             peak_bytes: peak,
             note,
+            ..Default::default()
         });
     }
     // The work is states (2^D) × transitions per state (D + 1): the slope is
@@ -604,6 +645,7 @@ pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
             runs: opts.runs(1),
             peak_bytes: peak,
             note: format!("{rate:.0} submissions/s; {invalid} invalid"),
+            ..Default::default()
         }],
         fits: Vec::new(),
     }
@@ -645,6 +687,7 @@ pub fn drill_latency(exe: &Path, opts: Options) -> Result<Section, String> {
             runs,
             peak_bytes: None,
             note: format!("exit code {}", codes.join("/")),
+            ..Default::default()
         }],
         fits: Vec::new(),
     })
@@ -691,6 +734,7 @@ mod tests {
             runs: 1,
             peak_bytes: None,
             note: String::new(),
+            ..Default::default()
         };
         let ms = vec![
             mk("a", 10, 1.0),
@@ -802,6 +846,6 @@ mod tests {
         );
         let s = grading_count(&m, o, 9);
         assert_eq!(s.measurements[0].size, 9);
-        assert!(run("nope", &m, o, Path::new("x")).is_err());
+        assert!(run("nope", &m, o, Path::new("x"), Path::new("x")).is_err());
     }
 }

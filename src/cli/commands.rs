@@ -103,6 +103,9 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
         GraphFormat::Json => print_json(&out),
         GraphFormat::Dot => print_with(|w| view::schedule::write_dot(w, &out)),
     }
+    // The process ends next: freeing a large program piece by piece would
+    // only delay the exit.
+    std::mem::forget(out);
     Ok(0)
 }
 
@@ -115,6 +118,9 @@ pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
         GraphFormat::Json => print_json(&out),
         GraphFormat::Dot => print_with(|w| view::analyze::write_dot(w, &out)),
     }
+    // The process ends next: freeing a large program piece by piece would
+    // only delay the exit.
+    std::mem::forget(out);
     Ok(0)
 }
 

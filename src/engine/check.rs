@@ -36,6 +36,7 @@ use crate::formats::submission::Submission;
 use crate::model::ids::{Cycle, OpId};
 use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::{Edge, EdgeKind, Kind, Program};
+use crate::util::order::{inverse, stable_sorted_by_key, Gathered};
 
 /// What kind of mistake a violation is (stable names for JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
@@ -512,10 +513,13 @@ pub fn write_submission<W: fmt::Write + ?Sized>(
     if let Some(ii) = ii {
         writeln!(w, "ii {ii}")?;
     }
-    let mut order: Vec<u32> = (0..p.len() as u32).collect();
-    order.sort_by_key(|&x| (t[x as usize], x));
-    for x in order {
-        writeln!(w, "{} {}", p.label(OpId(x)), t[x as usize])?;
+    // Issue order, ties by source order; the labels gathered into that
+    // order first, so a large program is read in sequence.
+    let ids: Vec<u32> = (0..p.len() as u32).collect();
+    let order = stable_sorted_by_key(&ids, |&x| t[x as usize]);
+    let labels = Gathered::new(&inverse(&order), 1, |x, _| &p.ops()[x].label);
+    for (k, &x) in order.iter().enumerate() {
+        writeln!(w, "{} {}", labels.get(k, 0), t[x as usize])?;
     }
     Ok(())
 }

@@ -147,14 +147,37 @@ impl<T> LabelMap<T> {
     }
 }
 
+/// The first eight bytes of a label, big-endian and padded with zeros:
+/// labels never hold a zero byte, so these keys order labels as their
+/// text does wherever the keys differ.
+fn prefix_key(label: &str) -> u64 {
+    let mut b = [0u8; 8];
+    let n = label.len().min(8);
+    b[..n].copy_from_slice(&label.as_bytes()[..n]);
+    u64::from_be_bytes(b)
+}
+
 impl<T: Serialize> Serialize for LabelMap<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Sorted on keys read in one pass over the operations; only labels
+        // that share their first eight bytes are compared in full.
         let p = &self.program;
-        let mut order: Vec<u32> = (0..p.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| p.ops()[a as usize].label.cmp(&p.ops()[b as usize].label));
-        let mut map = s.serialize_map(Some(order.len()))?;
-        for x in order {
-            map.serialize_entry(&p.ops()[x as usize].label, &self.values[x as usize])?;
+        let label = |x: u32| p.ops()[x as usize].label.as_str();
+        let mut keys: Vec<(u64, u32)> = p
+            .ops()
+            .iter()
+            .enumerate()
+            .map(|(x, op)| (prefix_key(&op.label), x as u32))
+            .collect();
+        keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| label(a.1).cmp(label(b.1))));
+        let mut map = s.serialize_map(Some(keys.len()))?;
+        for (key, x) in keys {
+            let text = key.to_be_bytes();
+            let short = text
+                .iter()
+                .position(|&c| c == 0)
+                .and_then(|n| std::str::from_utf8(&text[..n]).ok());
+            map.serialize_entry(short.unwrap_or_else(|| label(x)), &self.values[x as usize])?;
         }
         map.end()
     }
@@ -215,6 +238,32 @@ mod tests {
             serde_json::to_string_pretty(&eager).unwrap()
         );
         assert_eq!(map.get("a"), Some(&7));
+        // Labels sharing their first eight bytes, and of exactly eight.
+        let labels = [
+            "abcdefgh1",
+            "abcdefgh",
+            "b",
+            "abcdefg",
+            "abcdefgh0",
+            "a_",
+            "abcdefgha",
+        ];
+        let src: String = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| format!("{l}: r{i} = li {i}\n"))
+            .collect();
+        let p = Arc::new(parse(&format!("block b\n{src}"), "b", &m).unwrap());
+        let map = LabelMap::new(p, (0..labels.len() as i64).collect());
+        let eager: std::collections::BTreeMap<String, i64> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.to_string(), i as i64))
+            .collect();
+        assert_eq!(
+            serde_json::to_string(&map).unwrap(),
+            serde_json::to_string(&eager).unwrap()
+        );
         let empty: Vec<i64> = Vec::new();
         assert_eq!(serde_json::to_string_pretty(&empty).unwrap(), "[]");
     }

@@ -244,13 +244,53 @@ pub struct Repeat {
 /// The names of `names` sorted by hash, with their positions: equal names
 /// end up next to each other without a map of every name.
 fn by_hash<T>(names: &[T], name: impl Fn(&T) -> &str) -> Vec<(u64, u32)> {
-    let mut keys: Vec<(u64, u32)> = names
+    let keys: Vec<(u64, u32)> = names
         .iter()
         .enumerate()
         .map(|(i, x)| (hash_name(name(x)), i as u32))
         .collect();
-    keys.sort_unstable();
-    keys
+    sort_hashed(keys)
+}
+
+/// Sorts `(hash, position)` pairs. Hashes are spread evenly, so a counting
+/// pass on their top bits puts each pair into a bucket of about one, and
+/// each (tiny) bucket is then sorted on its own: linear time, where a comparison
+/// sort of a million pairs took most of the time spent on names.
+fn sort_hashed(keys: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
+    let n = keys.len();
+    if n < 64 {
+        let mut keys = keys;
+        keys.sort_unstable();
+        return keys;
+    }
+    let bits = (usize::BITS - n.leading_zeros()).min(24);
+    let bucket = |h: u64| (h >> (64 - bits)) as usize;
+    // end[b] counts, then places, the pairs of buckets up to b.
+    let mut end = vec![0u32; 1 << bits];
+    for &(h, _) in &keys {
+        end[bucket(h)] += 1;
+    }
+    let mut total = 0;
+    for e in end.iter_mut() {
+        total += *e;
+        *e = total - *e;
+    }
+    let mut out = vec![(0u64, 0u32); n];
+    for &k in &keys {
+        let at = &mut end[bucket(k.0)];
+        out[*at as usize] = k;
+        *at += 1;
+    }
+    drop(keys);
+    let mut from = 0;
+    for &to in &end {
+        let run = &mut out[from..to as usize];
+        if run.len() > 1 {
+            run.sort_unstable();
+        }
+        from = to as usize;
+    }
+    out
 }
 
 /// Every repetition in `names`, in the order of `at`. The names are sorted
@@ -420,6 +460,23 @@ mod tests {
         }
         for absent in ["r3700", "x", "r", "r00"] {
             assert_eq!(index.get(absent), None);
+        }
+        let mut rng = crate::util::rng::Rng::new(3);
+        for n in [0usize, 5, 63, 64, 65, 1000, 70_000] {
+            let keys: Vec<(u64, u32)> = (0..n as u32)
+                .map(|i| {
+                    // Some equal hashes, and some crowded into few buckets.
+                    let h = match i % 7 {
+                        0 => 42,
+                        1 => rng.below(1 << 20),
+                        _ => rng.next_u64(),
+                    };
+                    (h, i)
+                })
+                .collect();
+            let mut want = keys.clone();
+            want.sort_unstable();
+            assert_eq!(sort_hashed(keys), want, "{n}");
         }
         let (empty, none) = NameIndex::<u32>::build(&[]);
         assert_eq!((empty.get("a"), none.len()), (None, 0));

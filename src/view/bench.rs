@@ -7,18 +7,30 @@ use crate::util::text::{bytes, columns};
 
 /// One measured figure. Fields are declared in alphabetical order, the
 /// order JSON objects print their keys in.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Measurement {
     /// What was timed (`schedule`, `generate`, `parse`, `howard`, `enumerate`, …).
     pub label: String,
+    /// The slowest of the runs, in seconds, where the spread is reported
+    /// (whole processes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_s: Option<f64>,
     /// Median wall time of `runs` runs, in seconds.
     pub median_s: f64,
-    /// A derived figure (circuits, states, submissions per second, …).
+    /// The fastest of the runs, in seconds (with `max_s`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_s: Option<f64>,
+    /// A derived figure (circuits, states, submissions per second, …), or
+    /// the command that reproduces a whole-process figure.
     pub note: String,
     /// The most heap memory one run held at once beyond what existed when it
     /// started, in bytes ([`crate::util::heap::peak_during`]); `None` when not
     /// measured or when the counting allocator is not installed.
     pub peak_bytes: Option<u64>,
+    /// The largest peak resident set size of the runs, in bytes, for whole
+    /// processes (the kernel's high-water mark of the child).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_rss_bytes: Option<u64>,
     pub runs: usize,
     /// The size parameter: operations, `k`, `D`, or a count of runs.
     pub size: u64,
@@ -59,25 +71,42 @@ fn duration(s: f64) -> String {
     }
 }
 
-/// One section as a titled table, then its slopes.
+/// One section as a titled table, then its slopes. Whole-process sections
+/// also show the range of the runs and the peak resident memory.
 pub fn section_text(s: &Section) -> String {
-    let mut rows = vec![vec![
-        "measure".to_string(),
-        "size".into(),
-        "median".into(),
-        "runs".into(),
-        "peak heap".into(),
-        "note".into(),
-    ]];
+    let spread = s.measurements.iter().any(|m| m.min_s.is_some());
+    let rss = s.measurements.iter().any(|m| m.peak_rss_bytes.is_some());
+    let heap = !rss || s.measurements.iter().any(|m| m.peak_bytes.is_some());
+    let mut header = vec!["measure".to_string(), "size".into(), "median".into()];
+    if spread {
+        header.push("min–max".into());
+    }
+    header.push("runs".into());
+    if heap {
+        header.push("peak heap".into());
+    }
+    if rss {
+        header.push("peak RSS".into());
+    }
+    header.push("note".into());
+    let mut rows = vec![header];
     for m in &s.measurements {
-        rows.push(vec![
-            m.label.clone(),
-            m.size.to_string(),
-            duration(m.median_s),
-            m.runs.to_string(),
-            m.peak_bytes.map_or("-".into(), bytes),
-            m.note.clone(),
-        ]);
+        let mut row = vec![m.label.clone(), m.size.to_string(), duration(m.median_s)];
+        if spread {
+            row.push(match (m.min_s, m.max_s) {
+                (Some(lo), Some(hi)) => format!("{}–{}", duration(lo), duration(hi)),
+                _ => "-".into(),
+            });
+        }
+        row.push(m.runs.to_string());
+        if heap {
+            row.push(m.peak_bytes.map_or("-".into(), bytes));
+        }
+        if rss {
+            row.push(m.peak_rss_bytes.map_or("-".into(), bytes));
+        }
+        row.push(m.note.clone());
+        rows.push(row);
     }
     let mut out = format!("## {} ({})\n", s.title, s.name);
     out.push_str(&columns(&rows));
@@ -122,6 +151,7 @@ mod tests {
                 peak_bytes: None,
                 runs: 1,
                 size: 1,
+                ..Default::default()
             }],
             name: "n".into(),
             title: "T".into(),

@@ -9,17 +9,19 @@ use std::fmt::{self, Write as _};
 use crate::engine::exact;
 use crate::engine::mii::Bounds;
 use crate::engine::modulo::{IiFacts, Minimality};
-use crate::model::ids::{Cycle, OpId};
+use crate::model::ids::{ClassId, Cycle};
 use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::{EdgeKind, Program};
+use crate::util::order::{collect_sorted, inverse, stable_sorted_by_key, Gathered};
 use crate::util::text::{columns, write_columns, Row};
 
 /// One reservation pair of a placed operation: the row it lands in, the
-/// operation, the resource and the units it takes there.
-#[derive(Clone, Copy)]
+/// operation (its position in placement order), the resource and the units
+/// it takes there.
+#[derive(Clone, Copy, Default)]
 struct Entry {
     row: Cycle,
-    op: u32,
+    pos: u32,
     resource: u32,
     units: u32,
 }
@@ -53,26 +55,52 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
         Some(ii) => c.rem_euclid(ii.max(1) as i64),
         None => c,
     };
-    // Placement order: issue cycle, then source order.
-    let mut order: Vec<u32> = (0..p.len() as u32).collect();
-    order.sort_by_key(|&x| (t[x as usize], x));
-    // Every pair (r, k, n) of every operation, at the row of t + k, with
-    // its resource and units; the stable sort keeps placement order within
-    // a row.
-    let mut entries: Vec<Entry> = Vec::with_capacity(order.len() * 2);
-    for &x in &order {
-        for &(r, k, n) in &m.class(p.ops()[x as usize].class).folded {
-            entries.push(Entry {
-                row: row(t[x as usize].saturating_add(i64::from(k))),
-                op: x,
-                resource: r.index() as u32,
-                units: n,
-            });
+    // Placement order: issue cycle, then source order. The labels,
+    // opcodes, cycles and classes are gathered into that order once, so
+    // the two passes over the rows read them in sequence.
+    let ids: Vec<u32> = (0..p.len() as u32).collect();
+    let pos = inverse(&stable_sorted_by_key(&ids, |&x| t[x as usize]));
+    drop(ids);
+    let names = Gathered::new(&pos, 2, |x, j| {
+        let op = &p.ops()[x];
+        if j == 0 {
+            &op.label
+        } else {
+            &op.opcode
         }
+    });
+    let label = |k: u32| names.get(k as usize, 0);
+    let opcode = |k: u32| names.get(k as usize, 1);
+    let mut cycle: Vec<Cycle> = vec![0; pos.len()];
+    let mut class = vec![ClassId(0); pos.len()];
+    for (x, &k) in pos.iter().enumerate() {
+        cycle[k as usize] = t[x];
+        class[k as usize] = p.ops()[x].class;
     }
-    entries.sort_by_key(|e| e.row);
-    let mut placed = order;
-    placed.sort_by_key(|&x| row(t[x as usize]));
+    drop(pos);
+    // Every pair (r, d, n) of every operation at the row of t + d, by row,
+    // in placement order within a row.
+    let entries = collect_sorted(|emit| {
+        for (k, (&c, &cls)) in cycle.iter().zip(&class).enumerate() {
+            for &(r, d, n) in &m.class(cls).folded {
+                let row = row(c.saturating_add(i64::from(d)));
+                let e = Entry {
+                    row,
+                    pos: k as u32,
+                    resource: r.index() as u32,
+                    units: n,
+                };
+                emit(row, e);
+            }
+        }
+    });
+    drop(class);
+    // The operations by the row they issue in.
+    let positions: Vec<u32> = (0..cycle.len() as u32).collect();
+    let placed = match ii {
+        Some(_) => stable_sorted_by_key(&positions, |&k| row(cycle[k as usize])),
+        None => positions,
+    };
     let last = match ii {
         Some(ii) => ii as i64 - 1,
         None => entries.last().map_or(-1, |e| e.row),
@@ -148,13 +176,13 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
             let r = e.resource as usize;
             if r == issue {
                 slots += e.units;
-            } else if last_holder[r] != Some(e.op) {
+            } else if last_holder[r] != Some(e.pos) {
                 let cell = cells.get(first + r);
                 if last_holder[r].is_some() {
                     cell.push(',');
                 }
-                cell.push_str(p.label(OpId(e.op)));
-                last_holder[r] = Some(e.op);
+                cell.push_str(label(e.pos));
+                last_holder[r] = Some(e.pos);
             }
         }
         for r in 0..nres {
@@ -165,22 +193,21 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
                 cell.push('.');
             }
         }
-        while pp < placed.len() && row(t[placed[pp] as usize]) < c {
+        while pp < placed.len() && row(cycle[placed[pp] as usize]) < c {
             pp += 1;
         }
         let cell = cells.cell();
-        for &x in placed[pp..]
+        for &k in placed[pp..]
             .iter()
-            .take_while(|&&x| row(t[x as usize]) == c)
+            .take_while(|&&k| row(cycle[k as usize]) == c)
         {
-            let op = p.op(OpId(x));
             if !cell.is_empty() {
                 cell.push_str(", ");
             }
-            let tx = t[x as usize];
+            let tk = cycle[k as usize];
             let _ = match ii {
-                Some(_) if tx != c => write!(cell, "{} ({}, cycle {tx})", op.label, op.opcode),
-                _ => write!(cell, "{} ({})", op.label, op.opcode),
+                Some(_) if tk != c => write!(cell, "{} ({}, cycle {tk})", label(k), opcode(k)),
+                _ => write!(cell, "{} ({})", label(k), opcode(k)),
             };
         }
         if cell.is_empty() {

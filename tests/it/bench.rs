@@ -37,3 +37,36 @@ fn unknown_benchmark_is_a_usage_error() {
         .stderr_has("list-schedule")
         .run();
 }
+
+#[test]
+fn process_section_times_whole_processes() {
+    let v = Course::new(["bench", "--quick", "--only", "process", "--format", "json"])
+        .run()
+        .json();
+    let s = &v.as_array().expect("an array of sections")[0];
+    assert_eq!(s["name"], "process");
+    let ms = s["measurements"].as_array().unwrap();
+    let labels: Vec<&str> = ms.iter().map(|m| m["label"].as_str().unwrap()).collect();
+    for want in [
+        "schedule loop",
+        "analyze json",
+        "schedule json",
+        "schedule text",
+        "machine occupancy",
+        "machine yaml depth",
+    ] {
+        assert!(labels.contains(&want), "{labels:?}");
+    }
+    for m in ms {
+        assert!(m["min_s"].as_f64().unwrap() <= m["max_s"].as_f64().unwrap());
+        assert!(m["note"].as_str().unwrap().contains("; course "), "{m}");
+        if cfg!(unix) {
+            assert!(m["peak_rss_bytes"].as_u64().unwrap() > 0, "{m}");
+        }
+    }
+    let json = &ms[labels.iter().position(|l| *l == "schedule json").unwrap()];
+    assert_eq!(
+        json["note"],
+        "course gen block --ops 1000 --seed 1 > block1000.txt; course schedule block1000.txt --format json > /dev/null"
+    );
+}

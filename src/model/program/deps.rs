@@ -8,30 +8,32 @@ use super::{Diagnostic, Edge, EdgeKind, Kind, Op};
 use crate::model::ids::OpId;
 use crate::model::machine::Machine;
 use crate::util::name::NameMap;
+use crate::util::order::stable_sort_by_key;
 
 /// Register and memory dependences (Lesson 23.2), deduplicated per
 /// `(from, to, distance)` keeping the largest latency. `defs` maps each
-/// register to the operation defining it (and that operation's line). More
+/// register to the operation defining it (and that operation's line); it is
+/// dropped once the register edges are found, before the sort. More
 /// than `max_edges` dependences are refused at the operation where the
 /// count was passed, found in source order.
 pub(super) fn build_edges<'t>(
     kind: Kind,
     ops: &'t [Op],
-    defs: &Defs<'t>,
+    defs: Defs<'t>,
     machine: &Machine,
     max_edges: usize,
 ) -> Result<Vec<Edge>, Diagnostic> {
     let mut edges: Vec<Edge> = Vec::with_capacity(ops.len() * 2);
     let lat = |i: usize| machine.class(ops[i].class).latency;
-    let mut defs = Resolver::new(defs);
+    let mut resolver = Resolver::new(&defs);
     for (j, op) in ops.iter().enumerate() {
         let consumer = machine.class(op.class);
         if let Some(d) = &op.dest {
             // In a program that parsed, op j is the one definition of d.
-            defs.defined(d, j as u32);
+            resolver.defined(d, j as u32);
         }
         for (pos, in_address, u) in op.reg_reads() {
-            let found = defs.get(u.name.as_str()).map(|i| i as usize);
+            let found = resolver.get(u.name.as_str()).map(|i| i as usize);
             let Some(i) = found else {
                 continue; // live-in value
             };
@@ -69,6 +71,9 @@ pub(super) fn build_edges<'t>(
             });
         }
     }
+
+    drop(resolver);
+    drop(defs);
 
     // Memory: index by symbol so the work is proportional to the pairs found.
     // The groups of plain-symbol operations are kept in the order their
@@ -161,9 +166,16 @@ pub(super) fn build_edges<'t>(
 
     // Deduplicate per (from, to, distance), keeping the first edge of the
     // largest latency: register (flow, then anti) edges come first, so they
-    // win ties. A
-    // stable sort keeps generation order within each key.
-    edges.sort_by_key(|e| (e.from, e.to, e.distance));
+    // win ties. Stable counting sorts, least significant key first, order
+    // the edges by (from, to, distance) and keep generation order within
+    // each key.
+    let mut scratch = Vec::new();
+    if edges.iter().any(|e| e.distance > 0) {
+        stable_sort_by_key(&mut edges, &mut scratch, |e| i64::from(e.distance));
+    }
+    stable_sort_by_key(&mut edges, &mut scratch, |e| e.to.index() as i64);
+    stable_sort_by_key(&mut edges, &mut scratch, |e| e.from.index() as i64);
+    drop(scratch);
     edges.dedup_by(|later, kept| {
         let same = (later.from, later.to, later.distance) == (kept.from, kept.to, kept.distance);
         // A flow edge also wins a tie against an anti edge on the same pair.

@@ -33,66 +33,138 @@ struct Lexed<'t> {
     col: u32,
 }
 
+/// What a byte can start, for [`lex`].
+const OTHER: u8 = 0;
+const SPACE: u8 = 1;
+const NAME: u8 = 2;
+const DIGIT: u8 = 3;
+const MINUS: u8 = 4;
+const PUNCT: u8 = 5;
+const WIDE: u8 = 6;
+
+/// The class of every byte: [`NAME`] for letters, `_` and `.`; [`SPACE`]
+/// for the ASCII characters `char::is_whitespace` accepts; [`WIDE`] for
+/// the bytes of characters beyond ASCII.
+const CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c >= 0x80 {
+            WIDE
+        } else if c.is_ascii_alphabetic() || c == b'_' || c == b'.' {
+            NAME
+        } else if c.is_ascii_digit() {
+            DIGIT
+        } else if c == b'-' {
+            MINUS
+        } else if matches!(c, b':' | b',' | b'=' | b'[' | b']' | b'+' | b'@') {
+            PUNCT
+        } else if matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+            SPACE
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Whether a byte continues a name (letters, digits, `_`, `.`).
+fn name_byte(c: u8) -> bool {
+    matches!(CLASS[c as usize], NAME | DIGIT)
+}
+
 /// Splits one line into tokens with their 1-based character columns. Every
 /// token is ASCII, so the scan walks bytes; only whitespace may be wider,
 /// and the column counts characters, not bytes.
 fn lex<'t>(line: &'t str, out: &mut Vec<Lexed<'t>>) -> Result<(), (u32, String)> {
     out.clear();
     let b = line.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
     let mut i = 0;
     let mut col = 1u32;
     while i < b.len() {
         let c = b[i];
         let start = i;
-        if !c.is_ascii() {
-            let Some(ch) = line[i..].chars().next() else {
-                break;
-            };
-            if !ch.is_whitespace() {
-                return Err((col, format!("unexpected character {ch:?}")));
-            }
-            i += ch.len_utf8();
-        } else if (c as char).is_whitespace() {
-            i += 1;
-        } else if c.is_ascii_alphabetic() || c == b'_' || c == b'.' {
-            while i < b.len() && ident(b[i]) {
+        match CLASS[c as usize] {
+            SPACE => i += 1,
+            NAME => {
                 i += 1;
-            }
-            out.push(Lexed {
-                tok: Tok::Ident(&line[start..i]),
-                col,
-            });
-        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
-            i += 1;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            let text = &line[start..i];
-            if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
-                return Err((
+                while i < b.len() && name_byte(b[i]) {
+                    i += 1;
+                }
+                out.push(Lexed {
+                    tok: Tok::Ident(&line[start..i]),
                     col,
-                    format!("'{text}{}…' is neither a number nor a name", b[i] as char),
-                ));
+                });
             }
-            out.push(Lexed {
-                tok: text.parse().map(Tok::Int).unwrap_or(Tok::BigInt),
-                col,
-            });
-        } else if b":,=[]+@".contains(&c) {
-            out.push(Lexed {
-                tok: Tok::Punct(c as char),
-                col,
-            });
-            i += 1;
-        } else {
-            return Err((col, format!("unexpected character {:?}", c as char)));
+            DIGIT | MINUS if c != b'-' || b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                i += 1;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let text = &line[start..i];
+                if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
+                    return Err((
+                        col,
+                        format!("'{text}{}…' is neither a number nor a name", b[i] as char),
+                    ));
+                }
+                out.push(Lexed {
+                    tok: int_token(text),
+                    col,
+                });
+            }
+            PUNCT => {
+                out.push(Lexed {
+                    tok: Tok::Punct(c as char),
+                    col,
+                });
+                i += 1;
+            }
+            WIDE => {
+                let Some(ch) = line[i..].chars().next() else {
+                    break;
+                };
+                if !ch.is_whitespace() {
+                    return Err((col, format!("unexpected character {ch:?}")));
+                }
+                i += ch.len_utf8();
+                // Wide whitespace is one column.
+                col += 1;
+                continue;
+            }
+            _ => return Err((col, format!("unexpected character {:?}", c as char))),
         }
-        // Tokens are ASCII: one column per byte; wide whitespace is one column.
-        col += if c.is_ascii() { (i - start) as u32 } else { 1 };
+        // Tokens are ASCII: one column per byte.
+        col += (i - start) as u32;
     }
     Ok(())
+}
+
+/// An integer literal (`-`? digits): its value, or [`Tok::BigInt`] when it
+/// does not fit in an i64.
+fn int_token(text: &str) -> Tok<'_> {
+    let (neg, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text),
+    };
+    // Accumulated negatively, so i64::MIN fits.
+    let mut v: i64 = 0;
+    for &d in digits.as_bytes() {
+        match v
+            .checked_mul(10)
+            .and_then(|v| v.checked_sub(i64::from(d - b'0')))
+        {
+            Some(x) => v = x,
+            None => return Tok::BigInt,
+        }
+    }
+    if neg {
+        Tok::Int(v)
+    } else {
+        v.checked_neg().map_or(Tok::BigInt, Tok::Int)
+    }
 }
 
 fn describe(t: Option<&Lexed<'_>>) -> String {
@@ -374,13 +446,12 @@ pub(super) fn parse_limited(
     let mut labels: Vec<(&str, u32, u32)> = Vec::new();
     let mut dests: Vec<(&str, Def)> = Vec::new();
     let mut dest_cols: Vec<u32> = Vec::new();
-    for (ln, line) in text.lines().enumerate() {
+    for (ln, (body, end_col)) in Bodies::new(text).enumerate() {
         if diags.len() >= MAX_DIAGNOSTICS {
             break;
         }
         let ln = ln as u32 + 1;
         last_line = ln;
-        let (body, end_col) = line_body(line);
         if let Err((col, message)) = lex(body, &mut toks) {
             diags.push(Diagnostic {
                 line: ln,
@@ -482,16 +553,15 @@ pub(super) fn parse_limited(
         .collect();
     names_diags.sort_by_key(|&(i, k, _)| (i, k));
     diags.extend(names_diags.into_iter().map(|(_, _, d)| d));
-    drop((labels, dest_cols));
+    drop((labels, dests, dest_cols));
 
     // Pass 2: the operations, built straight from the lines.
     let mut ops: Vec<Op> = Vec::with_capacity(nops);
     let mut classes: Vec<(&str, Option<ClassId>)> = Vec::new();
     let mut seen_header = false;
     let mut resolver = Resolver::new(&defs);
-    for (ln, line) in text.lines().enumerate().take(last_line as usize) {
+    for (ln, (body, end_col)) in Bodies::new(text).enumerate().take(last_line as usize) {
         let ln = ln as u32 + 1;
-        let (body, end_col) = line_body(line);
         if lex(body, &mut toks).is_err() {
             continue;
         }
@@ -622,23 +692,54 @@ pub(super) fn parse_limited(
         diags.truncate(MAX_DIAGNOSTICS);
         return Err(err(diags));
     }
-    let edges = build_edges(kind, &ops, &defs, machine, max_edges).map_err(|d| err(vec![d]))?;
+    drop(resolver);
+    let edges = build_edges(kind, &ops, defs, machine, max_edges).map_err(|d| err(vec![d]))?;
     Ok(Program::assemble(name, kind, ops, edges))
 }
 
-/// A line without its comment and CR, and the column just past its end.
-fn line_body(line: &str) -> (&str, u32) {
-    let body = match line.bytes().position(|b| b == b'#') {
-        Some(i) => &line[..i],
-        None => line,
-    };
-    let body = body.trim_end_matches('\r');
-    let end_col = if body.is_ascii() {
-        body.len() as u32 + 1
-    } else {
-        body.chars().count() as u32 + 1
-    };
-    (body, end_col)
+/// The lines of a text as `str::lines` splits them, each without its
+/// comment and trailing CRs, with the column just past its end: one scan
+/// per line finds the line feed, the comment and whether the line is
+/// ASCII (then columns are bytes).
+struct Bodies<'t> {
+    rest: &'t str,
+}
+
+impl<'t> Bodies<'t> {
+    fn new(text: &'t str) -> Bodies<'t> {
+        Bodies { rest: text }
+    }
+}
+
+impl<'t> Iterator for Bodies<'t> {
+    type Item = (&'t str, u32);
+
+    fn next(&mut self) -> Option<(&'t str, u32)> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let b = self.rest.as_bytes();
+        let (mut end, mut hash, mut ascii) = (b.len(), None, true);
+        for (i, &c) in b.iter().enumerate() {
+            if c == b'\n' {
+                end = i;
+                break;
+            }
+            if c == b'#' && hash.is_none() {
+                hash = Some(i);
+            }
+            ascii &= c.is_ascii();
+        }
+        let line = &self.rest[..hash.unwrap_or(end)];
+        self.rest = self.rest.get(end + 1..).unwrap_or("");
+        let body = line.trim_end_matches('\r');
+        let end_col = if ascii {
+            body.len() as u32 + 1
+        } else {
+            body.chars().count() as u32 + 1
+        };
+        Some((body, end_col))
+    }
 }
 
 /// Whether a lexed line is blank, the header (the first line with tokens,
@@ -765,4 +866,89 @@ fn check_at<'t>(
         column,
         message,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_classes_match_the_char_predicates() {
+        for b in 0..=255u8 {
+            let c = b as char;
+            let class = CLASS[b as usize];
+            assert_eq!(class == WIDE, !b.is_ascii(), "{b}");
+            if b.is_ascii() {
+                assert_eq!(class == SPACE, c.is_whitespace(), "{b}");
+                assert_eq!(
+                    name_byte(b),
+                    b.is_ascii_alphanumeric() || b == b'_' || b == b'.',
+                    "{b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bodies_split_as_lines_do() {
+        for text in [
+            "",
+            "\n",
+            "a\n\nb",
+            "a\r\nb # c\r\n",
+            "x # y\r\r\n\r",
+            "µs: 1 # é\nz",
+            "#only\n  \t\n",
+        ] {
+            let want: Vec<(&str, u32)> = text
+                .lines()
+                .map(|line| {
+                    let body = match line.bytes().position(|b| b == b'#') {
+                        Some(i) => &line[..i],
+                        None => line,
+                    };
+                    let body = body.trim_end_matches('\r');
+                    (body, body.chars().count() as u32 + 1)
+                })
+                .collect();
+            assert_eq!(Bodies::new(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn integers_read_as_str_parse_reads_them() {
+        for text in [
+            "0",
+            "-0",
+            "007",
+            "42",
+            "-42",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "99999999999999999999999",
+        ] {
+            let want = text.parse::<i64>().map_or(Tok::BigInt, Tok::Int);
+            assert_eq!(int_token(text), want, "{text}");
+        }
+        let mut toks = Vec::new();
+        // Comments are cut before lexing; wide spaces are one column.
+        assert_eq!(
+            lex("a # x", &mut toks).unwrap_err(),
+            (3, "unexpected character '#'".to_string())
+        );
+        lex("a:\tr1 = add r2,\u{2003}-3\u{a0}", &mut toks).unwrap();
+        let cols: Vec<u32> = toks.iter().map(|t| t.col).collect();
+        assert_eq!(cols, [1, 2, 4, 7, 9, 13, 15, 17]);
+        assert_eq!(toks[7].tok, Tok::Int(-3));
+        assert_eq!(
+            lex("a: r1 = 12x", &mut toks).unwrap_err(),
+            (9, "'12x…' is neither a number nor a name".to_string())
+        );
+        assert_eq!(
+            lex("a - b", &mut toks).unwrap_err(),
+            (3, "unexpected character '-'".to_string())
+        );
+    }
 }
