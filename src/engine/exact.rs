@@ -409,34 +409,29 @@ mod tests {
     use crate::engine::check::check_cycles;
     use crate::model::program::parse;
 
+    /// `text` needs II `ii`: the search proves `ii − 1` infeasible and
+    /// finds a schedule at `ii` that passes the grader's checks.
+    fn proves_ii(text: &str, ii: u64) -> Program {
+        let m = Machine::toy();
+        let p = parse(text, "t.txt", &m).unwrap();
+        assert_eq!(search(&p, &m, ii - 1, 100_000), Outcome::Infeasible);
+        let Outcome::Found(t) = search(&p, &m, ii, 100_000) else {
+            panic!("II {ii} is feasible");
+        };
+        assert!(check_cycles(&p, &m, &t, Some(ii)).is_empty(), "{t:?}");
+        p
+    }
+
     #[test]
     fn finds_valid_schedules_and_proves_the_rest_infeasible() {
-        let m = Machine::toy();
         // Five memory operations: ResMII 5, so II 4 cannot hold them.
-        let p = parse(
-            "loop mem\na: r1 = load [x]\nb: r2 = load [y]\nc: r3 = add r1, r2\nd: store [z], r3\ne: r4 = load [w]\nf: store [v], r4\n",
-            "mem.txt",
-            &m,
-        )
-        .unwrap();
-        assert_eq!(search(&p, &m, 4, 100_000), Outcome::Infeasible);
-        let Outcome::Found(t) = search(&p, &m, 5, 100_000) else {
-            panic!("II 5 is feasible");
-        };
-        assert!(check_cycles(&p, &m, &t, Some(5)).is_empty(), "{t:?}");
+        proves_ii(crate::engine::modulo::tests::MEM_LOOP, 5);
         // A div holds the multiplier four cycles: with a mul, II 5.
-        let p = parse(
+        let p = proves_ii(
             "loop d\na: r1 = div r2, 3\nb: r3 = mul r4, 2\nc: r4 = add r1, 1\n",
-            "d",
-            &m,
-        )
-        .unwrap();
-        assert_eq!(search(&p, &m, 4, 100_000), Outcome::Infeasible);
-        let Outcome::Found(t) = search(&p, &m, 5, 100_000) else {
-            panic!("II 5 is feasible");
-        };
-        assert!(check_cycles(&p, &m, &t, Some(5)).is_empty(), "{t:?}");
+            5,
+        );
         // No budget, no answer.
-        assert_eq!(search(&p, &m, 5, 0), Outcome::Undecided);
+        assert_eq!(search(&p, &Machine::toy(), 5, 0), Outcome::Undecided);
     }
 }

@@ -456,21 +456,19 @@ pub fn iterative(p: &Program, m: &Machine) -> ModuloSchedule {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::check::check_cycles;
     use crate::model::program::parse;
+
+    /// Five memory operations and an add: ResMII 5 on the toy machine.
+    pub(crate) const MEM_LOOP: &str = "loop mem\na: r1 = load [x]\nb: r2 = load [y]\nc: r3 = add r1, r2\nd: store [z], r3\ne: r4 = load [w]\nf: store [v], r4\n";
 
     #[test]
     fn resource_and_recurrence_bound_loops_reach_mii() {
         let m = Machine::toy();
         // Five memory operations: ResMII 5.
-        let p = parse(
-            "loop mem\na: r1 = load [x]\nb: r2 = load [y]\nc: r3 = add r1, r2\nd: store [z], r3\ne: r4 = load [w]\nf: store [v], r4\n",
-            "mem.txt",
-            &m,
-        )
-        .unwrap();
+        let p = parse(MEM_LOOP, "mem.txt", &m).unwrap();
         let s = modulo_schedule(&p, &m);
         assert_eq!((s.mii, s.ii), (5, 5));
         assert!(check_cycles(&p, &m, &s.cycles, Some(s.ii)).is_empty());
