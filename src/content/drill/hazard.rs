@@ -250,33 +250,52 @@ pub fn parse_events(
     Ok((events, start.unwrap_or(0) as i64, unit, canonical.join(" ")))
 }
 
+/// The issue attempts a problem traces: drawn from a seed, or given as a
+/// replay (`seed` is then 0 and `replay` the attempts as written back).
+struct Attempts {
+    events: Vec<Event>,
+    /// The cycle of the first event.
+    start: i64,
+    /// The unit traced.
+    unit: ResourceId,
+    seed: u64,
+    replay: Option<String>,
+}
+
+impl Attempts {
+    /// The attempts of `seed`, from cycle 0.
+    fn of_seed(m: &Machine, seed: u64) -> Result<Attempts, DrillError> {
+        let (events, unit) = events(m, seed)?;
+        Ok(Attempts {
+            events,
+            start: 0,
+            unit,
+            seed,
+            replay: None,
+        })
+    }
+
+    /// The attempts written in `spec` ([`parse_events`]).
+    fn of_spec(m: &Machine, spec: &str) -> Result<Attempts, DrillError> {
+        let (events, start, unit, canonical) = parse_events(m, spec)?;
+        Ok(Attempts {
+            events,
+            start,
+            unit,
+            seed: 0,
+            replay: Some(canonical),
+        })
+    }
+}
+
 /// The replay of `spec` ([`parse_events`]), with the trace when `solution`.
 pub fn replay_problem(m: &Machine, spec: &str, solution: bool) -> Result<Problem, DrillError> {
-    let (events, start, unit, canonical) = parse_events(m, spec)?;
-    Ok(problem_of(
-        m,
-        &events,
-        start,
-        unit,
-        0,
-        Some(canonical),
-        solution,
-    ))
+    Ok(problem_of(m, Attempts::of_spec(m, spec)?, solution))
 }
 
 /// Checks an answer to the replay of `spec`.
 pub fn replay_check(m: &Machine, spec: &str, text: &str, file: &str) -> Result<Report, DrillError> {
-    let (events, start, unit, canonical) = parse_events(m, spec)?;
-    Ok(check_of(
-        m,
-        &events,
-        start,
-        unit,
-        0,
-        Some(canonical),
-        text,
-        file,
-    ))
+    Ok(check_of(m, Attempts::of_spec(m, spec)?, text, file))
 }
 
 /// The issue attempts as `cycle N: Issue(class)`, the first at `start`.
@@ -309,22 +328,20 @@ fn steps(trace: &[TraceRow]) -> Vec<Step> {
 
 /// The events for `seed`, with the trace when `solution`.
 pub fn problem(m: &Machine, seed: u64, solution: bool) -> Result<Problem, DrillError> {
-    let (events, unit) = events(m, seed)?;
-    Ok(problem_of(m, &events, 0, unit, seed, None, solution))
+    Ok(problem_of(m, Attempts::of_seed(m, seed)?, solution))
 }
 
-/// The problem for `events` on `unit` from cycle `start`.
-fn problem_of(
-    m: &Machine,
-    events: &[Event],
-    start: i64,
-    unit: ResourceId,
-    seed: u64,
-    replay: Option<String>,
-    solution: bool,
-) -> Problem {
+/// The problem of the attempts `a`.
+fn problem_of(m: &Machine, a: Attempts, solution: bool) -> Problem {
+    let Attempts {
+        events,
+        start,
+        unit,
+        seed,
+        replay,
+    } = a;
     let solution = solution.then(|| {
-        let trace = hazard::trace(m, unit, start, events);
+        let trace = hazard::trace(m, unit, start, &events);
         Solution {
             steps: steps(&trace),
             trace,
@@ -333,7 +350,7 @@ fn problem_of(
     let model = Arc::new(m.clone());
     Problem {
         drill: Drill::Hazard,
-        events: event_names(m, start, events),
+        events: event_names(m, start, &events),
         generator_version: GENERATOR_VERSION,
         machine: MachineJson(model.clone()),
         replay,
@@ -348,23 +365,19 @@ fn problem_of(
 /// Checks one `accept {…}` / `reject {…}` line per issue attempt; a wrong
 /// one gets the state that decided it.
 pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, DrillError> {
-    let (events, unit) = events(m, seed)?;
-    Ok(check_of(m, &events, 0, unit, seed, None, text, file))
+    Ok(check_of(m, Attempts::of_seed(m, seed)?, text, file))
 }
 
-/// [`check`] for `events` on `unit` from cycle `start`.
-#[allow(clippy::too_many_arguments)]
-fn check_of(
-    m: &Machine,
-    events: &[Event],
-    start: i64,
-    unit: ResourceId,
-    seed: u64,
-    replay: Option<String>,
-    text: &str,
-    file: &str,
-) -> Report {
-    let trace = hazard::trace(m, unit, start, events);
+/// [`check`] for the attempts `a`.
+fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
+    let Attempts {
+        events,
+        start,
+        unit,
+        seed,
+        replay,
+    } = a;
+    let trace = hazard::trace(m, unit, start, &events);
     let befores: Vec<&Vec<u32>> = trace
         .iter()
         .filter(|r| r.accepted.is_some())

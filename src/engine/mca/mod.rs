@@ -239,18 +239,8 @@ fn check_counts(p: &Program, opts: &Options) -> Result<u64, McaError> {
 /// an older one, and every class books its whole reservation table,
 /// `issue` included (Definition 23.1.1).
 fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
-    let b = p.len() as u64;
-    if b == 0 {
-        return Err(McaError::Empty);
-    }
-    let n = opts.iterations;
-    if n == 0 || n > MAX_ITERATIONS {
-        return Err(McaError::Iterations(n));
-    }
-    let total = n
-        .checked_mul(b)
-        .filter(|&t| t <= MAX_INSTRUCTIONS)
-        .ok_or(McaError::TooMany(n, b))?;
+    let total = check_counts(p, opts)?;
+    let (b, n) = (p.len() as u64, opts.iterations);
     let body: Vec<BodyOp> = p
         .ops()
         .iter()
