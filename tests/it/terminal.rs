@@ -30,6 +30,7 @@ fn drills_fit_in_80_columns() {
     let list = Course::new(["drill", "list", "--format", "json"])
         .run()
         .json();
+    assert_narrow("drill list", &common::ok(["drill", "list"]));
     for d in list.as_array().unwrap() {
         let name = d["name"].as_str().unwrap();
         for seed in 1..=20 {

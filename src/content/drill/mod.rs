@@ -133,7 +133,7 @@ impl Drill {
                 "ResMII, RecMII and MII of a random loop (usage from reservation tables, the critical recurrence)"
             }
             Drill::Modulo => {
-                "a modulo schedule of a random loop at the smallest II you can reach (Lesson 23.6)"
+                "a modulo schedule of a random loop at the smallest II (the modulo reservation table; MII bounds it)"
             }
             Drill::Forbidden => {
                 "forbidden latencies and collision vectors of random reservation tables (Definition 23.1.5)"

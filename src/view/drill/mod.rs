@@ -27,10 +27,15 @@ pub fn list_text(drills: &[DrillEntry]) -> String {
         .iter()
         .map(|d| vec![format!("  {}", d.name), d.summary.to_string()])
         .collect();
-    format!(
-        "Drills (course drill NAME [--seed N] [--solution] [--check FILE|-] [--format text|json]):\n{}",
-        columns(&rows)
-    )
+    // Summaries continue under themselves, within 80 columns.
+    let hang = " ".repeat(4 + drills.iter().map(|d| d.name.len()).max().unwrap_or(0));
+    let mut out =
+        String::from("Drills (course drill NAME [--seed N] [--solution] [--check FILE|-]):\n");
+    for line in columns(&rows).lines() {
+        out.push_str(&crate::util::text::wrap_line(line, &hang, 80));
+        out.push('\n');
+    }
+    out
 }
 
 /// A problem, and its solution when it has one.
