@@ -32,16 +32,6 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             "--events and --lesson replay the hazard drill: course drill hazard --lesson".into(),
         ));
     }
-    // A problem without --seed draws one; an answer names its own; a
-    // replay of issue attempts has none.
-    let seed = match (a.seed, &a.check) {
-        (None, None) if events.is_none() => {
-            let s = course::host::clock::fresh_seed();
-            eprintln!("course: no --seed given; using --seed {s}");
-            Some(s)
-        }
-        (seed, _) => seed,
-    };
     let answer = match &a.check {
         Some(path) => Some((
             if path == "-" {
@@ -55,7 +45,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
     };
     let req = api::drill::DrillRequest {
         drill,
-        seed,
+        seed: a.seed,
         machine: &ctx.machine,
         source: &ctx.source,
         solution: a.solution,
@@ -76,6 +66,11 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             Ok(if r.correct() { 0 } else { 1 })
         }
         DrillOutput::Problem(p) => {
+            // Without --seed the library drew one (a replay of issue
+            // attempts has none): say which, so the problem can be had again.
+            if a.seed.is_none() && events.is_none() {
+                eprintln!("course: no --seed given; using --seed {}", p.line().seed);
+            }
             match a.format {
                 Format::Json => print_json(&p),
                 Format::Text => print(&view::drill::problem_text(&p)),
