@@ -101,6 +101,12 @@ chmod +x /autograder/source/course /autograder/source/run_autograder
 /// `course`, and (with `--course-dir`) the lab's files, (with hidden
 /// inputs) the secret seed.
 pub fn gradescope(req: &BundleRequest) -> Result<Bundle, String> {
+    if let Some(r) = &req.run {
+        run::split_command(&r.command).map_err(|e| format!("--run: {e}"))?;
+        if let Some(why) = crate::api::grade::hidden_problem(r.hidden, r.secret.as_deref()) {
+            return Err(why);
+        }
+    }
     let lab = lab::load_lab(req.source, req.lab)?;
     let binary: PathBuf = match req.binary {
         Some(b) => b.to_path_buf(),
@@ -108,15 +114,6 @@ pub fn gradescope(req: &BundleRequest) -> Result<Bundle, String> {
     };
     if let Some(problem) = disk::static_binary_problem(&binary)? {
         return Err(problem);
-    }
-    if let Some(r) = &req.run {
-        run::split_command(&r.command).map_err(|e| format!("--run: {e}"))?;
-        if r.hidden > 0 && r.secret.is_none() {
-            return Err(
-                "hidden inputs need the secret seed: --secret-seed-file FILE or COURSE_SECRET_SEED"
-                    .into(),
-            );
-        }
     }
     let course_dir = matches!(req.source, Source::Dir(_));
     let mut entries = vec![

@@ -114,6 +114,23 @@ pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades
     })
 }
 
+/// The most hidden inputs a `--run` may ask for.
+pub const MAX_HIDDEN: usize = 1000;
+
+/// Why `hidden` inputs cannot be generated with `secret`, if they cannot.
+pub fn hidden_problem(hidden: usize, secret: Option<&str>) -> Option<String> {
+    if hidden > MAX_HIDDEN {
+        Some(format!("--hidden: at most {MAX_HIDDEN} hidden inputs"))
+    } else if hidden > 0 && secret.is_none() {
+        Some(
+            "hidden inputs need the secret seed: --secret-seed-file FILE or COURSE_SECRET_SEED"
+                .into(),
+        )
+    } else {
+        None
+    }
+}
+
 /// What `course grade --run` needs besides the lab and the folder.
 #[cfg(unix)]
 #[derive(Clone, Debug)]
@@ -157,16 +174,15 @@ pub fn run_lab(
     mode: Mode,
     req: &RunRequest,
 ) -> Result<Grades, String> {
+    if let Some(why) = hidden_problem(req.hidden, req.secret.as_deref()) {
+        return Err(why);
+    }
     let mut lab = lab::load_lab(source, name)?;
-    let hidden = match (req.hidden, &req.secret) {
-        (0, _) => Vec::new(),
-        (n, Some(secret)) => lab::hidden_inputs(&lab, crate::util::rng::seed_from_text(secret), n)?,
-        (_, None) => {
-            return Err(
-                "hidden inputs need the secret seed: --secret-seed-file FILE or COURSE_SECRET_SEED"
-                    .into(),
-            )
+    let hidden = match &req.secret {
+        Some(secret) if req.hidden > 0 => {
+            lab::hidden_inputs(&lab, crate::util::rng::seed_from_text(secret), req.hidden)?
         }
+        _ => Vec::new(),
     };
     let ws = Workspace::new()?;
     let mut files = Vec::new();

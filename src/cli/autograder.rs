@@ -7,8 +7,8 @@ use clap::Subcommand;
 
 use course::api::autograder::{self, BundleRequest, RunConfig};
 
-use super::grade::{path_arg, run_request, RunOpts};
-use super::{print, print_json, read_file, CmdResult, Ctx};
+use super::grade::{run_request, RunOpts};
+use super::{print, print_json, CmdResult, Ctx};
 
 #[derive(clap::Args, Debug)]
 pub struct AutograderArgs {
@@ -64,18 +64,17 @@ pub fn run(ctx: &Ctx, args: &AutograderArgs) -> CmdResult {
 }
 
 fn bundle(ctx: &Ctx, a: &BundleArgs) -> CmdResult {
-    let run = match &a.run.run {
-        None => None,
-        Some(command) => Some(RunConfig {
+    // The options are checked (and the secret read) as `autograder run`
+    // will take them, so no bundle is made that fails on every submission.
+    let run = match (&a.run.run, run_request(&a.run)?) {
+        (Some(command), Some(req)) => Some(RunConfig {
             command: command.clone(),
-            hidden: a.run.hidden,
-            secret: match &a.run.secret_seed_file {
-                Some(p) => Some(read_file(&path_arg(p))?),
-                None => std::env::var("COURSE_SECRET_SEED").ok(),
-            },
+            hidden: req.hidden,
+            secret: req.secret,
             time_limit: a.run.time_limit,
             output_limit_kib: a.run.output_limit,
         }),
+        _ => None,
     };
     let b = autograder::gradescope(&BundleRequest {
         source: &ctx.source,

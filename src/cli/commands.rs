@@ -6,9 +6,11 @@ use course::api::{self, drill::DrillOutput};
 use course::model::program::Kind;
 use course::view;
 
+use course::formats::diagnostic::Diagnostics;
+
 use super::{
     print, print_json, print_with, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice,
-    Format, GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs,
+    Format, GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs, Out,
 };
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
@@ -32,16 +34,6 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             "--events and --lesson replay the hazard drill: course drill hazard --lesson".into(),
         ));
     }
-    // A problem without --seed draws one; an answer names its own; a
-    // replay of issue attempts has none.
-    let seed = match (a.seed, &a.check) {
-        (None, None) if events.is_none() => {
-            let s = course::host::clock::fresh_seed();
-            eprintln!("course: no --seed given; using --seed {s}");
-            Some(s)
-        }
-        (seed, _) => seed,
-    };
     let answer = match &a.check {
         Some(path) => Some((
             if path == "-" {
@@ -55,7 +47,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
     };
     let req = api::drill::DrillRequest {
         drill,
-        seed,
+        seed: a.seed,
         machine: &ctx.machine,
         source: &ctx.source,
         solution: a.solution,
@@ -76,6 +68,11 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             Ok(if r.correct() { 0 } else { 1 })
         }
         DrillOutput::Problem(p) => {
+            // Without --seed the library drew one (a replay of issue
+            // attempts has none): say which, so the problem can be had again.
+            if a.seed.is_none() && events.is_none() {
+                eprintln!("course: no --seed given; using --seed {}", p.line().seed);
+            }
             match a.format {
                 Format::Json => print_json(&p),
                 Format::Text => print(&view::drill::problem_text(&p)),
@@ -94,14 +91,24 @@ fn origin(path: &str) -> &str {
     }
 }
 
-pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
-    let text = read_file(&a.input)?;
-    let out = api::schedule::run(&text, origin(&a.input), &ctx.machine)?;
-    drop(text);
+/// A text or DOT writer of a command on one input.
+type Writer<T> = fn(&mut Out, &T) -> std::fmt::Result;
+
+/// Reads the input, makes the result with `make` and prints it in the
+/// asked format (schedule and analyze).
+fn graph_cmd<T: serde::Serialize>(
+    a: &InputArgs,
+    make: impl FnOnce(&str, &str) -> Result<T, Diagnostics>,
+    text: Writer<T>,
+    dot: Writer<T>,
+) -> CmdResult {
+    let input = read_file(&a.input)?;
+    let out = make(&input, origin(&a.input))?;
+    drop(input);
     match a.format {
-        GraphFormat::Text => print_with(|w| view::schedule::write_text(w, &out)),
+        GraphFormat::Text => print_with(|w| text(w, &out)),
         GraphFormat::Json => print_json(&out),
-        GraphFormat::Dot => print_with(|w| view::schedule::write_dot(w, &out)),
+        GraphFormat::Dot => print_with(|w| dot(w, &out)),
     }
     // The process ends next: freeing a large program piece by piece would
     // only delay the exit.
@@ -109,19 +116,22 @@ pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
     Ok(0)
 }
 
+pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
+    graph_cmd(
+        a,
+        |text, origin| api::schedule::run(text, origin, &ctx.machine),
+        view::schedule::write_text,
+        view::schedule::write_dot,
+    )
+}
+
 pub fn analyze(ctx: &Ctx, a: &InputArgs) -> CmdResult {
-    let text = read_file(&a.input)?;
-    let out = api::analyze::run(&text, origin(&a.input), &ctx.machine)?;
-    drop(text);
-    match a.format {
-        GraphFormat::Text => print_with(|w| view::analyze::write_text(w, &out)),
-        GraphFormat::Json => print_json(&out),
-        GraphFormat::Dot => print_with(|w| view::analyze::write_dot(w, &out)),
-    }
-    // The process ends next: freeing a large program piece by piece would
-    // only delay the exit.
-    std::mem::forget(out);
-    Ok(0)
+    graph_cmd(
+        a,
+        |text, origin| api::analyze::run(text, origin, &ctx.machine),
+        view::analyze::write_text,
+        view::analyze::write_dot,
+    )
 }
 
 /// `course machine [NAME|FILE]`: the machine was loaded with the others

@@ -187,11 +187,14 @@ struct Entry {
     kind: FileType,
 }
 
-/// The entries of `dir` that are not [`ignored`], at most [`MAX_ENTRIES`],
-/// sorted by name (bytes). Links are not followed.
-fn list(dir: &Path) -> io::Result<Vec<Entry>> {
+/// The entries of `dir` that are not [`ignored`], sorted by name (bytes),
+/// and whether the folder holds more than the [`MAX_ENTRIES`] looked at
+/// (which ones are left out is then up to the file system). Links are not
+/// followed.
+fn list(dir: &Path) -> io::Result<(Vec<Entry>, bool)> {
     let mut out = Vec::new();
-    for e in fs::read_dir(dir)?.take(MAX_ENTRIES) {
+    let mut all = fs::read_dir(dir)?;
+    for e in all.by_ref().take(MAX_ENTRIES) {
         let e = e?;
         let name = e.file_name();
         if ignored(&name) {
@@ -201,7 +204,7 @@ fn list(dir: &Path) -> io::Result<Vec<Entry>> {
         out.push(Entry { name, kind });
     }
     out.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    Ok(out)
+    Ok((out, all.next().is_some()))
 }
 
 fn is_sched(name: &OsStr) -> bool {
@@ -215,7 +218,9 @@ fn nested_files(dir: &Path) -> Vec<Vec<OsString>> {
     let mut budget = MAX_ENTRIES;
     let mut stack: Vec<(std::path::PathBuf, Vec<OsString>)> = vec![(dir.to_path_buf(), Vec::new())];
     while let Some((d, rel)) = stack.pop() {
-        let Ok(entries) = list(&d) else { continue };
+        let Ok((entries, _)) = list(&d) else {
+            continue;
+        };
         for e in entries {
             if budget == 0 {
                 return out;
@@ -288,8 +293,8 @@ pub fn grade_student(lab: &Lab, student: &str, dir: &Path) -> StudentReport {
 
 /// The text of each lab input's submission in `dir`, or why not.
 pub fn read_student(lab: &Lab, dir: &Path) -> Vec<Result<String, Unread>> {
-    let entries = match list(dir) {
-        Ok(e) => e,
+    let (entries, more) = match list(dir) {
+        Ok(l) => l,
         Err(e) => {
             let why = match e.kind() {
                 io::ErrorKind::PermissionDenied => {
@@ -313,7 +318,8 @@ pub fn read_student(lab: &Lab, dir: &Path) -> Vec<Result<String, Unread>> {
         .iter()
         .map(|li| {
             let want = format!("{}.sched", li.stem);
-            if entries.iter().any(|e| e.name.as_bytes() == want.as_bytes()) {
+            // Past the listing's bound the file is looked for by name.
+            if more || entries.iter().any(|e| e.name.as_bytes() == want.as_bytes()) {
                 return read_submission(&dir.join(&want), &want);
             }
             let nested = nested.get_or_insert_with(|| nested_files(dir));
@@ -408,8 +414,14 @@ pub fn visit(
     mode: Mode,
     grade: &mut dyn FnMut(&Lab, &str, &Path) -> StudentReport,
 ) -> Result<ClassRun, String> {
-    let entries = list(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let (mode, notes) = decide(dir, &entries, mode)?;
+    let (entries, more) = list(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let (mode, mut notes) = decide(dir, &entries, mode)?;
+    let crowded = (more && mode == Mode::Class).then(|| {
+        format!(
+            "{} holds more than {MAX_ENTRIES} entries: only {MAX_ENTRIES} were looked at, so some students were not graded",
+            dir.display()
+        )
+    });
     if mode == Mode::Student {
         let name = dir
             .file_name()
@@ -430,11 +442,11 @@ pub fn visit(
         }
     }
     if students.is_empty() {
-        return Err(format!(
-            "{}: no student folders in the class folder",
-            dir.display()
-        ));
+        return Err(crowded.unwrap_or_else(|| {
+            format!("{}: no student folders in the class folder", dir.display())
+        }));
     }
+    notes.extend(crowded);
     Ok(ClassRun { students, notes })
 }
 
@@ -572,6 +584,34 @@ mod tests {
         let run = grade_dir(&lab, &d, Mode::Class).unwrap();
         assert_eq!(run.students.len(), 2);
         assert!(run.notes[0].contains("running.sched"), "{:?}", run.notes);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_folder_past_the_listing_bound_is_said_so_and_files_are_found_by_name() {
+        let lab = load_lab(&Source::Embedded, "ch23-sched").unwrap();
+        let d = scratch("crowded");
+        let amy = d.join("amy");
+        std::fs::create_dir_all(&amy).unwrap();
+        for li in &lab.inputs {
+            std::fs::write(amy.join(format!("{}.sched", li.stem)), li.reference_text()).unwrap();
+        }
+        for i in 0..MAX_ENTRIES {
+            std::fs::write(amy.join(format!(".junk{i}")), "").unwrap();
+            std::fs::write(d.join(format!(".junk{i}")), "").unwrap();
+        }
+        // However the folder is ordered, every submission is read.
+        let one = grade_dir(&lab, &amy, Mode::Student).unwrap();
+        assert_eq!(one.students[0].score, lab.points * lab.inputs.len() as f64);
+        let run = grade_dir(&lab, &d, Mode::Class);
+        let notes = match run {
+            Ok(r) => r.notes,
+            Err(e) => vec![e],
+        };
+        assert!(
+            notes.iter().any(|n| n.contains("more than 10000 entries")),
+            "{notes:?}"
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 }

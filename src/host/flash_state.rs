@@ -18,7 +18,7 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::content::flash::{self, Date, State, StateRead};
@@ -78,11 +78,13 @@ enum Found {
 
 /// Reads and checks the state file, changing nothing.
 fn read_state(path: &Path, deck: &str) -> Result<Found, StateError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    // One byte past the limit is enough to tell a file too large.
+    let mut bytes = Vec::new();
+    match File::open(path).and_then(|f| f.take(MAX_STATE_BYTES + 1).read_to_end(&mut bytes)) {
+        Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Missing),
         Err(e) => return Err(state_err(path, e)),
-    };
+    }
     Ok(match flash::read_state(&bytes, deck) {
         StateRead::Whole(state) => Found::State {
             state,
@@ -406,6 +408,26 @@ mod tests {
         assert!(bad.state.cards.is_empty());
         assert_eq!(bad.backup, Some(dir.join("s.json.corrupt-T")));
         assert!(!p.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_state_file_past_the_limit_is_read_no_further() {
+        let dir = std::env::temp_dir().join(format!("course-flash-big-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("s.json");
+        // Sparse: the length is past the limit without writing the bytes.
+        let f = File::create(&p).unwrap();
+        f.set_len(4 * MAX_STATE_BYTES).unwrap();
+        drop(f);
+        let peeked = peek_state(&p, "ch23").unwrap();
+        assert!(peeked.state.cards.is_empty());
+        assert!(
+            peeked.warnings[0].contains("larger than 16 MiB"),
+            "{:?}",
+            peeked.warnings
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -13,16 +13,6 @@ fn sim(dir: &Path) -> PathBuf {
     root
 }
 
-fn references(dir: &Path) {
-    std::fs::create_dir_all(dir).unwrap();
-    let sol = common::root().join("solutions/ch23-sched");
-    for e in std::fs::read_dir(&sol).unwrap().flatten() {
-        if e.path().extension().is_some_and(|x| x == "sched") {
-            std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 /// `course autograder run --root ROOT --lab LAB [extra]`, then the results.
 fn run(root: &Path, lab: &str, extra: &[&str]) -> serde_json::Value {
     Course::new(["autograder", "run", "--lab", lab, "--root"])
@@ -62,18 +52,18 @@ fn every_upload_layout_is_found() {
     let tmp = common::tempdir();
     type Layout = fn(&Path);
     let layouts: Vec<(&str, Layout, f64, &str)> = vec![
-        ("root", |s| references(s), 80.0, ""),
+        ("root", |s| common::references(s), 80.0, ""),
         (
             "one folder",
-            |s| references(&s.join("lab23")),
+            |s| common::references(&s.join("lab23")),
             80.0,
             "graded the files found in the folder lab23/",
         ),
         (
             "mac zip",
             |s| {
-                references(&s.join("my lab"));
-                references(&s.join("__MACOSX/my lab"));
+                common::references(&s.join("my lab"));
+                common::references(&s.join("__MACOSX/my lab"));
                 std::fs::write(s.join("__MACOSX/my lab/._running.sched"), [0u8, 5, 22]).unwrap();
                 std::fs::write(s.join("my lab/.DS_Store"), [0u8, 0, 0, 1]).unwrap();
             },
@@ -84,7 +74,7 @@ fn every_upload_layout_is_found() {
         (
             "wrong names",
             |s| {
-                references(s);
+                common::references(s);
                 std::fs::rename(s.join("running.sched"), s.join("Running.sched")).unwrap();
                 std::fs::rename(s.join("dot.sched"), s.join("dot.txt")).unwrap();
             },
@@ -119,7 +109,7 @@ fn every_upload_layout_is_found() {
 fn a_grader_failure_still_writes_results_without_paths() {
     let tmp = common::tempdir();
     let root = sim(tmp.path());
-    references(&root.join("submission"));
+    common::references(&root.join("submission"));
     let o = Course::new(["autograder", "run", "--lab", "no-such-lab", "--root"])
         .arg_path(&root)
         .run();
@@ -225,7 +215,7 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         root.join("run_autograder"),
     )
     .unwrap();
-    references(&root.join("submission/lab"));
+    common::references(&root.join("submission/lab"));
     let out = std::process::Command::new(root.join("run_autograder"))
         .env("COURSE_AUTOGRADER_ROOT", &root)
         .current_dir(&root)
@@ -250,4 +240,26 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         j["output"].as_str().unwrap().contains("Found: notes.pdf"),
         "{j}"
     );
+}
+
+#[test]
+fn a_bundle_is_refused_with_run_options_its_runs_would_refuse() {
+    let tmp = common::tempdir();
+    let zip = tmp.path().join("autograder.zip");
+    let bundle = || {
+        Course::new(["autograder", "gradescope", "--lab", "ch23-sched", "--out"])
+            .arg_path(&zip)
+            .args(["--run", "./sched {input}"])
+            .code(2)
+    };
+    bundle()
+        .args(["--time-limit", "0"])
+        .stderr_has("--time-limit: between 0 and 3600 seconds")
+        .run();
+    bundle()
+        .args(["--hidden", "5000"])
+        .env("COURSE_SECRET_SEED", "s")
+        .stderr_has("--hidden: at most 1000 hidden inputs")
+        .run();
+    assert!(!zip.exists());
 }

@@ -288,6 +288,18 @@ pub fn tempdir() -> tempfile::TempDir {
         .expect("a temporary folder")
 }
 
+/// Copies every reference solution of the lab `ch23-sched` into `dir`
+/// (made if missing): a student folder that earns every point.
+pub fn references(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    let sol = root().join("solutions/ch23-sched");
+    for e in std::fs::read_dir(&sol).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "sched") {
+            std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+        }
+    }
+}
+
 /// Whether expectation files are to be rewritten (`COURSE_BLESS=1`).
 pub fn bless() -> bool {
     std::env::var_os("COURSE_BLESS").is_some_and(|v| !v.is_empty() && v != "0")

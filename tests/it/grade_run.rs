@@ -118,34 +118,28 @@ fn hidden_inputs_need_the_secret_and_feedback_hides_their_details() {
     let tmp = common::tempdir();
     let d = tmp.path();
     class(d, &["garbage"]);
-    Course::new([
-        "grade",
-        "--lab",
-        "ch23-sched",
-        "--run",
-        &command(),
-        "--hidden",
-        "1",
-    ])
-    .arg_path(d.join("class"))
-    .env_remove("COURSE_SECRET_SEED")
-    .code(2)
-    .stderr_has("hidden inputs need the secret seed")
-    .run();
-    let o = Course::new([
-        "grade",
-        "--lab",
-        "ch23-sched",
-        "--run",
-        &command(),
-        "--hidden",
-        "1",
-    ])
-    .env("COURSE_SECRET_SEED", SECRET)
-    .args(["--format", "gradescope"])
-    .arg_path(d.join("class/garbage"))
-    .code(1)
-    .run();
+    let hidden = |n: &str| {
+        Course::new(["grade", "--lab", "ch23-sched", "--run", &command()]).args(["--hidden", n])
+    };
+    hidden("1")
+        .arg_path(d.join("class"))
+        .env_remove("COURSE_SECRET_SEED")
+        .code(2)
+        .stderr_has("hidden inputs need the secret seed")
+        .run();
+    // A count past the bound is refused before anything is generated.
+    hidden("18446744073709551615")
+        .arg_path(d.join("class"))
+        .env("COURSE_SECRET_SEED", SECRET)
+        .code(2)
+        .stderr_has("--hidden: at most 1000 hidden inputs")
+        .run();
+    let o = hidden("1")
+        .env("COURSE_SECRET_SEED", SECRET)
+        .args(["--format", "gradescope"])
+        .arg_path(d.join("class/garbage"))
+        .code(1)
+        .run();
     let j = o.json();
     let hidden = j["tests"]
         .as_array()

@@ -23,17 +23,6 @@ fn grade(dir: &Path, format: &str, extra: &[&str]) -> common::Output {
         .run()
 }
 
-/// Copies every reference solution into `dir`.
-fn references(dir: &Path) {
-    std::fs::create_dir_all(dir).unwrap();
-    let sol = common::root().join("solutions/ch23-sched");
-    for e in std::fs::read_dir(&sol).unwrap().flatten() {
-        if e.path().extension().is_some_and(|x| x == "sched") {
-            std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 fn mkfifo(path: &Path) {
     let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path.
@@ -60,7 +49,7 @@ fn running_message(st: &serde_json::Value) -> String {
 fn links_and_fifos_are_never_followed_nor_opened() {
     let tmp = common::tempdir();
     let d = tmp.path();
-    references(&d.join("alice"));
+    common::references(&d.join("alice"));
     // bob links to a file outside, carol to alice's file, dave's folder is
     // a link to alice's, erin's file is a FIFO.
     std::fs::create_dir_all(d.join("bob")).unwrap();
@@ -104,9 +93,9 @@ fn links_and_fifos_are_never_followed_nor_opened() {
 fn hidden_entries_are_not_students_and_a_stray_sched_is_an_error() {
     let tmp = common::tempdir();
     let d = tmp.path();
-    references(&d.join("alice"));
-    references(&d.join(".git"));
-    references(&d.join("__MACOSX"));
+    common::references(&d.join("alice"));
+    common::references(&d.join(".git"));
+    common::references(&d.join("__MACOSX"));
     std::fs::write(d.join("alice/._running.sched"), [0u8, 5, 22, 7]).unwrap();
     let j = grade(d, "json", &[]).json();
     let names: Vec<&str> = j["students"]
@@ -140,7 +129,7 @@ fn names_that_are_not_utf8_stay_distinct() {
     let tmp = common::tempdir();
     let d = tmp.path();
     for name in [&b"st\xff"[..], b"st\xfe", b"=HYPERLINK(x)"] {
-        references(&d.join(OsStr::from_bytes(name)));
+        common::references(&d.join(OsStr::from_bytes(name)));
     }
     let j = grade(d, "gradescope", &[]).json();
     let keys: Vec<&String> = j.as_object().unwrap().keys().collect();
@@ -238,8 +227,8 @@ fn an_unreadable_file_is_a_grading_error_not_a_zero() {
     };
     let tmp = common::tempdir();
     let d = tmp.path();
-    references(&d.join("alice"));
-    references(&d.join("bob"));
+    common::references(&d.join("alice"));
+    common::references(&d.join("bob"));
     let perm = |p: &Path, mode: u32| {
         std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap()
     };
@@ -425,7 +414,7 @@ fn an_oversize_submission_is_refused_before_the_reference_is_computed() {
 fn the_gradebook_takes_a_roster_and_merges_a_regrade() {
     let tmp = common::tempdir();
     let d = tmp.path();
-    references(&d.join("class/alice"));
+    common::references(&d.join("class/alice"));
     std::fs::create_dir_all(d.join("class/bob")).unwrap();
     std::fs::write(
         d.join("roster.csv"),
@@ -458,7 +447,7 @@ fn the_gradebook_takes_a_roster_and_merges_a_regrade() {
     );
     std::fs::write(d.join("book.csv"), &book).unwrap();
     // Bob hands in late; only his folder is regraded and merged back.
-    references(&d.join("class/bob"));
+    common::references(&d.join("class/bob"));
     let merged = Course::new(["grade", "--lab", "ch23-sched", "--format", "csv", "--merge"])
         .arg_path(d.join("book.csv"))
         .arg_path(d.join("class/bob"))
