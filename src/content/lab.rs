@@ -121,16 +121,25 @@ impl Lab {
     }
 }
 
-/// The hidden inputs of a lab: `count` inputs generated from the
-/// instructor's secret `seed` (blocks and loops in turn, 10–24 and 6–14
-/// operations), named `hidden-1`, `hidden-2`, …, with their text. The same
-/// seed gives the same inputs, so every student meets the same ones.
+/// The most hidden inputs a lab may be graded on.
+pub const MAX_HIDDEN: usize = 1000;
+
+/// The hidden inputs of a lab: `count` (at most [`MAX_HIDDEN`]) inputs
+/// generated from the instructor's secret `seed` (blocks and loops in turn,
+/// 10–24 and 6–14 operations), named `hidden-1`, `hidden-2`, …, with their
+/// text. The same seed gives the same inputs, so every student meets the
+/// same ones.
 pub fn hidden_inputs(
     lab: &Lab,
     seed: u64,
     count: usize,
 ) -> Result<Vec<(LabInput, String)>, String> {
     use crate::content::gen::{self, GenParams};
+    if count > MAX_HIDDEN {
+        return Err(format!(
+            "--hidden {count}: at most {MAX_HIDDEN} hidden inputs"
+        ));
+    }
     let mut rng = crate::util::rng::Rng::derived(seed, "hidden-inputs");
     let mut out = Vec::with_capacity(count);
     for i in 0..count {
@@ -406,6 +415,15 @@ mod tests {
         let m = Machine::toy();
         let p = program::parse(crate::content::data::RUNNING_TXT, "running.txt", &m).unwrap();
         (LabInput::new("running", p, &m), m)
+    }
+
+    #[test]
+    fn hidden_inputs_are_bounded_before_any_is_made() {
+        let lab = load_lab(&Source::Embedded, "ch23-sched").unwrap();
+        let two = hidden_inputs(&lab, 7, 2).unwrap();
+        assert_eq!(two[1].0.stem, "hidden-2");
+        let e = hidden_inputs(&lab, 7, usize::MAX).unwrap_err();
+        assert!(e.contains("at most 1000 hidden inputs"), "{e}");
     }
 
     #[test]

@@ -316,7 +316,12 @@ fn replays_follow_the_machine_and_refuse_what_they_cannot_trace() {
     ])
     .stdout_has("on the r unit")
     .stdout_has("cycle 2: Issue(o0)  {0}")
+    // The check it suggests runs on the same machine, named as a family member.
+    .stdout_has("--events 'o2@0 o0@2 o1@2 o0@3' --machine pathological-3 --check ANSWER")
     .run();
+    Course::new(["--machine", "pathological:3", "drill", "list-schedule"])
+        .stdout_has("course drill list-schedule --machine pathological-3 --check ANSWER")
+        .run();
     for (events, why) in [
         (
             "",

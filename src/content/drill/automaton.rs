@@ -10,12 +10,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use super::forbidden::{braces, k, tables};
 use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
 use crate::engine::hazard::{set_string, Automaton};
 use crate::formats::answer;
 use crate::formats::diagnostic::Diagnostic;
 use crate::model::ids::ClassId;
-use crate::model::machine::{ClassFile, Machine, MachineFile, MachineInfo, ResourceFile};
+use crate::model::machine::{Machine, MachineInfo};
 use crate::util::rng::{Rng, GENERATOR_VERSION};
 
 /// The problem: the generated classes and their offsets on `r`.
@@ -84,12 +85,6 @@ impl Solution {
     }
 }
 
-/// `{0, 2}`: a set as an answer file writes it.
-fn braces(s: &[u32]) -> String {
-    let v: Vec<String> = s.iter().map(u32::to_string).collect();
-    format!("{{{}}}", v.join(", "))
-}
-
 /// The outcome of checking an automaton.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -103,9 +98,6 @@ pub struct Report {
     pub seed: u64,
 }
 
-/// The class names, in order.
-const NAMES: [&str; 3] = ["A", "B", "C"];
-
 /// The largest offset a generated class uses.
 const MAX_OFFSET: i64 = 3;
 
@@ -116,37 +108,16 @@ const STATES: std::ops::RangeInclusive<usize> = 4..=10;
 /// One candidate machine: two or three classes on one capacity-1 resource.
 fn candidate(rng: &mut Rng, seed: u64) -> Machine {
     let nclass = if rng.percent(30) { 3 } else { 2 };
-    let classes = NAMES
-        .iter()
-        .take(nclass)
-        .map(|name| {
+    let offsets = (0..nclass)
+        .map(|_| {
             let mut offs: Vec<i64> = (0..=MAX_OFFSET).filter(|_| rng.percent(40)).collect();
             if offs.is_empty() {
                 offs.push(rng.range(0, MAX_OFFSET as u64) as i64);
             }
-            ClassFile {
-                name: name.to_string(),
-                latency: offs.iter().max().copied().unwrap_or(0) + 1,
-                opcodes: vec![name.to_ascii_lowercase()],
-                unit: None,
-                occupancy: None,
-                reservation: Some(offs.iter().map(|&k| ("r".to_string(), k)).collect()),
-                uops: None,
-                read_advance: None,
-            }
+            offs
         })
         .collect();
-    let file = MachineFile {
-        name: Some(format!("automaton-{seed}")),
-        issue_width: nclass as i64,
-        micro_op_buffer_size: None,
-        resources: vec![ResourceFile {
-            name: "r".into(),
-            capacity: 1,
-        }],
-        classes,
-    };
-    Machine::from_file(&file, "automaton drill").expect("generated tables are valid")
+    tables(format!("automaton-{seed}"), offsets, "automaton drill")
 }
 
 /// The machine for `seed`: the first candidate whose classes differ,
@@ -226,14 +197,6 @@ struct Given {
     line: u32,
     /// `(column, set)` for the state and each transition.
     items: Vec<(u32, Option<BTreeSet<u64>>)>,
-}
-
-/// `K(o)` on `r`, sorted.
-fn k(m: &Machine, o: ClassId) -> Vec<u32> {
-    let mut k: Vec<u32> = m.class(o).offsets(resource(m)).collect();
-    k.sort_unstable();
-    k.dedup();
-    k
 }
 
 /// Why `Issue(o)` from `state` goes where it goes.

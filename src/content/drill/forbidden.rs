@@ -14,7 +14,7 @@ use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, 
 use crate::engine::hazard;
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
-use crate::model::ids::ResourceId;
+use crate::model::ids::{ClassId, ResourceId};
 use crate::model::json::MachineJson;
 use crate::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 use crate::util::rng::{Rng, GENERATOR_VERSION};
@@ -72,7 +72,7 @@ impl Solution {
 }
 
 /// `{0, 2}`: a set as an answer file writes it.
-fn braces(f: &[u32]) -> String {
+pub(super) fn braces(f: &[u32]) -> String {
     let v: Vec<String> = f.iter().map(u32::to_string).collect();
     format!("{{{}}}", v.join(", "))
 }
@@ -104,27 +104,40 @@ const NAMES: [&str; 3] = ["A", "B", "C"];
 /// Two or three classes on one capacity-1 resource with random offset sets.
 fn machine(seed: u64) -> Machine {
     let mut rng = Rng::derived(seed, "forbidden/tables");
-    let nclass = rng.range(2, 3);
-    let mut classes = Vec::new();
-    for name in NAMES.iter().take(nclass as usize) {
-        let mut offs: Vec<i64> = (0..=5).filter(|_| rng.percent(35)).collect();
-        if offs.is_empty() {
-            offs.push(rng.range(0, 3) as i64);
-        }
-        let lat = offs.iter().max().copied().unwrap_or(0) + 1;
-        classes.push(ClassFile {
+    let nclass = rng.range(2, 3) as usize;
+    let offsets = (0..nclass)
+        .map(|_| {
+            let mut offs: Vec<i64> = (0..=5).filter(|_| rng.percent(35)).collect();
+            if offs.is_empty() {
+                offs.push(rng.range(0, 3) as i64);
+            }
+            offs
+        })
+        .collect();
+    tables(format!("forbidden-{seed}"), offsets, "forbidden drill")
+}
+
+/// The machine of a generated drill: one capacity-1 resource `r` and a
+/// class per offset set, named A, B, C in order, each with latency one past
+/// its last offset. `what` names the drill in a (never expected) error.
+pub(super) fn tables(name: String, offsets: Vec<Vec<i64>>, what: &str) -> Machine {
+    let nclass = offsets.len();
+    let classes = NAMES
+        .iter()
+        .zip(offsets)
+        .map(|(name, offs)| ClassFile {
             name: name.to_string(),
-            latency: lat,
+            latency: offs.iter().max().copied().unwrap_or(0) + 1,
             opcodes: vec![name.to_ascii_lowercase()],
             unit: None,
             occupancy: None,
             reservation: Some(offs.iter().map(|&k| ("r".to_string(), k)).collect()),
             uops: None,
             read_advance: None,
-        });
-    }
+        })
+        .collect();
     let file = MachineFile {
-        name: Some(format!("forbidden-{seed}")),
+        name: Some(name),
         issue_width: nclass as i64,
         micro_op_buffer_size: None,
         resources: vec![ResourceFile {
@@ -133,7 +146,7 @@ fn machine(seed: u64) -> Machine {
         }],
         classes,
     };
-    Machine::from_file(&file, "forbidden drill").expect("generated tables are valid")
+    Machine::from_file(&file, what).expect("generated tables are valid")
 }
 
 /// The one resource of a generated machine.
@@ -141,16 +154,18 @@ pub fn resource(m: &Machine) -> ResourceId {
     m.resource_by_name("r").unwrap_or_default()
 }
 
+/// `K(o)` on `r`, sorted: the offsets class `o` reserves.
+pub(super) fn k(m: &Machine, o: ClassId) -> Vec<u32> {
+    let mut k: Vec<u32> = m.class(o).offsets(resource(m)).collect();
+    k.sort_unstable();
+    k.dedup();
+    k
+}
+
 /// `CV(o)`, the state of `r` right after `o` issues alone, for every class.
 fn vectors(m: &Machine) -> Vec<(String, Vec<u32>)> {
-    let r = resource(m);
     m.class_ids()
-        .map(|c| {
-            let mut k: Vec<u32> = m.class(c).offsets(r).collect();
-            k.sort_unstable();
-            k.dedup();
-            (m.class(c).name.clone(), k)
-        })
+        .map(|c| (m.class(c).name.clone(), k(m, c)))
         .collect()
 }
 

@@ -333,15 +333,8 @@ pub fn problem(m: &Machine, seed: u64, solution: bool) -> Result<Problem, DrillE
 
 /// The problem of the attempts `a`.
 fn problem_of(m: &Machine, a: Attempts, solution: bool) -> Problem {
-    let Attempts {
-        events,
-        start,
-        unit,
-        seed,
-        replay,
-    } = a;
     let solution = solution.then(|| {
-        let trace = hazard::trace(m, unit, start, &events);
+        let trace = hazard::trace(m, a.unit, a.start, &a.events);
         Solution {
             steps: steps(&trace),
             trace,
@@ -350,15 +343,15 @@ fn problem_of(m: &Machine, a: Attempts, solution: bool) -> Problem {
     let model = Arc::new(m.clone());
     Problem {
         drill: Drill::Hazard,
-        events: event_names(m, start, &events),
+        events: event_names(m, a.start, &a.events),
         generator_version: GENERATOR_VERSION,
         machine: MachineJson(model.clone()),
-        replay,
-        seed,
+        replay: a.replay,
+        seed: a.seed,
         solution,
-        start,
+        start: a.start,
         model,
-        unit,
+        unit: a.unit,
     }
 }
 
@@ -370,14 +363,7 @@ pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, D
 
 /// [`check`] for the attempts `a`.
 fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
-    let Attempts {
-        events,
-        start,
-        unit,
-        seed,
-        replay,
-    } = a;
-    let trace = hazard::trace(m, unit, start, &events);
+    let trace = hazard::trace(m, a.unit, a.start, &a.events);
     let befores: Vec<&Vec<u32>> = trace
         .iter()
         .filter(|r| r.accepted.is_some())
@@ -471,8 +457,8 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
         correct: all_right(&verdicts),
         drill: Drill::Hazard,
         verdicts,
-        replay,
-        seed,
+        replay: a.replay,
+        seed: a.seed,
         machine_name: m.name().to_string(),
     }
 }

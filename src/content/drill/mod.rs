@@ -273,9 +273,12 @@ impl std::fmt::Display for ProblemLine {
 }
 
 /// How to ask for the machine `name` on the command line: `--machine
-/// NAME` for a built-in machine, the machine's file otherwise.
+/// NAME` for a built-in machine or a family member (`pathological-3`), the
+/// machine's file otherwise.
 pub fn machine_flag(name: &str) -> String {
-    if crate::content::data::builtin_machine(name).is_some() {
+    let named = crate::content::data::builtin_machine(name).is_some()
+        || matches!(crate::content::family::machine(name), Some(Ok(_)));
+    if named {
         format!("--machine {name}")
     } else {
         format!("--machine FILE (the file of machine {name})")

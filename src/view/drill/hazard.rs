@@ -2,7 +2,7 @@
 //! solution the recognizer's event table laid out as in Lesson 23.1 §3
 //! (consecutive Advances on one row).
 
-use super::{answer_text, header, problem_header, verdict_lines};
+use super::{answer_text, header, machine_arg, problem_header, verdict_lines};
 use crate::content::drill::hazard::{Problem, Report};
 use crate::engine::hazard::{set_string, TraceRow};
 use crate::model::ids::ResourceId;
@@ -58,7 +58,8 @@ pub fn problem(p: &Problem) -> String {
     text.push('\n');
     match &p.replay {
         Some(events) => text.push_str(&format!(
-            "Answer with {SYNTAX}\nCheck it with:\n  course drill hazard --events '{events}' --check ANSWER\n"
+            "Answer with {SYNTAX}\nCheck it with:\n  course drill hazard --events '{events}'{} --check ANSWER\n",
+            machine_arg(Some(m.name()))
         )),
         None => text.push_str(&answer_text(&line, SYNTAX)),
     }

@@ -101,16 +101,22 @@ fn problem_header(line: &ProblemLine) -> String {
 /// with its line breaks), keeping the first line, and the command that
 /// checks.
 fn answer_text(line: &ProblemLine, syntax: &str) -> String {
-    let machine = match line.machine.as_deref() {
-        Some(m) if m != "toy" => format!(" {}", machine_flag(m)),
-        _ => String::new(),
-    };
+    let machine = machine_arg(line.machine.as_deref());
     format!(
         "Answer with {syntax}\n\
          Keep the first line above at the top of your answer file, and check it with:\n\
          \x20 course drill {}{machine} --check ANSWER\n",
         line.drill.name()
     )
+}
+
+/// ` --machine NAME` for a problem on another machine than the default
+/// toy one (the check must run on the same machine), else nothing.
+fn machine_arg(machine: Option<&str>) -> String {
+    match machine {
+        Some(m) if m != "toy" => format!(" {}", machine_flag(m)),
+        _ => String::new(),
+    }
 }
 
 /// A problem on a generated input: the header, the task and the rules it
