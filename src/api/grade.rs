@@ -114,8 +114,8 @@ pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades
     })
 }
 
-/// The most hidden inputs a `--run` may ask for.
-pub const MAX_HIDDEN: usize = 1000;
+/// The most hidden inputs a `--run` may ask for (the lab's own bound).
+pub use crate::content::lab::MAX_HIDDEN;
 
 /// Why `hidden` inputs cannot be generated with `secret`, if they cannot.
 pub fn hidden_problem(hidden: usize, secret: Option<&str>) -> Option<String> {
