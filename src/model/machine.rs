@@ -179,6 +179,10 @@ pub struct Machine {
     memory_form: BTreeMap<ClassId, ClassId>,
 }
 
+/// The most `(resource, offset)` pairs the reservation tables of one
+/// machine hold together, issue slots included.
+pub const MAX_PAIRS: usize = 1 << 22;
+
 /// The resource id of the issue pseudo-resource.
 pub const ISSUE: ResourceId = ResourceId(0);
 
@@ -709,6 +713,22 @@ impl Machine {
         }
         let mut opcode_class = BTreeMap::new();
         let mut memory_form = BTreeMap::new();
+        // The pairs every table holds, counted before each is built: a few
+        // numbers in a file (occupancy, uses cycles, uops) stand for many.
+        let mut room = MAX_PAIRS;
+        let mut reserve = |field: Field, pairs: usize| {
+            if pairs > room {
+                return Err(bad(
+                    field,
+                    format!("the reservation tables hold more than {MAX_PAIRS} pairs in all"),
+                ));
+            }
+            room -= pairs;
+            Ok(())
+        };
+        let cycles = |list: &[(String, i64)]| -> usize {
+            list.iter().map(|&(_, c)| c.clamp(0, 4096) as usize).sum()
+        };
         let uses_pairs = |i: usize,
                           field: &'static str,
                           list: &[(String, i64)]|
@@ -749,10 +769,21 @@ impl Machine {
                 ));
             }
             let uops = c.uops.unwrap_or(1);
-            if uops < 1 || uops > file.issue_width.max(1) * 64 {
+            if uops < 1 {
                 return Err(bad(
                     at("uops"),
                     format!("uops must be at least 1, got {uops}"),
+                ));
+            }
+            // Each micro-op takes an issue slot at offset 0: more than W
+            // could never issue (checked here, before a table that long).
+            if uops > file.issue_width {
+                return Err(bad(
+                    at("uops"),
+                    format!(
+                        "uops {uops} exceeds the issue width {}: the class could never issue",
+                        file.issue_width
+                    ),
                 ));
             }
             let (read_advance, reads) = match &c.read_advance {
@@ -833,6 +864,16 @@ impl Machine {
                     "give one of unit + occupancy, a reservation list or uses".into(),
                 ));
             }
+            let (field, pairs) = match (&c.unit, &c.reservation, &c.uses) {
+                (Some(_), _, _) => (
+                    "occupancy",
+                    c.occupancy.unwrap_or(1).clamp(0, LIMIT) as usize,
+                ),
+                (None, Some(list), _) => ("reservation", list.len()),
+                (None, None, Some(list)) => ("uses", cycles(list)),
+                (None, None, None) => ("uops", 0),
+            };
+            reserve(at(field), uops as usize + pairs)?;
             match (&c.unit, c.occupancy, &c.reservation, &c.uses) {
                 (None, Some(_), _, _) => {
                     return Err(bad(at("occupancy"), "occupancy needs a unit".into()))
@@ -941,6 +982,8 @@ impl Machine {
             }
             let base = &classes[i];
             let uops = base.uops + extra as u32;
+            let kept = base.reservation.iter().filter(|(r, _)| *r != ISSUE).count();
+            reserve(at("load"), uops as usize + cycles(&load.uses) + kept)?;
             let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
             reservation.extend(uses_pairs(i, "load", &load.uses)?);
             reservation.extend(
@@ -1360,18 +1403,28 @@ fn fold(
     resources: &[Resource],
     reservation: &[(ResourceId, u32)],
 ) -> Result<Vec<(ResourceId, u32, u32)>, String> {
-    let mut folded: BTreeMap<(ResourceId, u32), u32> = BTreeMap::new();
+    // Repeats are counted first, so the groups are walked once per distinct
+    // pair rather than once per micro-op or cycle of occupancy.
+    let mut direct: BTreeMap<(ResourceId, u32), u32> = BTreeMap::new();
     for &(r, k) in reservation {
-        *folded.entry((r, k)).or_default() += 1;
+        *direct.entry((r, k)).or_default() += 1;
+    }
+    let groups: Vec<(ResourceId, &Resource)> = resources
+        .iter()
+        .enumerate()
+        .filter(|(_, res)| res.is_group())
+        .map(|(g, res)| (ResourceId::from_index(g), res))
+        .collect();
+    let mut folded = direct.clone();
+    for (&(r, k), &n) in &direct {
         let covered: &[ResourceId] = if resources[r.index()].is_group() {
             &resources[r.index()].members
         } else {
             std::slice::from_ref(&r)
         };
-        for (g, res) in resources.iter().enumerate() {
-            let g = ResourceId::from_index(g);
-            if g != r && res.is_group() && covered.iter().all(|m| res.members.contains(m)) {
-                *folded.entry((g, k)).or_default() += 1;
+        for &(g, res) in &groups {
+            if g != r && covered.iter().all(|m| res.members.contains(m)) {
+                *folded.entry((g, k)).or_default() += n;
             }
         }
     }
@@ -1576,6 +1629,27 @@ mod tests {
         assert_eq!(lat(0, 1), Some(4)); // operand 0: no advance
         assert_eq!(p.ops()[2].class, mem);
         assert_eq!(lat(2, 2), Some(4)); // folded form: 9 − 5 on the accumulator
+    }
+
+    #[test]
+    fn tables_are_bounded_before_they_are_built() {
+        // A few numbers stand for many pairs: uops beyond W are refused at
+        // once, and the tables of all classes together have a ceiling that
+        // is checked before a table is built.
+        let e = reject("issue_width: 4\nresources: []\nclasses:\n  - { name: a, latency: 1, opcodes: [a], uops: 4194304 }\n");
+        assert_eq!(
+            e,
+            "m.yaml:4:42: classes[0].uops: uops 4194304 exceeds the issue width 4: the class could never issue"
+        );
+        let head = "issue_width: 1\nresources:\n  - { name: u, capacity: 1 }\nclasses:\n";
+        let uses = format!(
+            "{head}  - {{ name: a, latency: 1, opcodes: [a], uses: [{}] }}\n",
+            vec!["[u, 4096]"; 1025].join(", ")
+        );
+        assert_eq!(
+            reject(&uses),
+            "m.yaml:5:42: classes[0].uses: the reservation tables hold more than 4194304 pairs in all"
+        );
     }
 
     #[test]

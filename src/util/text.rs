@@ -100,10 +100,13 @@ pub fn wrap_line(line: &str, hang: &str, width: usize) -> String {
 /// start with `hang`. No final newline.
 fn break_line(line: &str, hang: &str, width: usize, out: &mut String) {
     let mut rest = line;
+    // Characters left in `rest`, kept up to date so that a long line is
+    // counted once, not once per piece.
+    let mut left = rest.chars().count();
     let mut prefix = "";
     loop {
         let room = width.saturating_sub(prefix.chars().count()).max(1);
-        if rest.chars().count() <= room {
+        if left <= room {
             out.push_str(prefix);
             out.push_str(rest);
             return;
@@ -124,7 +127,9 @@ fn break_line(line: &str, hang: &str, width: usize, out: &mut String) {
         out.push_str(prefix);
         out.push_str(rest[..cut].trim_end());
         out.push('\n');
-        rest = rest[cut..].trim_start();
+        let next = rest[cut..].trim_start();
+        left -= rest[..rest.len() - next.len()].chars().count();
+        rest = next;
         prefix = hang;
     }
 }

@@ -24,6 +24,21 @@ fn drill_verdict(drill: &str, seed: &str, answer: &str) -> &'static str {
     }
 }
 
+/// The solution of a drill for seed 1, as JSON.
+fn drill_solution(drill: &str) -> serde_json::Value {
+    Course::new([
+        "drill",
+        drill,
+        "--seed",
+        "1",
+        "--solution",
+        "--format",
+        "json",
+    ])
+    .run()
+    .json()
+}
+
 /// The quiz's verdict on one question of an answer file.
 fn quiz_verdict(id: &str, answer: &str) -> &'static str {
     let j = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
@@ -105,19 +120,9 @@ fn number_spellings(n: u64) -> Vec<(String, &'static str)> {
 
 #[test]
 fn sets_read_the_same_in_the_forbidden_drill_and_the_quiz() {
-    // The forbidden drill's F(A,A) for seed 1 and the quiz's
+    // The forbidden drill's F(A,B) for seed 1 and the quiz's
     // forbidden-latencies for seed 0 are both answered in every spelling.
-    let sol = Course::new([
-        "drill",
-        "forbidden",
-        "--seed",
-        "1",
-        "--solution",
-        "--format",
-        "json",
-    ])
-    .run()
-    .json();
+    let sol = drill_solution("forbidden");
     let forbidden = sol["solution"]["forbidden"].as_object().unwrap().clone();
     let quiz_set = quiz_expected("forbidden-latencies");
     let quiz_items: Vec<u64> = quiz_set
@@ -126,9 +131,9 @@ fn sets_read_the_same_in_the_forbidden_drill_and_the_quiz() {
         .filter_map(|s| s.trim().parse().ok())
         .collect();
     assert!(!quiz_items.is_empty(), "{quiz_set}");
+    // F(A,B) = {0, 3} for seed 1; the other pairs are given right.
+    assert_eq!(forbidden["F(A,B)"], serde_json::json!([0, 3]));
     for (drill_text, want) in set_spellings(&[0, 3]) {
-        // F(A,B) = {0, 3} for seed 1; the other pairs are given right.
-        assert_eq!(forbidden["F(A,B)"], serde_json::json!([0, 3]));
         let mut answer = String::new();
         for (k, v) in &forbidden {
             let v: Vec<String> = v
@@ -164,17 +169,7 @@ fn sets_read_the_same_in_the_forbidden_drill_and_the_quiz() {
 
 #[test]
 fn numbers_read_the_same_in_the_rthroughput_drill_and_the_quiz() {
-    let sol = Course::new([
-        "drill",
-        "rthroughput",
-        "--seed",
-        "1",
-        "--solution",
-        "--format",
-        "json",
-    ])
-    .run()
-    .json();
+    let sol = drill_solution("rthroughput");
     let drill_value: u64 = sol["solution"]["rthroughput"]
         .as_str()
         .unwrap()
