@@ -262,17 +262,6 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
     }
 }
 
-/// Check 3: `t_j + d·II ≥ t_i + ℓ` for every edge.
-pub fn latency_violations(
-    p: &Program,
-    t: &[Cycle],
-    ii: Option<u64>,
-    line_of: &dyn Fn(OpId) -> Option<u32>,
-) -> Vec<Violation> {
-    let placed: Vec<Option<Cycle>> = t.iter().copied().map(Some).collect();
-    latency_over(p, &placed, ii, line_of)
-}
-
 /// Why `e` asks its target to wait until `need`, its source being at
 /// `t_from`: `g's result is visible from 8 (g at 5 + latency 3)` for a
 /// register, `the store h to [w] must come first: ℓ = 1, so g can issue
@@ -324,7 +313,8 @@ pub fn dependence_reason(p: &Program, e: &Edge, t_from: Cycle, ii: Option<u64>) 
     }
 }
 
-/// Check 3 over the operations that have a cycle.
+/// Check 3, `t_j + d·II ≥ t_i + ℓ`, for every edge between two operations
+/// that have a cycle.
 fn latency_over(
     p: &Program,
     t: &[Option<Cycle>],
@@ -470,27 +460,19 @@ pub fn placed_violations(
     }
     let none = |_: OpId| None;
     let mut v = latency_over(p, &cycle, ii, &none);
-    let mut order: Vec<(usize, OpId, Cycle)> = placed
-        .iter()
-        .enumerate()
-        .map(|(i, &(x, c))| (i, x, c))
-        .collect();
-    order.sort_by_key(|&(i, _, c)| (c, i));
-    v.extend(resources_in_order(
-        p,
-        m,
-        order.into_iter().map(|(_, x, c)| (c, x)).collect(),
-        ii,
-        &none,
-    ));
+    // A stable sort keeps the placement order within a cycle.
+    let mut order: Vec<(Cycle, OpId)> = placed.iter().map(|&(x, c)| (c, x)).collect();
+    order.sort_by_key(|&(c, _)| c);
+    v.extend(resources_in_order(p, m, order, ii, &none));
     v
 }
 
 /// Checks a schedule given as cycles (for engine-made schedules).
 pub fn check_cycles(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> Vec<Violation> {
+    let placed: Vec<Option<Cycle>> = t.iter().copied().map(Some).collect();
     let none = |_: OpId| None;
-    let mut v = latency_violations(p, t, ii, &none);
-    v.extend(resource_violations(p, m, t, ii, &none));
+    let mut v = latency_over(p, &placed, ii, &none);
+    v.extend(resources_over(p, m, &placed, ii, &none));
     v
 }
 

@@ -369,9 +369,12 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
     if heuristic.minimality == Minimality::Mii || p.len() > exact::MAX_OPS {
         return heuristic;
     }
-    let mut all_infeasible = true;
+    // The search decides nothing above its largest II: stop there, and the
+    // IIs left untried keep the heuristic's II unproven.
+    let top = heuristic.ii.min(exact::MAX_II + 1);
+    let mut all_infeasible = top == heuristic.ii;
     let mut left = exact::LOOP_STEPS;
-    for ii in heuristic.mii..heuristic.ii {
+    for ii in heuristic.mii..top {
         let mut steps = left.min(exact::STEPS);
         let before = steps;
         let outcome = exact::search_counted(p, m, ii, &mut steps);

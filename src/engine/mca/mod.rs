@@ -32,9 +32,6 @@
 //! assert_eq!(r.total_cycles, 7);
 //! ```
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::engine::mii;
 use crate::engine::rtable::WindowTable;
 use crate::model::ids::{ClassId, Cycle, ResourceId};
@@ -268,16 +265,11 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
         .collect();
     let width = m.issue_width();
     let max_uops = body.iter().map(|o| o.uops).max().unwrap_or(1);
-    let in_order = m.micro_op_buffer_size() == 0;
     // An in-order core still needs somewhere to keep issued instances until
     // they retire: enough room never to throttle a full-width stream.
     let max_lat = body.iter().map(|o| o.latency).max().unwrap_or(0) as u64;
-    let rob_uops: u64 = if in_order {
-        u64::from(width) * (max_lat + u64::from(m.max_offset()) + 2)
-    } else {
-        u64::from(m.micro_op_buffer_size())
-    }
-    .max(u64::from(max_uops));
+    let rob_uops: u64 =
+        (u64::from(width) * (max_lat + u64::from(m.max_offset()) + 2)).max(u64::from(max_uops));
     // The ring must reach from the youngest dispatched instance back to the
     // oldest producer any in-flight instance may read.
     let max_dist = p
@@ -305,11 +297,6 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
     let mut timeline: Vec<Stamp> = Vec::with_capacity((rec * b) as usize);
 
     let mut table = WindowTable::new(m);
-    // Ready instances per class, oldest first.
-    let mut ready_q: Vec<BinaryHeap<Reverse<u64>>> = vec![BinaryHeap::new(); m.classes().len()];
-    // Instances whose operands are known, waiting for their ready cycle.
-    let mut calendar: BinaryHeap<Reverse<(Cycle, u64)>> = BinaryHeap::new();
-    let mut failed_at: Vec<Cycle> = vec![-1; m.classes().len()];
     let mut issued: Vec<u64> = Vec::new();
 
     let (mut head, mut tail, mut next_in_order) = (0u64, 0u64, 0u64);
@@ -346,52 +333,17 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
         // Issue (execution needs no step of its own: a result's visibility
         // follows from its issue cycle and latency).
         issued.clear();
-        if in_order {
-            while next_in_order < tail {
-                let g = next_in_order;
-                let s = &mut slots[g as usize & mask];
-                let class = body[s.op as usize].class;
-                if s.pending > 0 || s.ready > cycle || !table.fits(m, class, cycle) {
-                    break;
-                }
-                table.place(m, class, cycle);
-                s.issue = cycle;
-                issued.push(g);
-                next_in_order += 1;
+        while next_in_order < tail {
+            let g = next_in_order;
+            let s = &mut slots[g as usize & mask];
+            let class = body[s.op as usize].class;
+            if s.pending > 0 || s.ready > cycle || !table.fits(m, class, cycle) {
+                break;
             }
-        } else {
-            while let Some(&Reverse((t, g))) = calendar.peek() {
-                if t > cycle {
-                    break;
-                }
-                calendar.pop();
-                ready_q[body[slots[g as usize & mask].op as usize].class.index()].push(Reverse(g));
-            }
-            loop {
-                // The oldest ready instance among classes that may still fit.
-                let mut best: Option<(u64, usize)> = None;
-                for (k, q) in ready_q.iter().enumerate() {
-                    if failed_at[k] == cycle {
-                        continue;
-                    }
-                    if let Some(&Reverse(g)) = q.peek() {
-                        if best.is_none_or(|(bg, _)| g < bg) {
-                            best = Some((g, k));
-                        }
-                    }
-                }
-                let Some((g, k)) = best else { break };
-                let class = ClassId(k as u16);
-                if table.fits(m, class, cycle) {
-                    table.place(m, class, cycle);
-                    ready_q[k].pop();
-                    slots[g as usize & mask].issue = cycle;
-                    issued.push(g);
-                } else {
-                    // Same class, same table: every younger one fails too.
-                    failed_at[k] = cycle;
-                }
-            }
+            table.place(m, class, cycle);
+            s.issue = cycle;
+            issued.push(g);
+            next_in_order += 1;
         }
         // Wake the consumers of what just issued.
         for &g in &issued {
@@ -400,14 +352,6 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
                 let s = &mut slots[w as usize & mask];
                 s.ready = s.ready.max(cycle + lat);
                 s.pending -= 1;
-                if s.pending == 0 && !in_order {
-                    if s.ready <= cycle + 1 {
-                        // Eligible next cycle: skip the calendar.
-                        ready_q[body[s.op as usize].class.index()].push(Reverse(w));
-                    } else {
-                        calendar.push(Reverse((s.ready, w)));
-                    }
-                }
             }
             waiters.clear();
             slots[g as usize & mask].waiters = waiters;
@@ -445,13 +389,6 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
             s.issue = NOT_ISSUED;
             s.op = tail_op as u32;
             s.iter = tail_iter;
-            if pending == 0 && !in_order {
-                if ready <= cycle + 1 {
-                    ready_q[o.class.index()].push(Reverse(g));
-                } else {
-                    calendar.push(Reverse((ready, g)));
-                }
-            }
             in_rob_uops += u64::from(o.uops);
             slots_used += o.uops;
             tail += 1;
@@ -466,14 +403,10 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
         // cycle where something can change (an operand becomes ready or the
         // oldest instance retires), instead of stepping through idle cycles.
         let mut next = cycle + 1;
-        if issued.is_empty() && tail == tail_before && ready_q.iter().all(BinaryHeap::is_empty) {
+        if issued.is_empty() && tail == tail_before {
             let mut wake = Cycle::MAX;
-            if in_order {
-                if next_in_order < tail {
-                    wake = wake.min(slots[next_in_order as usize & mask].ready);
-                }
-            } else if let Some(&Reverse((t, _))) = calendar.peek() {
-                wake = wake.min(t);
+            if next_in_order < tail {
+                wake = wake.min(slots[next_in_order as usize & mask].ready);
             }
             if head < tail {
                 let s = &slots[head as usize & mask];

@@ -7,7 +7,9 @@
 //!
 //! Units of one kind are interchangeable, so a kind keeps one count per
 //! future cycle instead of a state per unit: a sliding window of
-//! `(cycle, units busy)` cells, as in Algorithm 23.1.4.
+//! `(cycle, units busy)` cells, as in Algorithm 23.1.4. Each kind's window
+//! reaches as far as the offsets booked on it (directly or through a group),
+//! so one long reservation does not widen every kind's window.
 
 use crate::model::ids::{Cycle, ResourceId};
 use crate::model::machine::{Machine, ISSUE};
@@ -150,8 +152,9 @@ impl Strategy {
 /// Resource state of one run.
 #[derive(Clone, Debug)]
 pub(super) struct Ports {
-    mask: usize,
-    rows: usize,
+    /// Per kind (by dense index): where its rows start in `cells` and the
+    /// mask of its power-of-two row count.
+    rows: Vec<(usize, usize)>,
     /// `(cycle, busy units)` per kind and row.
     cells: Vec<(Cycle, u32)>,
     /// Per resource id: the dense index of a kind, or `u32::MAX`.
@@ -183,10 +186,25 @@ pub(super) struct Ports {
 impl Ports {
     pub fn new(m: &Machine) -> Ports {
         let n = m.resources().len();
-        let rows = (m.max_offset() as usize + 2).next_power_of_two();
+        // Per resource: one past the largest offset booked on it; a group's
+        // offsets land on its members.
+        let mut span = vec![0usize; n];
+        for c in m.classes() {
+            for &(r, k) in &c.reservation {
+                span[r.index()] = span[r.index()].max(k as usize + 1);
+            }
+        }
+        for (r, res) in m.resources().iter().enumerate() {
+            let reach = span[r];
+            for x in &res.members {
+                span[x.index()] = span[x.index()].max(reach);
+            }
+        }
         let mut slot = vec![u32::MAX; n];
         let mut bit = vec![0u64; n];
         let mut kinds = 0u32;
+        let mut rows: Vec<(usize, usize)> = Vec::new();
+        let mut cells = 0usize;
         for r in m.resource_ids() {
             if !m.resource(r).is_group() {
                 slot[r.index()] = kinds;
@@ -194,6 +212,11 @@ impl Ports {
                     bit[r.index()] = 1u64 << kinds;
                 }
                 kinds += 1;
+                // Cycles `t … t + span − 1` are live at once: more rows
+                // than that, so no two of them share a row.
+                let len = (span[r.index()] + 1).next_power_of_two();
+                rows.push((cells, len - 1));
+                cells += len;
             }
         }
         let strategy = m
@@ -204,17 +227,19 @@ impl Ports {
                     .then(|| Strategy::new(res.members.iter().fold(0, |a, x| a | bit[x.index()])))
             })
             .collect();
+        // Each resource's offsets in a class are 0, 1, 2, … in order:
+        // `next` counts the pairs of each resource seen so far.
+        let mut next = vec![0u32; n];
         let fast = kinds <= 64
             && m.classes().iter().all(|c| {
-                let mut seen: Vec<(ResourceId, u32)> = Vec::new();
-                c.reservation
-                    .iter()
-                    .filter(|(r, _)| *r != ISSUE)
-                    .all(|&(r, k)| {
-                        let next = seen.iter().filter(|(x, _)| *x == r).count() as u32;
-                        seen.push((r, k));
-                        k == next
-                    })
+                let pairs = c.reservation.iter().filter(|(r, _)| *r != ISSUE);
+                let from_zero = pairs.clone().all(|&(r, k)| {
+                    let seen = &mut next[r.index()];
+                    *seen += 1;
+                    k + 1 == *seen
+                });
+                pairs.for_each(|&(r, _)| next[r.index()] = 0);
+                from_zero
             });
         let group_bits = m
             .resources()
@@ -234,9 +259,8 @@ impl Ports {
             fast,
             now: 0,
             free,
-            mask: rows - 1,
             rows,
-            cells: vec![(-1, 0); kinds as usize * rows],
+            cells: vec![(-1, 0); cells],
             slot,
             caps: m.resources().iter().map(|r| r.capacity).collect(),
             bit,
@@ -246,10 +270,16 @@ impl Ports {
         }
     }
 
+    /// The cell of `kind` for cycle `t`.
+    #[inline]
+    fn cell(&self, kind: ResourceId, t: Cycle) -> usize {
+        let (start, mask) = self.rows[self.slot[kind.index()] as usize];
+        start + (t as usize & mask)
+    }
+
     #[inline]
     fn busy(&self, kind: ResourceId, t: Cycle) -> u32 {
-        let i = self.slot[kind.index()] as usize * self.rows + (t as usize & self.mask);
-        let (c, n) = self.cells[i];
+        let (c, n) = self.cells[self.cell(kind, t)];
         if c == t {
             n
         } else {
@@ -334,7 +364,7 @@ impl Ports {
             };
             for &k in &b.offsets {
                 let c = t + Cycle::from(k);
-                let i = self.slot[kind.index()] as usize * self.rows + (c as usize & self.mask);
+                let i = self.cell(kind, c);
                 let n = if self.cells[i].0 == c {
                     self.cells[i].1
                 } else {
@@ -381,5 +411,27 @@ mod tests {
         s.used(0b0001);
         // Everything used: the sequence starts over at the top.
         assert_eq!(s.select(0b1111), 0b1000);
+    }
+
+    #[test]
+    fn one_long_reservation_widens_only_its_own_kinds() {
+        // 60 kinds, one class holding u0 for 60000 cycles, one holding the
+        // group of u1 and u2 for 4096.
+        let units: String = (0..60)
+            .map(|i| format!("  - {{ name: u{i}, capacity: 1 }}\n"))
+            .collect();
+        let yaml = format!(
+            "issue_width: 2\nmicro_op_buffer_size: 8\nresources:\n{units}  - {{ name: g, group: [u1, u2] }}\nclasses:\n  - {{ name: slow, latency: 60000, opcodes: [slow], unit: u0, occupancy: 60000 }}\n  - {{ name: wide, latency: 5000, opcodes: [wide], uses: [[g, 4096]] }}\n"
+        );
+        let m = Machine::from_yaml(&yaml, "long.yaml").unwrap();
+        let ports = Ports::new(&m);
+        let slow = 65536 + 2 * 8192;
+        assert!(ports.cells.len() <= slow + 60 * 2, "{}", ports.cells.len());
+        // Each kind's window still covers its own offsets.
+        let u0 = m.resource_by_name("u0").unwrap();
+        let u1 = m.resource_by_name("u1").unwrap();
+        let (_, mask0) = ports.rows[ports.slot[u0.index()] as usize];
+        let (_, mask1) = ports.rows[ports.slot[u1.index()] as usize];
+        assert!(mask0 >= 60000 && mask1 >= 4096, "{mask0} {mask1}");
     }
 }
