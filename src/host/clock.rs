@@ -40,6 +40,9 @@ extern "C" {
 
 #[cfg(unix)]
 fn local_date(secs: i64) -> Option<Date> {
+    // musl marks `time_t` deprecated while its width changes (32 to 64
+    // bits); `try_from` refuses a time that does not fit either way.
+    #[allow(deprecated)]
     let t = libc::time_t::try_from(secs).ok()?;
     // SAFETY: `tm` is plain data that `localtime_r` fills in; both pointers
     // are valid for the call, and `localtime_r` keeps neither. `tzset` only
