@@ -53,7 +53,8 @@ pub fn problem(p: &Problem) -> String {
                     format!("  CV({class})"),
                     "=".into(),
                     v.clone(),
-                    bit_order(v.len()),
+                    // A comment, so the line reads back as an answer.
+                    format!("# {}", bit_order(v.len())),
                 ]
             })
             .collect();
@@ -68,4 +69,25 @@ pub fn report(r: &Report) -> String {
         r.seed,
         verdict_lines(&r.verdicts, |ok| format!("✓ {} = {}", ok.key, ok.value))
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::content::drill::forbidden::{check, problem};
+
+    #[test]
+    fn the_printed_solution_reads_back_as_a_right_answer() {
+        for seed in 0..20 {
+            let text = super::problem(&problem(seed, true));
+            let (_, solution) = text.split_once("\nSolution").unwrap();
+            let answer: String = solution
+                .lines()
+                .filter(|l| l.starts_with("  "))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert!(answer.contains("CV(A)"), "{answer}");
+            let r = check(seed, &answer, "a.txt");
+            assert!(r.correct, "seed {seed}:\n{answer}");
+        }
+    }
 }
