@@ -372,6 +372,8 @@ pub struct KeyValue<'t> {
     pub line: u32,
     /// 1-based column of the value.
     pub column: u32,
+    /// 1-based column of the key.
+    pub key_column: u32,
 }
 
 impl KeyValue<'_> {
@@ -411,6 +413,7 @@ pub fn key_value(l: Line<'_>) -> Result<KeyValue<'_>, String> {
         value: rest,
         line: l.line,
         column: l.column + t[..value_start].chars().count() as u32,
+        key_column: l.column,
     })
 }
 

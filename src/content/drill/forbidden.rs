@@ -213,11 +213,13 @@ struct Given<'t> {
     set: &'t str,
     line: u32,
     column: u32,
+    /// Where the key starts.
+    key_column: u32,
 }
 
 /// Checks `F(A,B) = {…}` and `CV(A) = bits` lines (`:` for `=` too; blanks
-/// inside the key ignored; a key given twice counts as its last line; lines
-/// for other keys are ignored).
+/// inside the key ignored; a key given twice counts as its last line; a
+/// key the machine does not have is a format mistake).
 pub fn check(seed: u64, text: &str, file: &str) -> Report {
     let m = machine(seed);
     let mut given: BTreeMap<String, Given> = BTreeMap::new();
@@ -235,6 +237,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                         set,
                         line: l.line,
                         column: l.column + skipped.chars().count() as u32,
+                        key_column: l.column,
                     },
                 );
             }
@@ -265,7 +268,30 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
             format!("{key}: missing"),
         ))
     };
-    for (key, want) in forbidden(&m) {
+    let sets = forbidden(&m);
+    let vectors = vectors(&m);
+    for (key, g) in &given {
+        let known = sets.iter().any(|(k, _)| k == key)
+            || vectors.iter().any(|(c, _)| format!("CV({c})") == *key);
+        if !known {
+            let names: Vec<&str> = vectors.iter().map(|(c, _)| c.as_str()).collect();
+            verdicts.push(Verdict::Wrong(Mistake::new(
+                MistakeKind::Format,
+                Diagnostic::new(
+                    file,
+                    g.line,
+                    g.key_column,
+                    format!(
+                        "'{}' is not asked for: the classes are {}, and the answer gives F(o,o') for every pair and CV(o) for every class",
+                        shorten(key),
+                        names.join(", ")
+                    ),
+                )
+                .to_string(),
+            )));
+        }
+    }
+    for (key, want) in sets {
         let verdict = match given.get(&key) {
             None => missing(&key),
             Some(g) => match answer::set(g.set) {
@@ -293,7 +319,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
         };
         verdicts.push(verdict);
     }
-    for (class, want) in vectors(&m) {
+    for (class, want) in vectors {
         let key = format!("CV({class})");
         let verdict = match given.get(&key) {
             None => missing(&key),
@@ -382,6 +408,19 @@ mod tests {
         );
         let r = check(3, "", "a.txt");
         assert!(messages(&r).iter().all(|m| m.ends_with(": missing")));
+    }
+
+    #[test]
+    fn keys_not_asked_for_are_named() {
+        // Seed 1 has the classes A and B: F(A,C) is a slip, not ignored.
+        let s = problem(1, true).solution.unwrap();
+        let r = check(1, &format!("{}F(A,C) = {{0}}\n", s.answer()), "a.txt");
+        assert!(!r.correct);
+        let line = s.answer().lines().count() + 1;
+        assert_eq!(
+            messages(&r),
+            vec![format!("a.txt:{line}:1: 'F(A,C)' is not asked for: the classes are A, B, and the answer gives F(o,o') for every pair and CV(o) for every class")]
+        );
     }
 
     #[test]

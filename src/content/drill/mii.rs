@@ -149,6 +149,22 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         .into_iter()
         .map(|d| Verdict::Wrong(Mistake::new(MistakeKind::Format, d.to_string())))
         .collect();
+    const KEYS: [&str; 3] = ["res_mii", "rec_mii", "mii"];
+    for kv in given.iter().filter(|kv| !KEYS.iter().any(|k| kv.is(k))) {
+        verdicts.push(Verdict::Wrong(Mistake::new(
+            MistakeKind::Format,
+            Diagnostic::new(
+                file,
+                kv.line,
+                kv.key_column,
+                format!(
+                    "'{}' is not asked for: the answer has the lines res_mii, rec_mii and mii",
+                    answer::shorten(kv.key)
+                ),
+            )
+            .to_string(),
+        )));
+    }
     let reason = |key: &str| -> String {
         match key {
             "res_mii" => format!(
@@ -243,5 +259,18 @@ mod tests {
         let msgs = messages(&r);
         assert_eq!(msgs[0], "a.txt:3:3: expected 'KEY: VALUE', found 'broken'");
         assert!(msgs.contains(&"a.txt:4:6: mii: '-1' is negative".to_string()));
+    }
+
+    #[test]
+    fn keys_not_asked_for_are_named() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let s = problem(&m, &params, 2, true).solution.unwrap();
+        let r = check(&m, &params, 2, &format!("{}  ii 3\n", s.answer()), "a.txt");
+        assert!(!r.correct);
+        assert_eq!(
+            messages(&r),
+            vec!["a.txt:4:3: 'ii' is not asked for: the answer has the lines res_mii, rec_mii and mii"]
+        );
     }
 }
