@@ -25,7 +25,9 @@
 use serde::Serialize;
 
 use crate::content::data::Source;
-use crate::content::drill::{self, Drill, DrillEntry, DrillError, Problem, ProblemLine, Report};
+use crate::content::drill::{
+    self, Drill, DrillEntry, DrillError, Named, Problem, ProblemLine, Report,
+};
 use crate::content::gen::GenParams;
 use crate::model::machine::Machine;
 
@@ -93,7 +95,10 @@ pub fn run(req: &DrillRequest<'_>) -> Result<DrillOutput, Error> {
     let m = req.machine;
     Ok(match req.check {
         Some(a) => {
-            let seed = answer_seed(req, a)?;
+            let seed = match answer_problem(req, a)? {
+                Asked::Seed(seed) => seed,
+                Asked::Events(events) => return replay(req, &events),
+            };
             DrillOutput::Report(Box::new(req.drill.check(
                 m,
                 params.as_ref(),
@@ -111,13 +116,21 @@ pub fn run(req: &DrillRequest<'_>) -> Result<DrillOutput, Error> {
     })
 }
 
-/// The seed an answer is checked with: the one given, or the one of the
-/// answer's problem line; an error when there is neither, or when the line
-/// names another drill, seed or machine than the run.
-fn answer_seed(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<u64, Error> {
+/// The problem an answer is for.
+enum Asked {
+    Seed(u64),
+    /// The hazard drill's issue attempts, from the answer's problem line.
+    Events(String),
+}
+
+/// The problem an answer is checked against: the seed given, or the
+/// problem its problem line names (a seed, or a hazard drill's issue
+/// attempts); an error when there is neither, or when the line names
+/// another drill, seed or machine than the run.
+fn answer_problem(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<Asked, Error> {
     let name = req.drill.name();
-    let Some((line, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)? else {
-        return req.seed.ok_or_else(|| {
+    let Some((named, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)? else {
+        return req.seed.map(Asked::Seed).ok_or_else(|| {
             Error::Answer(format!(
                 "{}: which problem is this answer for? Give --seed N, or keep the problem's \
                  first line ('# course drill {name} --seed N …') at the top of the file",
@@ -126,27 +139,40 @@ fn answer_seed(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<u64, Error> {
         });
     };
     let here = format!("{}:{at}", a.file);
-    if line.drill != req.drill {
+    let (drill, machine) = match &named {
+        Named::Seed(line) => (line.drill, line.machine.as_deref()),
+        Named::Events { machine, .. } => (Drill::Hazard, machine.as_deref()),
+    };
+    if drill != req.drill {
         return Err(Error::Answer(format!(
             "{here}: this answer is for drill {}, not {name}",
-            line.drill.name()
+            drill.name()
         )));
     }
-    if let Some(seed) = req.seed.filter(|&s| s != line.seed) {
-        return Err(Error::Answer(format!(
-            "{here}: this answer is for seed {}, but --seed {seed} was given",
-            line.seed
-        )));
-    }
-    if let Some(machine) = line.machine.filter(|n| n != req.machine.name()) {
+    if let Some(machine) = machine.filter(|n| *n != req.machine.name()) {
         return Err(Error::Answer(format!(
             "{here}: this answer is for machine {machine}, but the run uses machine {}: \
              give {}",
             req.machine.name(),
-            drill::machine_flag(&machine)
+            drill::machine_flag(machine)
         )));
     }
-    Ok(line.seed)
+    match named {
+        Named::Seed(line) => match req.seed.filter(|&s| s != line.seed) {
+            Some(seed) => Err(Error::Answer(format!(
+                "{here}: this answer is for seed {}, but --seed {seed} was given",
+                line.seed
+            ))),
+            None => Ok(Asked::Seed(line.seed)),
+        },
+        Named::Events { events, .. } => match req.seed {
+            Some(seed) => Err(Error::Answer(format!(
+                "{here}: this answer is for the issue attempts '{events}', but --seed {seed} \
+                 was given"
+            ))),
+            None => Ok(Asked::Events(events)),
+        },
+    }
 }
 
 /// The hazard drill on issue attempts given as text instead of a seed
@@ -157,15 +183,36 @@ pub fn replay(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error
     use crate::content::drill::hazard;
     let m = req.machine;
     Ok(match req.check {
-        Some(a) => DrillOutput::Report(Box::new(Report::Hazard(hazard::replay_check(
-            m, events, a.text, a.file,
-        )?))),
+        Some(a) => {
+            // An answer's own problem line, if any, must name these attempts.
+            if let Some((named, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)? {
+                let same = match &named {
+                    Named::Events { events: e, .. } => same_events(e, events),
+                    Named::Seed(_) => false,
+                };
+                if !same {
+                    return Err(Error::Answer(format!(
+                        "{}:{at}: this answer's first line names another problem than \
+                         --events '{events}'",
+                        a.file
+                    )));
+                }
+            }
+            DrillOutput::Report(Box::new(Report::Hazard(hazard::replay_check(
+                m, events, a.text, a.file,
+            )?)))
+        }
         None => DrillOutput::Problem(Box::new(Problem::Hazard(hazard::replay_problem(
             m,
             events,
             req.solution,
         )?))),
     })
+}
+
+/// True when two spellings of issue attempts list the same words.
+fn same_events(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
 }
 
 /// A list-schedule problem in the making (the web page's table): each

@@ -282,6 +282,19 @@ fn the_lesson_trace_replays_as_its_event_table() {
         .code(1)
         .stdout_has("✗ cycle 7: Issue(mul): you said accept {0}; s = {0} already holds an offset it needs, so it is rejected")
         .run();
+    // The replay's first line, kept in the answer, names its attempts.
+    let first = out.lines().next().unwrap();
+    Course::new(["drill", "hazard", "--check", "-"])
+        .stdin(format!("{first}\n{right}"))
+        .stdout_has("✓ cycle 8: Issue(mul): accept {0}")
+        .run();
+    Course::new(["drill", "hazard", "--events", "div@4", "--check", "-"])
+        .stdin(format!("{first}\n{right}"))
+        .code(2)
+        .stderr_has(
+            "<stdin>:1: this answer's first line names another problem than --events 'div@4'",
+        )
+        .run();
     let j = Course::new([
         "drill",
         "hazard",

@@ -298,64 +298,109 @@ impl ProblemLine {
     /// The first problem line of an answer text and its line number, if it
     /// has one; a line that starts like one but cannot be read is an error
     /// located in `file`.
-    pub fn find(text: &str, file: &str) -> Result<Option<(ProblemLine, u32)>, String> {
+    pub fn find(text: &str, file: &str) -> Result<Option<(Named, u32)>, String> {
         for (i, raw) in answer::strip_bom(text).lines().enumerate() {
             let t = raw.trim_start();
             let Some(rest) = t.strip_prefix('#') else {
                 continue;
             };
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            if words.len() < 2 || words[0] != "course" || words[1] != "drill" {
-                continue;
-            }
             let line = i as u32 + 1;
             let column = (raw.len() - t.len()) as u32 + 1;
             let err = |m: String| Diagnostic::new(file, line, column, m).to_string();
-            let name = words.get(2).copied().unwrap_or_default();
+            let mut head = rest.split_whitespace();
+            if head.next() != Some("course") || head.next() != Some("drill") {
+                continue;
+            }
+            let words = shell_words(rest).map_err(err)?;
+            let name = words.get(2).map_or("", String::as_str);
             let drill = Drill::ALL
                 .into_iter()
                 .find(|d| d.name() == name)
                 .ok_or_else(|| err(format!("'{}' is not a drill", answer::shorten(name))))?;
-            let (mut seed, mut machine, mut replay) = (None, None, false);
+            let (mut seed, mut machine, mut events) = (None, None, None);
             let mut it = words.iter().skip(3);
             while let Some(w) = it.next() {
                 let (flag, inline) = match w.split_once('=') {
                     Some((f, v)) => (f, Some(v)),
-                    None => (*w, None),
+                    None => (w.as_str(), None),
                 };
-                replay |= flag == "--events" || flag == "--lesson";
-                if flag != "--seed" && flag != "--machine" {
+                if flag == "--lesson" {
+                    events = Some(hazard::LESSON_EVENTS.to_string());
                     continue;
                 }
-                let Some(value) = inline.or_else(|| it.next().copied()) else {
+                if !matches!(flag, "--seed" | "--machine" | "--events") {
+                    continue;
+                }
+                let Some(value) = inline.or_else(|| it.next().map(String::as_str)) else {
                     return Err(err(format!("{flag} has no value")));
                 };
-                if flag == "--seed" {
-                    seed = Some(answer::whole(value).map_err(|e| err(format!("--seed: {e}")))?);
-                } else {
-                    machine = Some(value.to_string());
+                match flag {
+                    "--seed" => {
+                        seed = Some(answer::whole(value).map_err(|e| err(format!("--seed: {e}")))?)
+                    }
+                    "--machine" => machine = Some(value.to_string()),
+                    _ => events = Some(value.to_string()),
                 }
             }
-            let Some(seed) = seed else {
-                if replay {
-                    return Err(err(format!(
-                        "this answer is for the issue attempts on this line, not for a seed: \
-                         check it with course drill {name} --events '…' (or --lesson) --check FILE"
-                    )));
+            let named = match (seed, events) {
+                (Some(_), Some(_)) => {
+                    return Err(err(
+                        "the problem line has both a --seed and issue attempts".into()
+                    ))
                 }
-                return Err(err("the problem line has no --seed".into()));
-            };
-            return Ok(Some((
-                ProblemLine {
+                (Some(seed), None) => Named::Seed(ProblemLine {
                     drill,
                     seed,
                     machine,
-                },
-                line,
-            )));
+                }),
+                (None, Some(_)) if drill != Drill::Hazard => {
+                    return Err(err(format!(
+                        "issue attempts (--events, --lesson) belong to the hazard drill, not {name}"
+                    )))
+                }
+                (None, Some(events)) => Named::Events { events, machine },
+                (None, None) => return Err(err("the problem line has no --seed".into())),
+            };
+            return Ok(Some((named, line)));
         }
         Ok(None)
     }
+}
+
+/// What a problem line names: a seed's problem, or a hazard drill on the
+/// issue attempts given (`--events '…'`, `--lesson`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    Seed(ProblemLine),
+    Events {
+        events: String,
+        machine: Option<String>,
+    },
+}
+
+/// The words of a command line as a shell splits them: blanks separate
+/// words, and `'…'` or `"…"` keep blanks inside one (the quotes go).
+fn shell_words(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.get_or_insert_with(String::new).push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            None if c.is_whitespace() => words.extend(word.take()),
+            None => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(format!("the quote {q} is not closed"));
+    }
+    words.extend(word);
+    Ok(words)
 }
 
 /// The listing of `course drill list`.
@@ -644,18 +689,21 @@ mod tests {
         for d in Drill::ALL {
             let line = d.problem(&m, None, 4, false).unwrap().line();
             let text = format!("\u{feff}\n  {line}\nrest # course drill mii\n");
-            assert_eq!(ProblemLine::find(&text, "a.txt"), Ok(Some((line, 2))));
+            assert_eq!(
+                ProblemLine::find(&text, "a.txt"),
+                Ok(Some((Named::Seed(line), 2)))
+            );
         }
         let find = |t: &str| ProblemLine::find(t, "a.txt");
-        assert_eq!(find("a 0\n# a comment\n"), Ok(None));
+        assert_eq!(find("a 0\n# a comment, isn't it\n"), Ok(None));
         assert_eq!(
             find("# course drill mii --seed=7 --solution --machine=wide\n"),
             Ok(Some((
-                ProblemLine {
+                Named::Seed(ProblemLine {
                     drill: Drill::Mii,
                     seed: 7,
                     machine: Some("wide".into())
-                },
+                }),
                 1
             )))
         );
@@ -668,6 +716,36 @@ mod tests {
             Err("a.txt:1:1: 'nope' is not a drill".into())
         );
         assert!(find("# course drill mii\n").is_err());
+    }
+
+    #[test]
+    fn hazard_replay_lines_name_their_issue_attempts() {
+        // The first line a replay prints (tests/it/practice.rs reads the
+        // printed one), quoted as a shell quotes it.
+        let first = "# course drill hazard --events 'div@0 mul@1' --machine toy";
+        let events = |e: &str| Named::Events {
+            events: e.into(),
+            machine: Some("toy".into()),
+        };
+        let find = |t: &str| ProblemLine::find(t, "a.txt");
+        assert_eq!(find(first), Ok(Some((events("div@0 mul@1"), 1))));
+        assert_eq!(
+            find("# course drill hazard --events=\"div@4  mul@5\" --machine toy"),
+            Ok(Some((events("div@4  mul@5"), 1)))
+        );
+        assert_eq!(
+            find("# course drill hazard --lesson --machine toy"),
+            Ok(Some((events(hazard::LESSON_EVENTS), 1)))
+        );
+        assert_eq!(
+            find("# course drill hazard --events 'div@0"),
+            Err("a.txt:1:1: the quote ' is not closed".into())
+        );
+        assert_eq!(
+            find("# course drill hazard --seed 2 --lesson"),
+            Err("a.txt:1:1: the problem line has both a --seed and issue attempts".into())
+        );
+        assert!(find("# course drill mii --events 'div@0'").is_err());
     }
 
     #[test]
