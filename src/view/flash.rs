@@ -102,7 +102,11 @@ pub fn back(b: &CardBack, style: &Style) -> String {
 
 /// A reply that is not a rating.
 pub fn not_a_rating(n: &NotARating) -> String {
-    format!("`{}` is not a rating.\n", n.reply)
+    if n.reply.is_empty() {
+        "Type a rating: again, hard, good or easy (or 0-3); q stops.\n".into()
+    } else {
+        format!("`{}` is not a rating.\n", n.reply)
+    }
 }
 
 /// Where a rated card went (already saved): red when it comes back today,

@@ -155,6 +155,12 @@ fn bad_ratings_are_asked_again_and_eof_stops() {
     assert!(o.stdout.contains("`5` is not a rating."));
     assert!(o.stdout.contains("Reviewed 1 card(s)"));
     assert_eq!(state_json(&st)["cards"].as_object().unwrap().len(), 1);
+    // A bare Enter at the rating prompt is asked again with the choices.
+    let o = flash(&dir.join("t.json"), "2026-01-01", &[], "\n\ngood\n");
+    assert!(o
+        .stdout
+        .contains("Type a rating: again, hard, good or easy (or 0-3); q stops."));
+    assert!(!o.stdout.contains("`` is not a rating"));
 }
 
 fn saved_progress(dir: &Path) -> PathBuf {
