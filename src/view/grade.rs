@@ -147,7 +147,8 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
         None => {
             let _ = writeln!(fb, "{}: INVALID · 0/{points}", r.input);
             for v in &r.violations {
-                let _ = writeln!(fb, "  ✗ {}: {v}", v.kind.as_str());
+                let line = format!("  ✗ {}: {v}", v.kind.as_str());
+                let _ = writeln!(fb, "{}", crate::util::text::wrap_line(&line, "    ", 80));
             }
             for (k, n) in &r.more_violations {
                 let _ = writeln!(

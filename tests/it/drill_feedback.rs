@@ -392,6 +392,7 @@ fn memory_dependences_read_as_memory_order() {
         .code(1)
         .run()
         .stdout;
+    let out = common::joined(&out);
     assert!(
         out.contains("c at 1: the load b from [x] must come first: ℓ = 0, so c can issue from 2"),
         "{out}"
@@ -410,6 +411,7 @@ fn issue_slots_are_slots() {
         .code(1)
         .run()
         .stdout;
+    let out = common::joined(&out);
     assert!(out.contains("its 2 slots are taken"), "{out}");
     assert!(
         !out.contains("issue is full at row 1 (cycle mod II 3): its 2 units"),

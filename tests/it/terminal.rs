@@ -47,6 +47,54 @@ fn drills_fit_in_80_columns() {
 }
 
 #[test]
+fn mistakes_fit_in_80_columns() {
+    use course::content::drill::Drill;
+    use course::model::machine::Machine;
+    // Each drill's reports on an empty answer and on its solution with
+    // every digit changed, and the grader's mistakes on every sample (its
+    // reservation-table diff is a table, not bounded here).
+    let m = Machine::toy();
+    for d in Drill::ALL {
+        for seed in 1..=20 {
+            let right = d.problem(&m, None, seed, true).unwrap().answer().unwrap();
+            let wrong: String = right
+                .chars()
+                .map(|c| match c.to_digit(10) {
+                    Some(n) => char::from_digit((n + 1) % 10, 10).unwrap(),
+                    None => c,
+                })
+                .collect();
+            for answer in ["", &wrong] {
+                let r = d.check(&m, None, seed, answer, "answer.txt").unwrap();
+                let text = course::view::drill::report_text(&r);
+                assert_narrow(&format!("drill {} --seed {seed} --check", d.name()), &text);
+            }
+        }
+    }
+    let samples = std::fs::read_dir("solutions/ch23-sched/samples").unwrap();
+    for sample in samples {
+        let sample = sample.unwrap().path();
+        let name = sample.file_name().unwrap().to_string_lossy().into_owned();
+        let input = format!(
+            "labs/ch23-sched/inputs/{}.txt",
+            name.split("--").next().unwrap()
+        );
+        let out = Course::new(["grade", &input])
+            .args([&sample])
+            .any_code()
+            .run()
+            .stdout;
+        // A mistake line and its continuations (four blanks in).
+        let mistakes: String = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with('✗') || l.starts_with("    "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_narrow(&format!("grade {name}"), &mistakes);
+    }
+}
+
+#[test]
 fn the_quiz_fits_in_80_columns() {
     assert_narrow("quiz --list", &common::ok(["quiz", "23", "--list"]));
     for seed in ["0", "1", "2", "7", "9", "42"] {

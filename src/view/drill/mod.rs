@@ -138,9 +138,10 @@ fn program_problem<S>(p: &ProgramProblem<S>, task: &str, syntax: &str) -> String
     statement(&p.line(), &p.model, &p.program, task, syntax)
 }
 
-/// `✗ message`.
+/// `✗ message`, broken at spaces to 80 columns with its continuations
+/// under the message.
 fn wrong(m: &Mistake) -> String {
-    format!("✗ {}", m.message)
+    crate::util::text::wrap_line(&format!("✗ {}", m.message), "  ", 80)
 }
 
 /// One line per verdict: `right` renders what was right, a mistake is
