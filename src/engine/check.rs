@@ -8,7 +8,7 @@
 //!
 //! Messages name operations and cycles. A register dependence is a result
 //! that becomes visible; a memory dependence is an order on the address
-//! ("the store h to [w] must come first"); issue capacity is counted in
+//! ("the store h to \[w\] must come first"); issue capacity is counted in
 //! slots.
 //!
 //! Only the first [`MAX_PER_KIND`] violations of each kind

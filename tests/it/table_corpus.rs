@@ -16,10 +16,12 @@
 //!   placements forced past a refusal): the cycle-indexed tables only, since
 //!   a recognizer knows nothing but the current cycle;
 //! * small II (placements anywhere, forced ones, removals and evictions): the
-//!   modulo table, where offsets of one class can share a row.
+//!   sparse and the dense modulo tables (`GlobalTable::modulo`,
+//!   `ModuloTable`, with its `first_fit`), where offsets of one class can
+//!   share a row.
 
 use course::engine::hazard::{pathological_machine, Automaton, Recognizer};
-use course::engine::rtable::{GlobalTable, WindowTable};
+use course::engine::rtable::{GlobalTable, ModuloTable, WindowTable};
 use course::model::ids::{ClassId, Cycle, OpId, ResourceId};
 use course::model::machine::Machine;
 use course::util::rng::Rng;
@@ -288,6 +290,8 @@ fn small_ii(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
     let ii = rng.range(1, u64::from(m.max_offset()) + 3);
     let span = 4 * ii as i64;
     let mut table = GlobalTable::modulo(ii);
+    // The modulo scheduler's dense table, fed the same events.
+    let mut dense = ModuloTable::new(m, ii);
     let mut brute = Brute::new(m, Some(ii));
     let (mut accepted, mut refused) = (0, 0);
     for step in 0..steps {
@@ -297,6 +301,9 @@ fn small_ii(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
         let c = rng.below(3 * span as u64) as i64 - span;
         let expect = brute.fits(o, c);
         assert_eq!(table.fits(m, o, c), expect, "{what}: modulo table");
+        assert_eq!(dense.fits(m, o, c), expect, "{what}: dense modulo table");
+        let first = (c..c + ii as i64).find(|&t| brute.fits(o, t));
+        assert_eq!(dense.first_fit(m, o, c), first, "{what}: first fit");
         check_why(&table, &brute, o, c, &what);
         if expect {
             accepted += 1;
@@ -307,11 +314,13 @@ fn small_ii(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
             // Place when it fits.
             0 if expect => {
                 table.place(m, o, c, Some(x));
+                dense.place(m, o, c, Some(x));
                 brute.place(x, o, c);
             }
             // Place regardless.
             1 => {
                 table.place(m, o, c, Some(x));
+                dense.place(m, o, c, Some(x));
                 brute.place(x, o, c);
             }
             // Take a placed operation back out.
@@ -320,10 +329,12 @@ fn small_ii(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
                 let y = brute.placed[i].0;
                 let (yo, yc) = brute.remove(y).expect("placed");
                 table.remove(m, yo, yc, y);
+                dense.remove(m, yo, yc, y);
             }
             // Evict what collides, as the modulo scheduler does, then force.
             3 => {
                 let out = table.conflicts(m, o, c);
+                assert_eq!(dense.conflicts(m, o, c), out, "{what}: dense evicts");
                 let alone = GlobalTable::modulo(ii).fits(m, o, c);
                 if expect {
                     assert!(out.is_empty(), "{what}: evicts {out:?} for a fit");
@@ -335,12 +346,14 @@ fn small_ii(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
                         .remove(y)
                         .unwrap_or_else(|| panic!("{what}: evicts {y}, not placed"));
                     table.remove(m, yo, yc, y);
+                    dense.remove(m, yo, yc, y);
                 }
                 assert!(
                     table.fits(m, o, c) || !alone,
                     "{what}: still no room after evicting {out:?}"
                 );
                 table.place(m, o, c, Some(x));
+                dense.place(m, o, c, Some(x));
                 brute.place(x, o, c);
             }
             _ => {}

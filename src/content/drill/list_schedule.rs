@@ -3,7 +3,7 @@
 //! operation in priority order when it Fits (Algorithm 23.1.4). The answer
 //! is a submission file, `LABEL CYCLE` lines. The check names the root
 //! cause first: the first cycle where the answer departs from the list
-//! rule, and why (see [`super::replay`]); then every hard violation, and
+//! rule, and why (see `super::replay`); then every hard violation, and
 //! the later differences grouped as consequences; and a diff.
 
 use std::collections::BTreeMap;
