@@ -240,6 +240,29 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         j["output"].as_str().unwrap().contains("Found: notes.pdf"),
         "{j}"
     );
+    // The grader itself dies (a panic exits 101, a crash by a signal): the
+    // script still leaves results that say it is not the student's fault.
+    for death in ["exit 101", "kill -SEGV $$"] {
+        use std::os::unix::fs::PermissionsExt;
+        let course = root.join("source/course");
+        std::fs::write(&course, format!("#!/bin/sh\n{death}\n")).unwrap();
+        std::fs::set_permissions(&course, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::remove_file(root.join("results/results.json")).unwrap();
+        let out = std::process::Command::new(root.join("run_autograder"))
+            .env("COURSE_AUTOGRADER_ROOT", &root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{death}");
+        let j = results(&root);
+        assert_eq!(j["score"], 0.0, "{death}: {j}");
+        assert!(
+            j["output"]
+                .as_str()
+                .unwrap()
+                .contains("This is not your mistake"),
+            "{death}: {j}"
+        );
+    }
 }
 
 #[test]

@@ -634,3 +634,34 @@ fn a_review_is_saved_before_it_is_shown_and_no_temporaries_stay() {
     names.sort();
     assert_eq!(names, vec!["s.json".to_string()]);
 }
+
+#[test]
+fn the_collision_vector_card_gives_the_states_the_engine_computes() {
+    // Definition 23.1.5: the vector is the state after one issue (K_r(o) as
+    // bits), which differs from F(o,o) as bits when K is not contiguous.
+    use course::engine::hazard::{bits, forbidden_between};
+    use course::model::machine::Machine;
+    let deck = std::fs::read_to_string(common::root().join("quizzes/ch23-flash.yaml")).unwrap();
+    let card = deck
+        .split("  - id: ")
+        .find(|c| c.starts_with("collision-vector\n"))
+        .expect("the collision-vector card");
+    let m = Machine::toy();
+    let (div, mul) = (
+        m.class_by_name("div").unwrap(),
+        m.resource_by_name("mul").unwrap(),
+    );
+    let k: Vec<u32> = m.class(div).offsets(mul).collect();
+    assert!(
+        card.contains(&format!("{} for the toy div", bits(&k))),
+        "{card}"
+    );
+    assert!(
+        card.contains(&format!("{} for K = {{3,5}}", bits(&[3, 5]))),
+        "{card}"
+    );
+    // Its F(o,o) for K = {3, 5} is {0, 2}: not the vector.
+    let f = forbidden_between(&[3, 5], &[3, 5]);
+    assert_eq!(f, vec![0, 2]);
+    assert!(card.contains("not F(o,o) = {0,2}"), "{card}");
+}

@@ -90,6 +90,35 @@ fn links_and_fifos_are_never_followed_nor_opened() {
 }
 
 #[test]
+fn sockets_and_devices_are_not_submissions() {
+    let tmp = common::tempdir();
+    let d = tmp.path();
+    common::references(&d.join("alice"));
+    std::fs::create_dir_all(d.join("gina")).unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(d.join("gina/running.sched")).unwrap();
+    // A character device (1, 3), as /dev/null; only root may make one.
+    std::fs::create_dir_all(d.join("hal")).unwrap();
+    let dev = d.join("hal/running.sched");
+    let c = std::ffi::CString::new(dev.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mknod keeps no pointer.
+    let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o644, libc::makedev(1, 3)) } == 0;
+    let j = grade(d, "json", &[]).json();
+    assert_eq!(student(&j, "alice")["score"], 80.0);
+    assert_eq!(
+        running_message(student(&j, "gina")),
+        "running.sched: a socket is not a submission"
+    );
+    if made {
+        assert_eq!(
+            running_message(student(&j, "hal")),
+            "running.sched: a device is not a submission"
+        );
+    } else {
+        eprintln!("SKIPPED: the device case (mknod needs root)");
+    }
+}
+
+#[test]
 fn hidden_entries_are_not_students_and_a_stray_sched_is_an_error() {
     let tmp = common::tempdir();
     let d = tmp.path();
