@@ -17,7 +17,9 @@
 //! read up to [`RunSpec::output_limit`] bytes. When it runs past
 //! [`RunSpec::time_limit`] or prints past the cap, the whole process group
 //! is killed; it is killed too when the program exits, so nothing it
-//! started in the background lives on.
+//! started in the background lives on. Before its output is graded, any
+//! echo of the input's temporary path becomes the input's file name, so
+//! feedback that quotes the output never shows a path of the grader's.
 
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -279,7 +281,27 @@ pub fn run_scheduler(
     if text.trim().is_empty() {
         return Err(Unread::Student(format!("{shown} printed nothing")));
     }
-    Ok(text)
+    Ok(without_grader_paths(text, input))
+}
+
+/// What a program printed, with the grader's temporary paths it may echo
+/// (the input file, its folder) replaced by the input's name and `.`, so
+/// that quoting the output back never shows a path of the grader's.
+fn without_grader_paths(text: String, input: &Path) -> String {
+    let mut text = text;
+    let name = input.file_name().map(|n| n.to_string_lossy().into_owned());
+    let full = input.to_string_lossy();
+    if let Some(name) = &name {
+        if !full.is_empty() && text.contains(&*full) {
+            text = text.replace(&*full, name);
+        }
+    }
+    if let Some(dir) = input.parent().map(|d| d.to_string_lossy().into_owned()) {
+        if dir.len() > 1 && text.contains(&dir) {
+            text = text.replace(&dir, ".");
+        }
+    }
+    text
 }
 
 /// A temporary folder for the inputs a student's program reads, readable
@@ -379,5 +401,22 @@ mod tests {
         // The grader's secrets stay out of the environment.
         std::env::set_var("COURSE_SECRET_SEED", "s3cret");
         assert!(!run("env", 5.0).unwrap_or_default().contains("s3cret"));
+    }
+
+    #[test]
+    fn echoed_grader_paths_come_back_as_the_inputs_name() {
+        let ws = Workspace::new().unwrap();
+        let input = ws.write("running", "a: r1 = li 1\n").unwrap();
+        let dir = input.parent().unwrap().to_string_lossy().into_owned();
+        let out = run_scheduler(
+            &spec("echo {input} in {input}", 5.0),
+            &std::env::temp_dir(),
+            &input,
+            "",
+        )
+        .unwrap();
+        assert_eq!(out, "running.txt in running.txt\n");
+        let out = without_grader_paths(format!("{dir}/other {dir}\n"), &input);
+        assert_eq!(out, "./other .\n");
     }
 }
