@@ -97,7 +97,7 @@ pub fn run(req: &DrillRequest<'_>) -> Result<DrillOutput, Error> {
         Some(a) => {
             let seed = match answer_problem(req, a)? {
                 Asked::Seed(seed) => seed,
-                Asked::Events(events) => return replay(req, &events),
+                Asked::Events(events) => return replay_events(req, &events),
             };
             DrillOutput::Report(Box::new(req.drill.check(
                 m,
@@ -180,28 +180,33 @@ fn answer_problem(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<Asked, Error>
 /// problem (with the trace when asked), or the report on the answer. The
 /// request's drill and seed are not used.
 pub fn replay(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error> {
+    // An answer's own problem line, if any, must name these attempts.
+    if let Some(a) = req.check {
+        if let Some((named, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)? {
+            let same = match &named {
+                Named::Events { events: e, .. } => same_events(e, events),
+                Named::Seed(_) => false,
+            };
+            if !same {
+                return Err(Error::Answer(format!(
+                    "{}:{at}: this answer's first line names another problem than \
+                     --events '{events}'",
+                    a.file
+                )));
+            }
+        }
+    }
+    replay_events(req, events)
+}
+
+/// [`replay`] once the answer is known to be for `events`.
+fn replay_events(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error> {
     use crate::content::drill::hazard;
     let m = req.machine;
     Ok(match req.check {
-        Some(a) => {
-            // An answer's own problem line, if any, must name these attempts.
-            if let Some((named, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)? {
-                let same = match &named {
-                    Named::Events { events: e, .. } => same_events(e, events),
-                    Named::Seed(_) => false,
-                };
-                if !same {
-                    return Err(Error::Answer(format!(
-                        "{}:{at}: this answer's first line names another problem than \
-                         --events '{events}'",
-                        a.file
-                    )));
-                }
-            }
-            DrillOutput::Report(Box::new(Report::Hazard(hazard::replay_check(
-                m, events, a.text, a.file,
-            )?)))
-        }
+        Some(a) => DrillOutput::Report(Box::new(Report::Hazard(hazard::replay_check(
+            m, events, a.text, a.file,
+        )?))),
         None => DrillOutput::Problem(Box::new(Problem::Hazard(hazard::replay_problem(
             m,
             events,

@@ -50,39 +50,11 @@ const KEPT_ENV: &[&str] = &["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER"];
 
 /// Splits a command into words by the rule of the module documentation.
 pub fn split_command(cmd: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    for c in cmd.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => cur.push(c),
-            None => match c {
-                '\'' | '"' => {
-                    quote = Some(c);
-                    in_word = true;
-                }
-                ' ' | '\t' => {
-                    if in_word {
-                        words.push(std::mem::take(&mut cur));
-                        in_word = false;
-                    }
-                }
-                '\n' | '\r' => return Err("the command is one line".into()),
-                c => {
-                    cur.push(c);
-                    in_word = true;
-                }
-            },
-        }
-    }
-    if let Some(q) = quote {
-        return Err(format!("the command has an unclosed {q}"));
-    }
-    if in_word {
-        words.push(cur);
-    }
+    use crate::util::text::{split_words, WordsError};
+    let words = split_words(cmd).map_err(|e| match e {
+        WordsError::Unclosed(q) => format!("the command has an unclosed {q}"),
+        WordsError::LineBreak => "the command is one line".to_string(),
+    })?;
     if words.is_empty() {
         return Err("the command is empty".into());
     }

@@ -1,4 +1,5 @@
-//! Plain-text layout helpers shared by every view.
+//! Plain-text helpers shared by every layer: layout for the views, and the
+//! one way a command line is split into words.
 
 use std::fmt;
 
@@ -411,4 +412,48 @@ mod tests {
         assert_eq!(escape_name(b"a\nb"), "a\\x0ab");
         assert_ne!(escape_name(b"\xfe"), escape_name(b"\xff"));
     }
+}
+
+/// Why a line could not be split into words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordsError {
+    /// A quote (the character) is opened and never closed.
+    Unclosed(char),
+    /// A line break outside quotes.
+    LineBreak,
+}
+
+/// A command line's words as a shell splits them, without anything else a
+/// shell does: blanks (space, tab) separate words, `'…'` or `"…"` keeps a
+/// stretch together (the quotes removed, nothing inside them special).
+///
+/// ```
+/// use course::util::text::{split_words, WordsError};
+/// assert_eq!(split_words("a 'b c'd \"\"").unwrap(), ["a", "b cd", ""]);
+/// assert_eq!(split_words("x 'y"), Err(WordsError::Unclosed('\'')));
+/// ```
+pub fn split_words(line: &str) -> Result<Vec<String>, WordsError> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.get_or_insert_with(String::new).push(c),
+            None => match c {
+                '\'' | '"' => {
+                    quote = Some(c);
+                    word.get_or_insert_with(String::new);
+                }
+                ' ' | '\t' => words.extend(word.take()),
+                '\n' | '\r' => return Err(WordsError::LineBreak),
+                c => word.get_or_insert_with(String::new).push(c),
+            },
+        }
+    }
+    if let Some(q) = quote {
+        return Err(WordsError::Unclosed(q));
+    }
+    words.extend(word);
+    Ok(words)
 }

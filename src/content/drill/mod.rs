@@ -48,6 +48,7 @@ use crate::model::json::{EdgesJson, MachineJson, OpsJson};
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
 use crate::util::rng::GENERATOR_VERSION;
+use crate::util::text::{split_words, WordsError};
 
 pub mod automaton;
 pub mod forbidden;
@@ -311,7 +312,12 @@ impl ProblemLine {
             if head.next() != Some("course") || head.next() != Some("drill") {
                 continue;
             }
-            let words = shell_words(rest).map_err(err)?;
+            let words = split_words(rest).map_err(|e| {
+                err(match e {
+                    WordsError::Unclosed(q) => format!("the quote {q} is not closed"),
+                    WordsError::LineBreak => "a stray line break (CR) in the problem line".into(),
+                })
+            })?;
             let name = words.get(2).map_or("", String::as_str);
             let drill = Drill::ALL
                 .into_iter()
@@ -376,31 +382,6 @@ pub enum Named {
         events: String,
         machine: Option<String>,
     },
-}
-
-/// The words of a command line as a shell splits them: blanks separate
-/// words, and `'…'` or `"…"` keep blanks inside one (the quotes go).
-fn shell_words(s: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quote: Option<char> = None;
-    for c in s.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => word.get_or_insert_with(String::new).push(c),
-            None if c == '\'' || c == '"' => {
-                quote = Some(c);
-                word.get_or_insert_with(String::new);
-            }
-            None if c.is_whitespace() => words.extend(word.take()),
-            None => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    if let Some(q) = quote {
-        return Err(format!("the quote {q} is not closed"));
-    }
-    words.extend(word);
-    Ok(words)
 }
 
 /// The listing of `course drill list`.
