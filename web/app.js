@@ -469,8 +469,11 @@
 
   // ---- flashcards ---------------------------------------------------------------
 
+  // The local calendar date, as the CLI counts "today" (src/host/clock.rs).
   function today() {
-    return new Date().toISOString().slice(0, 10); // UTC, as the CLI
+    const d = new Date();
+    const two = (n) => String(n).padStart(2, "0");
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate());
   }
 
   function flStored() {

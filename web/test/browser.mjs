@@ -218,7 +218,8 @@ try {
   await shot("flashcards-after-reload");
 
   // The CLI's state file imported, then exported and read by the CLI.
-  const day = new Date().toISOString().slice(0, 10);
+  const now = new Date(); // the local date, as the page and the CLI count it
+  const day = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, "0")).join("-");
   const files = fs.mkdtempSync(path.join(os.tmpdir(), "course-flash-"));
   const cliState = path.join(files, "flash-23.json");
   native(["flash", "23", "--state", cliState, "--today", day], "\neasy\n\ngood\nq\n");
