@@ -261,6 +261,13 @@
     return t.split(" ")[0];
   }
 
+  // A drill's text with --solution, from its "Solution" heading on (all of
+  // it when there is none).
+  function solutionPart(t) {
+    const at = t.indexOf("\nSolution");
+    return at >= 0 ? t.slice(at + 1) : t;
+  }
+
   function lsAnswer() {
     return ls.placed.map(([l, c]) => l + " " + c + "\n").join("");
   }
@@ -367,7 +374,7 @@
     $("ls-solution").addEventListener("click", (e) => {
       const open = $("ls-solution-out").hidden;
       const s = open ? lsSolution() : null;
-      if (s) $("ls-solution-out").textContent = s.text.slice(s.text.indexOf("Solution"));
+      if (s) $("ls-solution-out").textContent = solutionPart(s.text);
       toggle(e.target, $("ls-solution-out"), open);
     });
     lsLoad(4);
@@ -402,11 +409,7 @@
       const open = $("dr-solution-out").hidden;
       if (open) {
         const res = call({ cmd: "drill", drill: dr.name, seed: dr.seed, solution: true });
-        if (show($("dr-solution-out"), res)) {
-          const t = res.text;
-          const at = t.indexOf("\nSolution");
-          $("dr-solution-out").textContent = at >= 0 ? t.slice(at + 1) : t;
-        }
+        if (show($("dr-solution-out"), res)) $("dr-solution-out").textContent = solutionPart(res.text);
       }
       toggle(e.target, $("dr-solution-out"), open);
     });
@@ -469,8 +472,11 @@
 
   // ---- flashcards ---------------------------------------------------------------
 
+  // The local calendar date, as the CLI counts "today" (src/host/clock.rs).
   function today() {
-    return new Date().toISOString().slice(0, 10); // UTC, as the CLI
+    const d = new Date();
+    const two = (n) => String(n).padStart(2, "0");
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate());
   }
 
   function flStored() {

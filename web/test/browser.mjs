@@ -20,28 +20,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { root, web, bin, skip, need, runNative } from "./setup.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const web = process.env.COURSE_WEB_DIR || path.join(root, "target/web");
-const bin = process.env.COURSE_BIN || path.join(root, "target/debug/course");
 const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
 const shots = path.join(root, "target/web-screenshots");
-const inCI = !!process.env.CI;
 
-function skip(why) {
-  if (inCI) {
-    console.error("FAIL: " + why);
-    process.exit(1);
-  }
-  console.log("SKIP: " + why);
-  process.exit(0);
-}
-
-for (const [what, p] of [["Chromium (apt-get install chromium)", chromium], ["the built page (web/build.sh)", path.join(web, "index.html")], ["the native binary (cargo build)", bin]]) {
-  if (!fs.existsSync(p)) skip(what + " is missing: " + p);
-}
+need([["Chromium (apt-get install chromium)", chromium], ["the built page (web/build.sh)", path.join(web, "index.html")], ["the native binary (cargo build)", bin]]);
 let puppeteer;
 try {
   puppeteer = (await import("puppeteer-core")).default;
@@ -50,9 +35,7 @@ try {
 }
 
 function native(args, stdin) {
-  const r = spawnSync(bin, args, { cwd: root, input: stdin || "", encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  if (r.error) throw r.error;
-  return r.stdout;
+  return runNative(args, stdin).stdout;
 }
 
 let passed = 0;
@@ -218,7 +201,8 @@ try {
   await shot("flashcards-after-reload");
 
   // The CLI's state file imported, then exported and read by the CLI.
-  const day = new Date().toISOString().slice(0, 10);
+  const now = new Date(); // the local date, as the page and the CLI count it
+  const day = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, "0")).join("-");
   const files = fs.mkdtempSync(path.join(os.tmpdir(), "course-flash-"));
   const cliState = path.join(files, "flash-23.json");
   native(["flash", "23", "--state", cliState, "--today", day], "\neasy\n\ngood\nq\n");

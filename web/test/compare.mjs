@@ -13,34 +13,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { root, web, bin, need, runNative } from "./setup.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const web = process.env.COURSE_WEB_DIR || path.join(root, "target/web");
-const bin = process.env.COURSE_BIN || path.join(root, "target/debug/course");
-const inCI = !!process.env.CI;
-
-function skip(why) {
-  if (inCI) {
-    console.error("FAIL: " + why);
-    process.exit(1);
-  }
-  console.log("SKIP: " + why);
-  process.exit(0);
-}
-
-for (const [what, p] of [["the built page (web/build.sh)", path.join(web, "course-wasm.js")], ["the native binary (cargo build)", bin]]) {
-  if (!fs.existsSync(p)) skip(what + " is missing: " + p);
-}
+need([["the built page (web/build.sh)", path.join(web, "course-wasm.js")], ["the native binary (cargo build)", bin]]);
 
 vm.runInThisContext(fs.readFileSync(path.join(web, "course-wasm.js"), "utf8"));
 vm.runInThisContext(fs.readFileSync(path.join(web, "engine.js"), "utf8"));
 const engine = await globalThis.CourseEngine.load();
 
 function native(args, stdin) {
-  const r = spawnSync(bin, args, { cwd: root, input: stdin || "", encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  if (r.error) throw r.error;
+  const r = runNative(args, stdin);
   return { out: r.stdout, code: r.status, err: r.stderr };
 }
 

@@ -444,7 +444,7 @@ struct FlashOpenReq {
     /// The state file's text kept by the page, if any.
     #[serde(default)]
     state: Option<String>,
-    /// Today, `YYYY-MM-DD` (the page's clock, UTC like the CLI).
+    /// Today, `YYYY-MM-DD` (the page's local date, as the CLI's).
     today: String,
     #[serde(default)]
     tags: Vec<String>,
