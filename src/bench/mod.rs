@@ -9,7 +9,6 @@
 //! figures are reported, never checked.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::content::gen::{self, GenParams};
@@ -654,27 +653,24 @@ pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
 /// The drill whose end-to-end latency is measured.
 pub const DRILL_ARGS: &[&str] = &["drill", "list-schedule", "--seed", "4", "--solution"];
 
+/// How long one run of [`DRILL_ARGS`] may take before it is stopped.
+const DRILL_CAP: Duration = Duration::from_secs(60);
+
 /// End-to-end latency of `course drill list-schedule --seed 4 --solution`
-/// as a process: spawn, run, exit (output discarded).
+/// as a process: spawn, run, exit (output discarded), through
+/// [`process::run_once`].
 pub fn drill_latency(exe: &Path, opts: Options) -> Result<Section, String> {
     let runs = if opts.quick { 5 } else { 51 };
     let mut times = Vec::with_capacity(runs);
     let mut codes = std::collections::BTreeSet::new();
     for _ in 0..runs {
-        let start = Instant::now();
-        let status = Command::new(exe)
-            .args(DRILL_ARGS)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-        times.push(start.elapsed().as_secs_f64());
-        codes.insert(
-            status
-                .code()
-                .map_or("signal".to_string(), |c| c.to_string()),
-        );
+        let run = process::run_once(exe, DRILL_ARGS, DRILL_CAP)?;
+        times.push(run.wall_s);
+        codes.insert(match (run.stopped, run.code) {
+            (true, _) => "stopped".to_string(),
+            (false, Some(c)) => c.to_string(),
+            (false, None) => "signal".to_string(),
+        });
     }
     let codes: Vec<String> = codes.into_iter().collect();
     Ok(Section {
