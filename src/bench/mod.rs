@@ -214,14 +214,18 @@ pub fn run(
     }
 }
 
+/// The sizes of a scaling section: all of `full`, or without the largest
+/// under `--quick`.
+fn ladder(opts: Options, full: &'static [u64]) -> &'static [u64] {
+    match full.split_last() {
+        Some((_, smaller)) if opts.quick => smaller,
+        _ => full,
+    }
+}
+
 /// List scheduling of random blocks, 10³ … 10⁶ operations.
 pub fn list_schedule(m: &Machine, opts: Options) -> Section {
-    let sizes: &[u64] = if opts.quick {
-        &[1_000, 10_000, 100_000]
-    } else {
-        &[1_000, 10_000, 100_000, 1_000_000]
-    };
-    list_schedule_sizes(m, opts, sizes)
+    list_schedule_sizes(m, opts, ladder(opts, &[1_000, 10_000, 100_000, 1_000_000]))
 }
 
 /// [`list_schedule`] over chosen sizes.
@@ -286,12 +290,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
 /// once per size, untimed): time and peak heap of `program::parse`, which
 /// builds the operations and the dependence graph.
 pub fn parse_blocks(m: &Machine, opts: Options) -> Section {
-    let sizes: &[u64] = if opts.quick {
-        &[1_000, 10_000, 100_000]
-    } else {
-        &[1_000, 10_000, 100_000, 1_000_000]
-    };
-    parse_sizes(m, opts, sizes)
+    parse_sizes(m, opts, ladder(opts, &[1_000, 10_000, 100_000, 1_000_000]))
 }
 
 /// [`parse_blocks`] over chosen sizes.
@@ -330,12 +329,7 @@ pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
 
 /// `mii::analyze` of random loops, 10² … 10⁵ operations.
 pub fn mii_random(m: &Machine, opts: Options) -> Section {
-    let sizes: &[u64] = if opts.quick {
-        &[100, 1_000, 10_000]
-    } else {
-        &[100, 1_000, 10_000, 100_000]
-    };
-    mii_random_sizes(m, opts, sizes)
+    mii_random_sizes(m, opts, ladder(opts, &[100, 1_000, 10_000, 100_000]))
 }
 
 /// [`mii_random`] over chosen sizes.
