@@ -9,7 +9,6 @@
 //! figures are reported, never checked.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::content::gen::{self, GenParams};
@@ -215,14 +214,18 @@ pub fn run(
     }
 }
 
+/// The sizes of a scaling section: all of `full`, or without the largest
+/// under `--quick`.
+fn ladder(opts: Options, full: &'static [u64]) -> &'static [u64] {
+    match full.split_last() {
+        Some((_, smaller)) if opts.quick => smaller,
+        _ => full,
+    }
+}
+
 /// List scheduling of random blocks, 10³ … 10⁶ operations.
 pub fn list_schedule(m: &Machine, opts: Options) -> Section {
-    let sizes: &[u64] = if opts.quick {
-        &[1_000, 10_000, 100_000]
-    } else {
-        &[1_000, 10_000, 100_000, 1_000_000]
-    };
-    list_schedule_sizes(m, opts, sizes)
+    list_schedule_sizes(m, opts, ladder(opts, &[1_000, 10_000, 100_000, 1_000_000]))
 }
 
 /// [`list_schedule`] over chosen sizes.
@@ -287,12 +290,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
 /// once per size, untimed): time and peak heap of `program::parse`, which
 /// builds the operations and the dependence graph.
 pub fn parse_blocks(m: &Machine, opts: Options) -> Section {
-    let sizes: &[u64] = if opts.quick {
-        &[1_000, 10_000, 100_000]
-    } else {
-        &[1_000, 10_000, 100_000, 1_000_000]
-    };
-    parse_sizes(m, opts, sizes)
+    parse_sizes(m, opts, ladder(opts, &[1_000, 10_000, 100_000, 1_000_000]))
 }
 
 /// [`parse_blocks`] over chosen sizes.
@@ -331,12 +329,7 @@ pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
 
 /// `mii::analyze` of random loops, 10² … 10⁵ operations.
 pub fn mii_random(m: &Machine, opts: Options) -> Section {
-    let sizes: &[u64] = if opts.quick {
-        &[100, 1_000, 10_000]
-    } else {
-        &[100, 1_000, 10_000, 100_000]
-    };
-    mii_random_sizes(m, opts, sizes)
+    mii_random_sizes(m, opts, ladder(opts, &[100, 1_000, 10_000, 100_000]))
 }
 
 /// [`mii_random`] over chosen sizes.
@@ -654,27 +647,24 @@ pub fn grading_count(m: &Machine, opts: Options, count: u64) -> Section {
 /// The drill whose end-to-end latency is measured.
 pub const DRILL_ARGS: &[&str] = &["drill", "list-schedule", "--seed", "4", "--solution"];
 
+/// How long one run of [`DRILL_ARGS`] may take before it is stopped.
+const DRILL_CAP: Duration = Duration::from_secs(60);
+
 /// End-to-end latency of `course drill list-schedule --seed 4 --solution`
-/// as a process: spawn, run, exit (output discarded).
+/// as a process: spawn, run, exit (output discarded), through
+/// [`process::run_once`].
 pub fn drill_latency(exe: &Path, opts: Options) -> Result<Section, String> {
     let runs = if opts.quick { 5 } else { 51 };
     let mut times = Vec::with_capacity(runs);
     let mut codes = std::collections::BTreeSet::new();
     for _ in 0..runs {
-        let start = Instant::now();
-        let status = Command::new(exe)
-            .args(DRILL_ARGS)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-        times.push(start.elapsed().as_secs_f64());
-        codes.insert(
-            status
-                .code()
-                .map_or("signal".to_string(), |c| c.to_string()),
-        );
+        let run = process::run_once(exe, DRILL_ARGS, DRILL_CAP)?;
+        times.push(run.wall_s);
+        codes.insert(match (run.stopped, run.code) {
+            (true, _) => "stopped".to_string(),
+            (false, Some(c)) => c.to_string(),
+            (false, None) => "signal".to_string(),
+        });
     }
     let codes: Vec<String> = codes.into_iter().collect();
     Ok(Section {

@@ -35,14 +35,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         ));
     }
     let answer = match &a.check {
-        Some(path) => Some((
-            if path == "-" {
-                "<stdin>"
-            } else {
-                path.as_str()
-            },
-            read_file(path)?,
-        )),
+        Some(path) => Some((origin(path), read_file(path)?)),
         None => None,
     };
     let req = api::drill::DrillRequest {
@@ -83,7 +76,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
 }
 
 /// How an input path is named in diagnostics.
-fn origin(path: &str) -> &str {
+pub fn origin(path: &str) -> &str {
     if path == "-" {
         "<stdin>"
     } else {

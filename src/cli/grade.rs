@@ -155,16 +155,11 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
 /// Prints the report in the asked format, the notes and grading errors on
 /// standard error; the exit code.
 pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
-    let out = match args.format {
-        GradeFormat::Text => super::paint(ctx, &grade_view::text(g)),
-        GradeFormat::Json => format!("{}\n", serde_json::to_string_pretty(g)?),
-        GradeFormat::CsvLong => grade_view::csv_long(g),
-        GradeFormat::Gradescope => {
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&grade_view::gradescope(g))?
-            )
-        }
+    match args.format {
+        GradeFormat::Text => print(&super::paint(ctx, &grade_view::text(g))),
+        GradeFormat::Json => print_json(g),
+        GradeFormat::CsvLong => print(&grade_view::csv_long(g)),
+        GradeFormat::Gradescope => print_json(&grade_view::gradescope(g)),
         GradeFormat::Csv => {
             let roster = match &args.roster {
                 Some(p) => {
@@ -177,13 +172,12 @@ pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
             match &args.merge {
                 Some(p) => {
                     let p = path_arg(p);
-                    grade_view::merge_csv(&read_file(&p)?, &p, &rows)?
+                    print(&grade_view::merge_csv(&read_file(&p)?, &p, &rows)?)
                 }
-                None => rows,
+                None => print(&rows),
             }
         }
-    };
-    print(&out);
+    }
     for n in &g.notes {
         eprintln!("course: note: {n}");
     }

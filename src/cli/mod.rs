@@ -388,7 +388,7 @@ pub fn read_limited(path: &str, limit: u64) -> Result<String, CliError> {
             limit >> 20
         )));
     }
-    let shown = if path == "-" { "<stdin>" } else { path };
+    let shown = origin(path);
     course::formats::diagnostic::decode_utf8(buf, shown).map_err(|d| CliError(d.to_string()))
 }
 

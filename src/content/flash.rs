@@ -73,8 +73,14 @@ impl Date {
         (if m <= 2 { y + 1 } else { y }, m, d)
     }
 
+    /// The last day a date is written for (9999-12-31, as
+    /// [`Date::from_ymd`] and [`Date::parse`] take it).
+    pub const LAST: Date = Date(2_932_896);
+
+    /// `days` later, but never past [`Date::LAST`]: a due date always reads
+    /// back from the state file.
     pub fn plus(self, days: i64) -> Date {
-        Date(self.0 + days)
+        Date(self.0.saturating_add(days).min(Date::LAST.0))
     }
 }
 
@@ -585,6 +591,14 @@ mod tests {
             Date::parse("2026-01-31").map(|d| d.plus(1).to_string()),
             Some("2026-02-01".into())
         );
+        assert_eq!(Date::from_ymd(9999, 12, 31), Some(Date::LAST));
+        assert_eq!(Date::LAST.plus(16).to_string(), "9999-12-31");
+    }
+
+    #[test]
+    fn a_review_on_the_last_day_reads_back() {
+        let s = schedule(None, Rating::Easy, Date::LAST);
+        assert_eq!(s.due_date(), Some(Date::LAST));
     }
 
     #[test]

@@ -138,7 +138,9 @@ pub fn static_binary_problem(path: &Path) -> Result<Option<String>, String> {
     let phoff = u64::from_le_bytes(h[32..40].try_into().unwrap_or_default());
     let phentsize = u64::from(u16::from_le_bytes([h[54], h[55]]));
     let phnum = u64::from(u16::from_le_bytes([h[56], h[57]]));
-    if phentsize < 4 || phnum > 4096 {
+    // An ELF64 program header is 56 bytes (Elf64_Phdr): the table read
+    // below is at most 56 × 4096 bytes, whatever the header claims.
+    if phentsize != 56 || phnum > 4096 {
         return Ok(Some(format!("{shown_path}: a malformed ELF header")));
     }
     let mut ph = vec![0u8; (phentsize * phnum) as usize];

@@ -376,3 +376,21 @@ pub fn joined(text: &str) -> String {
     }
     out
 }
+
+/// The student `name` of a graded class (`--format json`).
+pub fn student<'a>(j: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    j["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["student"] == name)
+        .unwrap_or_else(|| panic!("no student {name} in {j}"))
+}
+
+/// The first violation's message of an input's report, or "".
+pub fn first_message(report: &serde_json::Value) -> String {
+    report["violations"][0]["message"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{self, Course};
+use crate::common::{self, first_message, Course};
 
 const RUNNING: &str = "labs/ch23-sched/inputs/running.txt";
 const DOT: &str = "labs/ch23-sched/inputs/dot.txt";
@@ -29,13 +29,6 @@ fn grade_lab(dir: &Path, format: &str) -> common::Output {
         .args(["--format", format])
         .any_code()
         .run()
-}
-
-fn first_message(j: &serde_json::Value) -> String {
-    j["violations"][0]["message"]
-        .as_str()
-        .unwrap_or("")
-        .to_string()
 }
 
 #[test]

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::common::{self, Course};
+use crate::common::{self, first_message, Course};
 
 const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "correct horse battery staple";
@@ -41,13 +41,6 @@ fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Valu
         .unwrap_or_else(|| panic!("no input {name}: {student}"))
 }
 
-fn first_message(i: &serde_json::Value) -> String {
-    i["violations"][0]["message"]
-        .as_str()
-        .unwrap_or("")
-        .to_string()
-}
-
 #[test]
 fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     let tmp = common::tempdir();
@@ -73,19 +66,11 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
         "a program's stderr leaked"
     );
     let j = o.json();
-    let st = |name: &str| {
-        j["students"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["student"] == name)
-            .unwrap_or_else(|| panic!("no student {name}"))
-            .clone()
-    };
+    let st = |name: &str| common::student(&j, name);
     let correct = st("correct");
     assert_eq!(correct["inputs"].as_array().unwrap().len(), 10);
     assert_eq!(correct["score"], 100.0, "{correct}");
-    assert_eq!(input(&correct, "hidden-2")["hidden"], true);
+    assert_eq!(input(correct, "hidden-2")["hidden"], true);
     for i in correct["inputs"].as_array().unwrap() {
         assert_eq!(i["valid"], true, "{i}");
     }
@@ -98,7 +83,7 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     for (name, why) in cases {
         let s = st(name);
         assert_eq!(s["score"], 0.0, "{name}");
-        let m = first_message(input(&s, "running"));
+        let m = first_message(input(s, "running"));
         assert!(m.contains(why), "{name}: {m}");
     }
     // The same seed gives the same hidden inputs: the correct scheduler's

@@ -8,7 +8,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use crate::common::{self, Course};
+use crate::common::{self, student, Course};
 
 const RUNNING: &str = "labs/ch23-sched/inputs/running.txt";
 
@@ -29,20 +29,9 @@ fn mkfifo(path: &Path) {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
 }
 
-fn student<'a>(j: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    j["students"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["student"] == name)
-        .unwrap_or_else(|| panic!("no student {name} in {j}"))
-}
-
+/// The first message about a student's first input (running.sched).
 fn running_message(st: &serde_json::Value) -> String {
-    st["inputs"][0]["violations"][0]["message"]
-        .as_str()
-        .unwrap_or("")
-        .to_string()
+    common::first_message(&st["inputs"][0])
 }
 
 #[test]
