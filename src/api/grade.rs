@@ -188,10 +188,10 @@ pub fn run_lab(
     let mut files = Vec::new();
     for li in &lab.inputs {
         let text = source.read(&format!("labs/{name}/inputs/{}.txt", li.stem))?;
-        files.push((ws.write(&li.stem, &text)?, text, false));
+        files.push((text, false));
     }
-    for (li, text) in &hidden {
-        files.push((ws.write(&li.stem, text)?, text.clone(), true));
+    for (_, text) in &hidden {
+        files.push((text.clone(), true));
     }
     lab.inputs.extend(hidden.into_iter().map(|(li, _)| li));
     let mode = run_mode(dir, &req.spec.words, mode);
@@ -200,8 +200,13 @@ pub fn run_lab(
             .inputs
             .iter()
             .zip(&files)
-            .map(|(li, (path, text, hidden))| {
-                let out = run::run_scheduler(&req.spec, d, path, text);
+            .map(|(li, (text, hidden))| {
+                // Written afresh for every run: a program may have changed
+                // the file, and the next student must not see that.
+                let out = ws
+                    .write(&li.stem, text)
+                    .map_err(Unread::Grader)
+                    .and_then(|path| run::run_scheduler(&req.spec, d, &path, text));
                 let mut r = lab::grade_submission(
                     li,
                     &lab.machine,

@@ -301,8 +301,10 @@ impl Workspace {
         Err("no temporary folder could be made".into())
     }
 
-    /// Writes `STEM.txt` with `text`; its path.
+    /// Writes `STEM.txt` with `text` (the folder made again if a program
+    /// removed it); its path.
     pub fn write(&self, stem: &str, text: &str) -> Result<PathBuf, String> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let p = self.dir.join(format!("{stem}.txt"));
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
         Ok(p)

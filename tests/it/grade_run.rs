@@ -42,6 +42,32 @@ fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Valu
 }
 
 #[test]
+fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
+    // a-vandal runs first, overwrites its input and deletes the others;
+    // b-correct, after it, still gets the real inputs.
+    let tmp = common::tempdir();
+    let d = tmp.path();
+    for (student, script) in [("a-vandal", "vandal"), ("b-correct", "correct")] {
+        let dir = d.join("class").join(student);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(
+            common::root().join(SCHEDULERS).join(format!("{script}.sh")),
+            dir.join("sched.sh"),
+        )
+        .unwrap();
+    }
+    let j = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(["--format", "json"])
+        .arg_path(d.join("class"))
+        .code(1)
+        .run()
+        .json();
+    assert_eq!(common::student(&j, "a-vandal")["score"], 0.0);
+    let correct = common::student(&j, "b-correct");
+    assert_eq!(correct["score"], 80.0, "{correct}");
+}
+
+#[test]
 fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     let tmp = common::tempdir();
     let d = tmp.path();
