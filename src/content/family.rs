@@ -8,6 +8,7 @@
 //! assert_eq!((m.name(), m.classes().len()), ("pathological-6", 6));
 //! assert!(family::machine("toy").is_none());
 //! assert!(family::machine("pathological:0").unwrap().is_err());
+//! assert!(family::machine("pathological.yaml").is_none());
 //! ```
 
 use crate::engine::hazard;
@@ -20,7 +21,12 @@ pub const MAX_PATHOLOGICAL: u32 = 64;
 /// The machine a family name stands for: `None` when `name` is not a
 /// family name, an error when its parameter is out of range.
 /// `pathological:D` and `pathological-D` (the name it prints) both work.
+/// A name that looks like a path (`pathological.yaml`, `m/pathological-4`:
+/// a `.`, `/` or a backslash) is a file, not a family name.
 pub fn machine(name: &str) -> Option<Result<Machine, String>> {
+    if name.contains(['/', '\\', '.']) {
+        return None;
+    }
     let rest = name.strip_prefix("pathological")?;
     let usage = || {
         format!(

@@ -377,13 +377,14 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
         if !rng.percent(params.carried_percent) {
             continue;
         }
-        // A definition at or after j (carried distance 1, or 2 with r@2).
-        let later: Vec<u64> = (0..defs.len() as u64)
-            .filter(|&d| def_line(d) >= j)
-            .collect();
-        let Some(&d) = rng.choose(&later) else {
+        // A definition at or after j (carried distance 1, or 2 with r@2):
+        // `defs` is in line order, so those are a suffix of it.
+        let first = defs.partition_point(|&l| (l as usize) < j);
+        let later = defs.len() - first;
+        if later == 0 {
             continue;
-        };
+        }
+        let d = (first + rng.below(later as u64) as usize) as u64;
         let at = rng.percent(params.distance2_percent).then_some(2);
         let k = rng.below(line.srcs.len() as u64) as usize;
         line.srcs[k] = Src::Reg(d, at);

@@ -149,10 +149,7 @@ pub fn hidden_inputs(
             (Kind::Loop, GenParams::loop_default(), rng.range(6, 14))
         };
         let s = rng.next_u64();
-        let text = match kind {
-            Kind::Block => gen::block(&lab.machine, &params, s, Some(ops)),
-            Kind::Loop => gen::loop_body(&lab.machine, &params, s, Some(ops)),
-        };
+        let text = gen::generate(&lab.machine, &params, s, Some(ops), kind);
         let stem = format!("hidden-{}", i + 1);
         let p = program::parse(&text, &stem, &lab.machine).map_err(|e| e.to_string())?;
         out.push((LabInput::new(&stem, p, &lab.machine), text));

@@ -289,7 +289,8 @@ fn letter_index(tok: &str, n: usize) -> Option<usize> {
     (i < n).then_some(i)
 }
 
-fn choice_range(n: usize) -> String {
+/// `a–d`: the letters of `n` choices.
+pub fn choice_range(n: usize) -> String {
     format!("a–{}", letter(n.saturating_sub(1)))
 }
 

@@ -138,11 +138,11 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
                 *kinds.entry(k.as_str()).or_insert(0) += n;
             }
             let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
-            let _ = writeln!(
-                fb,
+            let line = format!(
                 "  ✗ a hidden input: its problems are not shown one by one ({})",
                 list.join(", ")
             );
+            let _ = writeln!(fb, "{}", crate::util::text::wrap_line(&line, "    ", 80));
         }
         None => {
             let _ = writeln!(fb, "{}: INVALID · 0/{points}", r.input);
@@ -541,6 +541,22 @@ mod tests {
             c,
             "student,id,email,total,max_total,running,notes\nann,,,0,10,0,\n"
         );
+    }
+
+    #[test]
+    fn a_hidden_input_names_its_kinds_within_80_columns() {
+        let g = running("c 0\na 1\nb 2\ne 3\nf 4\nd 4\ng 5\nh 6\nzz 3\nq x\nj 0\n");
+        let mut r = g.report().clone();
+        r.hidden = true;
+        let fb = feedback(&g.grades().lab, &r);
+        let flat = fb.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(
+                "a hidden input: its problems are not shown one by one (format ×1, latency ×"
+            ),
+            "{fb}"
+        );
+        assert!(fb.lines().all(|l| l.chars().count() <= 80), "{fb}");
     }
 
     #[test]

@@ -137,11 +137,7 @@ fn scheduling_across_days() {
     assert_eq!(card(&v, "rthroughput-def")["box"], 1);
     assert_eq!(card(&v, "rthroughput-def")["lapses"], 1);
     // No temporary files are left behind by the atomic writes.
-    let names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, vec!["s.json".to_string()]);
+    assert_eq!(files(dir), vec!["s.json".to_string()]);
 }
 
 #[test]
@@ -570,11 +566,7 @@ fn two_processes_on_one_state_keep_each_others_reviews() {
         assert_eq!(c["due"], due, "{id}");
     }
     // Nothing is left next to the state.
-    let names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, vec!["s.json".to_string()]);
+    assert_eq!(files(dir), vec!["s.json".to_string()]);
 }
 
 /// Issue 11, point 16: a rating shown as done is already on disk when it
@@ -627,12 +619,7 @@ fn a_review_is_saved_before_it_is_shown_and_no_temporaries_stay() {
     }
     drop(input);
     let _ = child.wait();
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, vec!["s.json".to_string()]);
+    assert_eq!(files(dir), vec!["s.json".to_string()]);
 }
 
 #[test]

@@ -160,6 +160,19 @@ fn the_pathological_family_is_a_machine_name() {
     }
 }
 
+#[test]
+fn a_machine_file_named_like_the_family_is_read_as_a_file() {
+    let tmp = common::tempdir();
+    let toy = std::fs::read_to_string("labs/ch23-sched/machines/toy.yaml").unwrap();
+    for name in ["pathological.yaml", "pathological-4.yaml"] {
+        std::fs::write(tmp.path().join(name), &toy).unwrap();
+        Course::new(["machine", name])
+            .current_dir(tmp.path())
+            .stdout_has("machine toy: issue width 2")
+            .run();
+    }
+}
+
 /// A machine file with `n` classes on one unit, each holding it `occ` cycles.
 fn shared_unit(n: usize, occ: usize) -> String {
     let mut s =

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::forbidden::{braces, k, tables};
 use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
 use crate::engine::hazard::{set_string, Automaton};
-use crate::formats::answer;
+use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
 use crate::model::ids::ClassId;
 use crate::model::machine::{Machine, MachineInfo};
@@ -291,7 +291,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                     "{}:{}: state {} is listed twice (first on line {})",
                     file,
                     row.line,
-                    set_string(&key),
+                    shorten(&set_string(&key)),
                     first.line
                 ),
             )));
@@ -333,7 +333,9 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
             if got_t.as_ref() == want_t {
                 continue;
             }
-            let said = got_t.as_deref().map_or("-".to_string(), set_string);
+            let said = got_t
+                .as_deref()
+                .map_or("-".to_string(), |s| shorten(&set_string(s)));
             let why = if e < nclass {
                 issue_reason(&m, ClassId::from_index(e), &w.state, want_t)
             } else {
@@ -365,7 +367,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                 format!(
                     "{file}:{}: state {} is not reachable: no sequence of Issue and Advance from ∅ leads there",
                     g.line,
-                    set_string(state)
+                    shorten(&set_string(state))
                 ),
             )));
         }

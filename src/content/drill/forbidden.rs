@@ -308,7 +308,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                             MistakeKind::Wrong,
                             format!(
                                 "{key}: you said {}, it is {}",
-                                hazard::set_string(&got),
+                                shorten(&hazard::set_string(&got)),
                                 hazard::set_string(&want)
                             ),
                         ))
@@ -360,6 +360,20 @@ mod tests {
 
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)
+    }
+
+    #[test]
+    fn a_huge_wrong_set_is_echoed_shortened() {
+        let big: Vec<String> = (0..5000).map(|i| i.to_string()).collect();
+        let text = format!("F(A,A) = {{{}}}\n", big.join(", "));
+        let r = check(1, &text, "a.txt");
+        let said = messages(&r)
+            .into_iter()
+            .find(|m| m.starts_with("F(A,A): you said "))
+            .unwrap();
+        assert!(said.starts_with("F(A,A): you said {0,1,2,3,"), "{said}");
+        assert!(said.len() < 120, "{said}");
+        assert!(said.contains("…, it is {0}"), "{said}");
     }
 
     #[test]

@@ -440,7 +440,10 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
         };
         verdicts.push(Verdict::Wrong(Mistake::new(
             MistakeKind::Wrong,
-            format!("{what}: you said {word} {}; {why}", set_string(&set)),
+            format!(
+                "{what}: you said {word} {}; {why}",
+                shorten(&set_string(&set))
+            ),
         )));
     }
     if let Some(extra) = given.get(want.len()) {
@@ -469,6 +472,16 @@ mod tests {
 
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)
+    }
+
+    #[test]
+    fn a_huge_wrong_set_is_echoed_shortened() {
+        let m = Machine::toy();
+        let big: Vec<String> = (0..5000).map(|i| i.to_string()).collect();
+        let r = check(&m, 3, &format!("accept {{{}}}\n", big.join(",")), "a.txt").unwrap();
+        let said = &messages(&r)[0];
+        assert!(said.contains("you said accept {0,1,2,"), "{said}");
+        assert!(said.len() < 200, "{said}");
     }
 
     #[test]

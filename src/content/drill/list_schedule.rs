@@ -304,16 +304,28 @@ pub fn placements(
     }
 }
 
+/// The most answer lines the diff shows: the diff's time grows with the
+/// product of the two sides' lengths, and an answer file may be large.
+const MAX_DIFF_LINES: usize = 1000;
+
 /// The answer's meaningful lines, blanks collapsed: what the diff shows
-/// when the answer does not place every operation once.
+/// when the answer does not place every operation once. Beyond
+/// [`MAX_DIFF_LINES`] one line says how many more there are.
 fn answer_lines(text: &str) -> String {
-    answer::lines(text)
-        .map(|l| {
-            let mut s = l.text.split_whitespace().collect::<Vec<_>>().join(" ");
-            s.push('\n');
-            s
-        })
-        .collect()
+    let mut out = String::new();
+    let mut more = 0usize;
+    for (i, l) in answer::lines(text).enumerate() {
+        if i >= MAX_DIFF_LINES {
+            more += 1;
+            continue;
+        }
+        out.push_str(&l.text.split_whitespace().collect::<Vec<_>>().join(" "));
+        out.push('\n');
+    }
+    if more > 0 {
+        out.push_str(&format!("… {more} more line(s) not shown\n"));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -392,5 +404,23 @@ mod tests {
             "a.txt:2:3: a: expected a whole number for the cycle, found 'x'"
         );
         assert_eq!(r.diff.lines().nth(3), Some("-a x"), "{}", r.diff);
+    }
+
+    #[test]
+    fn a_long_answer_shows_a_bounded_diff() {
+        let m = Machine::toy();
+        let params = GenParams::block_default();
+        let text: String = (0..MAX_DIFF_LINES + 5)
+            .map(|i| format!("zz{i} 3\n"))
+            .collect();
+        let r = check(&m, &params, 4, &text, "a.txt");
+        assert!(!r.correct);
+        assert!(r.diff.contains(&format!("-zz{} 3\n", MAX_DIFF_LINES - 1)));
+        assert!(!r.diff.contains(&format!("-zz{} 3\n", MAX_DIFF_LINES)));
+        assert!(
+            r.diff.contains("-… 5 more line(s) not shown\n"),
+            "{}",
+            r.diff
+        );
     }
 }

@@ -205,7 +205,7 @@ fn fraction_and_value(r: Ratio) -> String {
     if r.den() == 1 {
         r.num().to_string()
     } else {
-        format!("{} = {}", r.fraction_string(), r.to_f64())
+        format!("{} = {}", r.fraction_string(), decimal(r))
     }
 }
 

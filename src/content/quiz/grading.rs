@@ -151,19 +151,18 @@ impl Instance {
     /// The syntax a reply must have, as the prompt shows it (the reader is
     /// [`crate::formats::answer`]): `a number: 3, 5/2 or 2.5`, …
     pub fn syntax(&self) -> String {
-        let range = |n: usize| format!("a–{}", answer::letter(n.saturating_sub(1)));
         match &self.expected {
             Expected::Number { .. } => "a number: 3, 5/2 or 2.5".into(),
             Expected::Set(_) => "a set in braces: {0, 2}, or {} when empty".into(),
             Expected::Single { choices, .. } => {
                 format!(
                     "one letter {}, or the text of a choice",
-                    range(choices.len())
+                    answer::choice_range(choices.len())
                 )
             }
             Expected::Multiple { choices, .. } => format!(
                 "letters {} such as a, c, or choice texts separated by ;",
-                range(choices.len())
+                answer::choice_range(choices.len())
             ),
             Expected::Find { .. } => "a name or a value".into(),
         }
