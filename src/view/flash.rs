@@ -105,7 +105,10 @@ pub fn not_a_rating(n: &NotARating) -> String {
     if n.reply.is_empty() {
         "Type a rating: again, hard, good or easy (or 0-3); q stops.\n".into()
     } else {
-        format!("`{}` is not a rating.\n", n.reply)
+        format!(
+            "`{}` is not a rating.\n",
+            crate::formats::answer::shorten(&n.reply)
+        )
     }
 }
 

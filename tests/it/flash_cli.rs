@@ -157,6 +157,19 @@ fn bad_ratings_are_asked_again_and_eof_stops() {
         .stdout
         .contains("Type a rating: again, hard, good or easy (or 0-3); q stops."));
     assert!(!o.stdout.contains("`` is not a rating"));
+    // A long reply is echoed shortened, within 80 columns.
+    let o = flash(
+        &dir.join("u.json"),
+        "2026-01-01",
+        &[],
+        &format!("\n{}\ngood\n", "x".repeat(500)),
+    );
+    let echo = o
+        .stdout
+        .lines()
+        .find(|l| l.contains("is not a rating"))
+        .unwrap();
+    assert!(echo.chars().count() <= 80, "{echo}");
 }
 
 fn saved_progress(dir: &Path) -> PathBuf {
