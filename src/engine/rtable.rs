@@ -82,10 +82,9 @@
 //!
 //! [`Class::folded`]: crate::model::machine::Class::folded
 
-use std::collections::HashMap;
-
 use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
 use crate::model::machine::{Machine, MAX_PAIRS};
+use crate::util::name::NameMap;
 
 /// One triple `(r, k, n)` of a folded reservation table.
 type Pair = (ResourceId, u32, u32);
@@ -278,7 +277,7 @@ const SATURATED: u32 = u32::MAX - MAX_PAIRS as u32;
 /// removed (`≡` is equality without an II, congruence modulo II with one).
 #[derive(Clone, Debug, Default)]
 pub struct GlobalTable {
-    cells: HashMap<(ResourceId, Cycle), Cell>,
+    cells: NameMap<(ResourceId, Cycle), Cell>,
     ii: Option<u64>,
 }
 
@@ -322,7 +321,7 @@ impl GlobalTable {
     /// An empty modulo reservation table: cycle `c` is row `c mod ii`.
     pub fn modulo(ii: u64) -> GlobalTable {
         GlobalTable {
-            cells: HashMap::new(),
+            cells: NameMap::default(),
             ii: Some(ii.max(1)),
         }
     }
@@ -510,7 +509,7 @@ pub struct ModuloTable {
     caps: Vec<u32>,
     /// Owners of the cells in use, in the order they were placed (a removal
     /// moves the last owner into the gap, as in [`GlobalTable`]).
-    owners: HashMap<usize, Vec<OpId>>,
+    owners: NameMap<usize, Vec<OpId>>,
     full: Vec<RowSet>,
 }
 
@@ -560,7 +559,7 @@ impl ModuloTable {
             nres,
             counts: vec![0; ii as usize * nres],
             caps: m.resources().iter().map(|r| r.capacity).collect(),
-            owners: HashMap::new(),
+            owners: NameMap::default(),
             full: (0..nres).map(|_| RowSet::new(ii as usize)).collect(),
         }
     }
