@@ -240,11 +240,18 @@ pub struct Cell {
 
 impl Cell {
     /// The operations holding this cell, each once, in placement order.
+    /// A long list (a grader's cell holds every operation a submission
+    /// put there) is deduplicated with a set, not by a scan per entry.
     pub fn holders(&self) -> impl Iterator<Item = OpId> + '_ {
+        let mut seen: Option<std::collections::HashSet<OpId>> =
+            (self.owners.len() > 16).then(Default::default);
         self.owners
             .iter()
             .enumerate()
-            .filter(|&(i, o)| !self.owners[..i].contains(o))
+            .filter(move |&(i, o)| match &mut seen {
+                Some(seen) => seen.insert(*o),
+                None => !self.owners[..i].contains(o),
+            })
             .map(|(_, &o)| o)
     }
 }
