@@ -104,24 +104,52 @@ pub const MAX_PER_KIND: usize = 20;
 /// The most labels a "no cycle for …" message lists.
 const MAX_MISSING_LISTED: usize = 20;
 
-/// Violations as they are found: the first [`MAX_PER_KIND`] of each kind
-/// kept in order, the rest counted by kind.
-#[derive(Default)]
+/// Violations as they are found: the first `limit` of each kind kept in
+/// order, the rest counted by kind. A violation past the limit is never
+/// written: its message (which may list every operation in a cell) would
+/// cost as much as the submission for each one.
 struct Collector {
     kept: Vec<Violation>,
     per_kind: BTreeMap<ViolationKind, usize>,
     omitted: BTreeMap<ViolationKind, u64>,
+    limit: usize,
+}
+
+impl Default for Collector {
+    /// Keeps [`MAX_PER_KIND`] of each kind, as [`check`] reports them.
+    fn default() -> Collector {
+        Collector {
+            kept: Vec::new(),
+            per_kind: BTreeMap::new(),
+            omitted: BTreeMap::new(),
+            limit: MAX_PER_KIND,
+        }
+    }
 }
 
 impl Collector {
-    fn push(&mut self, v: Violation) {
-        let n = self.per_kind.entry(v.kind).or_insert(0);
-        if *n < MAX_PER_KIND {
-            *n += 1;
-            self.kept.push(v);
-        } else {
-            *self.omitted.entry(v.kind).or_insert(0) += 1;
+    /// Keeps every violation.
+    fn all() -> Collector {
+        Collector {
+            limit: usize::MAX,
+            ..Collector::default()
         }
+    }
+
+    /// Keeps `make()` when there is room for one more of `kind`, else
+    /// counts it without making it.
+    fn add(&mut self, kind: ViolationKind, make: impl FnOnce() -> Violation) {
+        let n = self.per_kind.entry(kind).or_insert(0);
+        if *n < self.limit {
+            *n += 1;
+            self.kept.push(make());
+        } else {
+            *self.omitted.entry(kind).or_insert(0) += 1;
+        }
+    }
+
+    fn push(&mut self, v: Violation) {
+        self.add(v.kind, || v);
     }
 
     fn count(&mut self, kind: ViolationKind, more: u64) {
@@ -248,8 +276,8 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
             ii,
         };
     }
-    violations.extend(latency_over(p, &placed, ii, &line_of));
-    violations.extend(resources_over(p, m, &placed, ii, &line_of));
+    latency_over(p, &placed, ii, &line_of, &mut violations);
+    resources_over(p, m, &placed, ii, &line_of, &mut violations);
     let complete = missing
         .is_empty()
         .then(|| placed.iter().map(|c| c.unwrap_or(0)).collect());
@@ -320,8 +348,8 @@ fn latency_over(
     t: &[Option<Cycle>],
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
-) -> Vec<Violation> {
-    let mut out = Vec::new();
+    out: &mut Collector,
+) {
     let ii_v = ii.unwrap_or(0) as i128;
     for e in p.edges() {
         if p.kind() == Kind::Block && e.distance > 0 {
@@ -332,7 +360,7 @@ fn latency_over(
         };
         let need = ti as i128 + i128::from(e.latency) - i128::from(e.distance) * ii_v;
         if (tj as i128) < need {
-            out.push(Violation {
+            out.add(ViolationKind::Latency, || Violation {
                 kind: ViolationKind::Latency,
                 message: format!(
                     "{} at {tj}: {}",
@@ -344,7 +372,6 @@ fn latency_over(
             });
         }
     }
-    out
 }
 
 /// Check 4: place the operations in issue order with Algorithm 23.1.4
@@ -358,7 +385,9 @@ pub fn resource_violations(
     line_of: &dyn Fn(OpId) -> Option<u32>,
 ) -> Vec<Violation> {
     let placed: Vec<Option<Cycle>> = t.iter().copied().map(Some).collect();
-    resources_over(p, m, &placed, ii, line_of)
+    let mut out = Collector::all();
+    resources_over(p, m, &placed, ii, line_of, &mut out);
+    out.kept
 }
 
 /// Why an operation does not fit, from the conflict a table (modulo `ii`
@@ -398,7 +427,8 @@ fn resources_over(
     t: &[Option<Cycle>],
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
-) -> Vec<Violation> {
+    out: &mut Collector,
+) {
     // Issue order; within a cycle, the order the submission lists them, so
     // the operation written last is the one that "does not fit".
     let mut order: Vec<(Cycle, OpId)> = p
@@ -406,7 +436,7 @@ fn resources_over(
         .filter_map(|x| t[x.index()].map(|c| (c, x)))
         .collect();
     order.sort_by_key(|&(c, x)| (c, line_of(x), x));
-    resources_in_order(p, m, order, ii, line_of)
+    resources_in_order(p, m, order, ii, line_of, out);
 }
 
 /// Check 4 on operations given in the order they are booked.
@@ -416,21 +446,24 @@ fn resources_in_order(
     order: Vec<(Cycle, OpId)>,
     ii: Option<u64>,
     line_of: &dyn Fn(OpId) -> Option<u32>,
-) -> Vec<Violation> {
+    out: &mut Collector,
+) {
     let mut table = match (p.kind(), ii) {
         (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
         _ => GlobalTable::new(),
     };
-    let mut out = Vec::new();
     for (c, x) in order {
         let class = p.op(x).class;
-        if let Some(conf) = table.fits_why(m, class, c) {
-            out.push(Violation {
+        if !table.fits(m, class, c) {
+            out.add(ViolationKind::Resource, || Violation {
                 kind: ViolationKind::Resource,
                 message: format!(
                     "{} at {c}: {}",
                     p.label(x),
-                    conflict_reason(p, m, table.ii(), &conf)
+                    table
+                        .fits_why(m, class, c)
+                        .map(|conf| conflict_reason(p, m, table.ii(), &conf))
+                        .unwrap_or_default()
                 ),
                 line: line_of(x),
                 op: Some(x),
@@ -439,7 +472,6 @@ fn resources_in_order(
         // Place it anyway so later operations see the real occupancy.
         table.place(m, class, c, Some(x));
     }
-    out
 }
 
 /// Checks 3 and 4 on a schedule in the making: `placed` holds the
@@ -459,21 +491,23 @@ pub fn placed_violations(
         cycle[x.index()] = Some(c);
     }
     let none = |_: OpId| None;
-    let mut v = latency_over(p, &cycle, ii, &none);
+    let mut out = Collector::all();
+    latency_over(p, &cycle, ii, &none, &mut out);
     // A stable sort keeps the placement order within a cycle.
     let mut order: Vec<(Cycle, OpId)> = placed.iter().map(|&(x, c)| (c, x)).collect();
     order.sort_by_key(|&(c, _)| c);
-    v.extend(resources_in_order(p, m, order, ii, &none));
-    v
+    resources_in_order(p, m, order, ii, &none, &mut out);
+    out.kept
 }
 
 /// Checks a schedule given as cycles (for engine-made schedules).
 pub fn check_cycles(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> Vec<Violation> {
     let placed: Vec<Option<Cycle>> = t.iter().copied().map(Some).collect();
     let none = |_: OpId| None;
-    let mut v = latency_over(p, &placed, ii, &none);
-    v.extend(resources_over(p, m, &placed, ii, &none));
-    v
+    let mut out = Collector::all();
+    latency_over(p, &placed, ii, &none, &mut out);
+    resources_over(p, m, &placed, ii, &none, &mut out);
+    out.kept
 }
 
 /// A schedule as submission text (`LABEL CYCLE` in issue order, `ii` first

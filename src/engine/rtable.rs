@@ -82,10 +82,9 @@
 //!
 //! [`Class::folded`]: crate::model::machine::Class::folded
 
-use std::collections::HashMap;
-
 use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
-use crate::model::machine::Machine;
+use crate::model::machine::{Machine, MAX_PAIRS};
+use crate::util::name::NameMap;
 
 /// One triple `(r, k, n)` of a folded reservation table.
 type Pair = (ResourceId, u32, u32);
@@ -115,17 +114,42 @@ struct Overflow<K> {
 
 /// The units `pairs` put into the cell of pair `(r, k)` of the same class
 /// modulo `ii`: offsets of one resource congruent modulo II share a row
-/// wherever the class issues.
+/// wherever the class issues. `pairs` is (a prefix of) a folded table,
+/// sorted by resource and offset with each pair once, so a long table is
+/// not walked whole: only the pairs of `r` at `k` itself, at most
+/// `k − II` or at least `k + II` can share its row, and those ranges are
+/// found by binary search (a class holding a unit for thousands of cycles
+/// would otherwise cost a walk of its table per pair, on every `Fits`).
 #[inline(always)]
 fn demand(pairs: &[Pair], r: ResourceId, k: u32, ii: u64) -> u32 {
-    pairs
+    let shares = |&&(r2, k2, _): &&Pair| {
+        let d = u64::from(k.abs_diff(k2));
+        r2 == r && (d == 0 || (d >= ii && d % ii == 0))
+    };
+    if pairs.len() <= 16 {
+        return pairs.iter().filter(shares).map(|&(_, _, n)| n).sum();
+    }
+    let before =
+        |key: (ResourceId, u64)| pairs.partition_point(|&(r2, k2, _)| (r2, u64::from(k2)) < key);
+    let k64 = u64::from(k);
+    let start = before((r, 0));
+    let end = pairs.partition_point(|&(r2, _, _)| r2 <= r);
+    // Offsets in (k − II, k + II): only k itself shares the row.
+    let low = if k64 >= ii {
+        before((r, k64 - ii + 1))
+    } else {
+        start
+    };
+    let high = before((r, k64 + ii));
+    let own = pairs[low..high]
+        .binary_search_by_key(&k, |&(_, k2, _)| k2)
+        .map_or(0, |j| pairs[low + j].2);
+    own + pairs[start..low]
         .iter()
-        .filter(|&&(r2, k2, _)| {
-            let d = u64::from(k.abs_diff(k2));
-            r2 == r && (d == 0 || (d >= ii && d % ii == 0))
-        })
+        .chain(&pairs[high..end])
+        .filter(shares)
         .map(|&(_, _, n)| n)
-        .sum()
+        .sum::<u32>()
 }
 
 /// The counting rule of Algorithm 23.1.4: walking the folded table in order,
@@ -216,11 +240,18 @@ pub struct Cell {
 
 impl Cell {
     /// The operations holding this cell, each once, in placement order.
+    /// A long list (a grader's cell holds every operation a submission
+    /// put there) is deduplicated with a set, not by a scan per entry.
     pub fn holders(&self) -> impl Iterator<Item = OpId> + '_ {
+        let mut seen: Option<std::collections::HashSet<OpId>> =
+            (self.owners.len() > 16).then(Default::default);
         self.owners
             .iter()
             .enumerate()
-            .filter(|&(i, o)| !self.owners[..i].contains(o))
+            .filter(move |&(i, o)| match &mut seen {
+                Some(seen) => seen.insert(*o),
+                None => !self.owners[..i].contains(o),
+            })
             .map(|(_, &o)| o)
     }
 }
@@ -241,6 +272,10 @@ pub struct Conflict {
     pub owners: Vec<OpId>,
 }
 
+/// Where a [`GlobalTable`] cell stops counting: any class's demand added
+/// to it stays within a u32.
+const SATURATED: u32 = u32::MAX - MAX_PAIRS as u32;
+
 /// Algorithm 23.1.4 with a sparse store (a hash map keyed by resource and
 /// cycle), optionally taken modulo an initiation interval, with owners.
 ///
@@ -249,7 +284,7 @@ pub struct Conflict {
 /// removed (`≡` is equality without an II, congruence modulo II with one).
 #[derive(Clone, Debug, Default)]
 pub struct GlobalTable {
-    cells: HashMap<(ResourceId, Cycle), Cell>,
+    cells: NameMap<(ResourceId, Cycle), Cell>,
     ii: Option<u64>,
 }
 
@@ -274,7 +309,10 @@ impl Store for GlobalTable {
     #[inline(always)]
     fn add(&mut self, key: (ResourceId, Cycle), n: u32, op: Option<OpId>) {
         let cell = self.cells.entry(key).or_default();
-        cell.used += n;
+        // A grader places every operation, fitting or not: stop counting
+        // where adding one class's whole table ([`MAX_PAIRS`]) still fits
+        // in a u32.
+        cell.used = cell.used.saturating_add(n).min(SATURATED);
         if let Some(op) = op {
             cell.owners.push(op);
         }
@@ -290,7 +328,7 @@ impl GlobalTable {
     /// An empty modulo reservation table: cycle `c` is row `c mod ii`.
     pub fn modulo(ii: u64) -> GlobalTable {
         GlobalTable {
-            cells: HashMap::new(),
+            cells: NameMap::default(),
             ii: Some(ii.max(1)),
         }
     }
@@ -478,7 +516,7 @@ pub struct ModuloTable {
     caps: Vec<u32>,
     /// Owners of the cells in use, in the order they were placed (a removal
     /// moves the last owner into the gap, as in [`GlobalTable`]).
-    owners: HashMap<usize, Vec<OpId>>,
+    owners: NameMap<usize, Vec<OpId>>,
     full: Vec<RowSet>,
 }
 
@@ -528,7 +566,7 @@ impl ModuloTable {
             nres,
             counts: vec![0; ii as usize * nres],
             caps: m.resources().iter().map(|r| r.capacity).collect(),
-            owners: HashMap::new(),
+            owners: NameMap::default(),
             full: (0..nres).map(|_| RowSet::new(ii as usize)).collect(),
         }
     }
@@ -732,6 +770,56 @@ mod tests {
         t.remove(&m, div, 0, OpId(7));
         assert!(t.fits(&m, mul, 1));
         assert_eq!(t.occupied_rows(), Vec::<Cycle>::new());
+    }
+
+    #[test]
+    fn counts_saturate_instead_of_wrapping() {
+        // A grader places every submitted operation, fitting or not: with
+        // a class of 4M pairs all in the one row of II 1, about a thousand
+        // placements would pass u32::MAX units in a cell.
+        let m = Machine::toy();
+        let a = m.resource_by_name("mul").unwrap();
+        let mut t = GlobalTable::modulo(1);
+        t.add((a, 0), SATURATED - 5, Some(OpId(0)));
+        t.add((a, 0), 10, Some(OpId(1)));
+        assert_eq!(t.used(a, 0), SATURATED);
+        let most = MAX_PAIRS as u32;
+        let o = overflow(&t, &[(a, 0, most)], 0, |_| 65536).unwrap();
+        assert_eq!((o.needed, o.capacity), (u32::MAX, 65536));
+    }
+
+    #[test]
+    fn demand_on_a_long_table_is_the_walk_of_a_short_one() {
+        // Folded tables of up to 200 pairs over three resources, sorted and
+        // distinct as a machine folds them, against the plain filter.
+        let mut x = 99usize;
+        for len in [0usize, 5, 16, 17, 40, 200] {
+            for ii in [1u64, 2, 3, 7, 64, 1000] {
+                let mut pairs: Vec<Pair> = (0..len)
+                    .map(|_| {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let r = ResourceId::from_index((x >> 40) % 3);
+                        (r, ((x >> 20) % 300) as u32, ((x >> 8) % 4) as u32 + 1)
+                    })
+                    .collect();
+                pairs.sort_unstable();
+                pairs.dedup_by_key(|p| (p.0, p.1));
+                for i in 0..pairs.len() {
+                    for cut in [i, i + 1, pairs.len()] {
+                        let (r, k, _) = pairs[i];
+                        let part = &pairs[..cut];
+                        let want: u32 = part
+                            .iter()
+                            .filter(|&&(r2, k2, _)| r2 == r && u64::from(k.abs_diff(k2)) % ii == 0)
+                            .map(|p| p.2)
+                            .sum();
+                        assert_eq!(demand(part, r, k, ii), want, "len {len} ii {ii} i {i}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -49,34 +49,28 @@ pub fn write(entries: &[Entry]) -> Result<Vec<u8>, String> {
         let size = small(e.data.len(), &e.name)?;
         let name_len =
             u16::try_from(e.name.len()).map_err(|_| format!("{}: name too long", e.name))?;
-        let crc = crc32(&e.data);
-        // Local file header.
+        // The fields a local header and its central record share, from
+        // "version needed" to the extra field's length.
+        let mut shared = Vec::with_capacity(26);
+        shared.extend_from_slice(&20u16.to_le_bytes()); // version needed
+        shared.extend_from_slice(&0u16.to_le_bytes()); // flags
+        shared.extend_from_slice(&0u16.to_le_bytes()); // stored
+        shared.extend_from_slice(&DOS_TIME.0.to_le_bytes());
+        shared.extend_from_slice(&DOS_TIME.1.to_le_bytes());
+        shared.extend_from_slice(&crc32(&e.data).to_le_bytes());
+        shared.extend_from_slice(&size.to_le_bytes());
+        shared.extend_from_slice(&size.to_le_bytes());
+        shared.extend_from_slice(&name_len.to_le_bytes());
+        shared.extend_from_slice(&0u16.to_le_bytes()); // extra
+                                                       // Local file header.
         out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-        out.extend_from_slice(&20u16.to_le_bytes()); // version needed
-        out.extend_from_slice(&0u16.to_le_bytes()); // flags
-        out.extend_from_slice(&0u16.to_le_bytes()); // stored
-        out.extend_from_slice(&DOS_TIME.0.to_le_bytes());
-        out.extend_from_slice(&DOS_TIME.1.to_le_bytes());
-        out.extend_from_slice(&crc.to_le_bytes());
-        out.extend_from_slice(&size.to_le_bytes());
-        out.extend_from_slice(&size.to_le_bytes());
-        out.extend_from_slice(&name_len.to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes()); // extra
+        out.extend_from_slice(&shared);
         out.extend_from_slice(e.name.as_bytes());
         out.extend_from_slice(&e.data);
         // Central directory record: made by Unix (3), version 2.0.
         central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
         central.extend_from_slice(&((3u16 << 8) | 20).to_le_bytes());
-        central.extend_from_slice(&20u16.to_le_bytes());
-        central.extend_from_slice(&0u16.to_le_bytes());
-        central.extend_from_slice(&0u16.to_le_bytes());
-        central.extend_from_slice(&DOS_TIME.0.to_le_bytes());
-        central.extend_from_slice(&DOS_TIME.1.to_le_bytes());
-        central.extend_from_slice(&crc.to_le_bytes());
-        central.extend_from_slice(&size.to_le_bytes());
-        central.extend_from_slice(&size.to_le_bytes());
-        central.extend_from_slice(&name_len.to_le_bytes());
-        central.extend_from_slice(&0u16.to_le_bytes()); // extra
+        central.extend_from_slice(&shared);
         central.extend_from_slice(&0u16.to_le_bytes()); // comment
         central.extend_from_slice(&0u16.to_le_bytes()); // disk
         central.extend_from_slice(&0u16.to_le_bytes()); // internal attributes
