@@ -284,7 +284,11 @@ const SATURATED: u32 = u32::MAX - MAX_PAIRS as u32;
 /// removed (`≡` is equality without an II, congruence modulo II with one).
 #[derive(Clone, Debug, Default)]
 pub struct GlobalTable {
-    cells: NameMap<(ResourceId, Cycle), Cell>,
+    /// Keyed by cycles a student's submission chooses: the standard map's
+    /// randomised hash, so no chosen set of cycles can make it collide
+    /// (`NameMap`'s fixed hash serves tables keyed by the engine's own
+    /// rows).
+    cells: std::collections::HashMap<(ResourceId, Cycle), Cell>,
     ii: Option<u64>,
 }
 
@@ -328,7 +332,7 @@ impl GlobalTable {
     /// An empty modulo reservation table: cycle `c` is row `c mod ii`.
     pub fn modulo(ii: u64) -> GlobalTable {
         GlobalTable {
-            cells: NameMap::default(),
+            cells: std::collections::HashMap::new(),
             ii: Some(ii.max(1)),
         }
     }
