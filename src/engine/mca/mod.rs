@@ -49,6 +49,10 @@ pub const MAX_ITERATIONS: u64 = 1_000_000_000;
 /// The most simulated instructions (iterations × body size).
 pub const MAX_INSTRUCTIONS: u64 = 10_000_000_000;
 
+/// The most instances a timeline records (timeline iterations × body
+/// size): a million lines of view, where a simulation stays flat in memory.
+pub const MAX_TIMELINE: u64 = 1_000_000;
+
 /// llvm-mca's default `-timeline-max-iterations`.
 pub const DEFAULT_TIMELINE_ITERATIONS: u64 = 10;
 
@@ -76,6 +80,9 @@ pub enum McaError {
     /// Iterations times instructions exceed `MAX_INSTRUCTIONS`.
     #[error("{0} iterations of {1} instructions exceed the limit of {MAX_INSTRUCTIONS} simulated instructions")]
     TooMany(u64, u64),
+    /// The timeline would record more than `MAX_TIMELINE` instances.
+    #[error("a timeline of {0} iterations of {1} instructions exceeds the limit of {MAX_TIMELINE} lines: lower --timeline-max-iterations")]
+    Timeline(u64, u64),
     /// The in-flight window the simulation needs exceeds `MAX_RING` slots.
     #[error("the model and loop need {0} in-flight instance slots (buffer, latencies, distances), more than the {MAX_RING} the simulator keeps")]
     TooWide(u64),
@@ -226,6 +233,10 @@ fn check_counts(p: &Program, opts: &Options) -> Result<u64, McaError> {
     let n = opts.iterations;
     if n == 0 || n > MAX_ITERATIONS {
         return Err(McaError::Iterations(n));
+    }
+    let rec = opts.timeline_iterations.min(n);
+    if rec.saturating_mul(b) > MAX_TIMELINE {
+        return Err(McaError::Timeline(rec, b));
     }
     n.checked_mul(b)
         .filter(|&t| t <= MAX_INSTRUCTIONS)
@@ -611,6 +622,34 @@ mod tests {
         };
         assert_eq!(simulate(&p, &m, &o(0)), Err(McaError::Iterations(0)));
         assert!(simulate(&p, &m, &o(MAX_ITERATIONS + 1)).is_err());
+        // A timeline is refused before anything is sized by it, on both
+        // simulators; the largest one allowed is recorded.
+        let wide = Options {
+            iterations: MAX_ITERATIONS,
+            timeline_iterations: u64::MAX,
+        };
+        assert_eq!(
+            simulate(&p, &m, &wide),
+            Err(McaError::Timeline(MAX_ITERATIONS, 1))
+        );
+        let ooo = Machine::from_yaml(
+            "issue_width: 2\nmicro_op_buffer_size: 8\nresources:\n  - { name: alu, capacity: 2 }\nclasses:\n  - { name: alu, latency: 1, opcodes: [add], unit: alu }\n",
+            "ooo.yaml",
+        )
+        .unwrap();
+        let q = parse("block t\na: r1 = add r0, 1\n", "t", &ooo).unwrap();
+        assert_eq!(
+            simulate(&q, &ooo, &wide),
+            Err(McaError::Timeline(MAX_ITERATIONS, 1))
+        );
+        let most = Options {
+            iterations: MAX_TIMELINE,
+            timeline_iterations: MAX_TIMELINE,
+        };
+        assert_eq!(
+            simulate(&p, &m, &most).unwrap().timeline.len() as u64,
+            MAX_TIMELINE
+        );
     }
 
     #[test]
