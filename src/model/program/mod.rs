@@ -616,6 +616,15 @@ mod tests {
         assert!(
             errors("block b\na: r1 = frob r2\n").starts_with("in.txt:2:9: unknown opcode 'frob'")
         );
+        // The machine's opcodes are listed once, not on every unknown one.
+        let e = errors("block b\na: r1 = frob r2\nb: r3 = zap r1\n");
+        assert_eq!(e.matches("known: add").count(), 1, "{e}");
+        assert!(
+            e.contains(
+                "in.txt:3:9: unknown opcode 'zap' for machine toy (known: as listed at line 2)"
+            ),
+            "{e}"
+        );
         assert!(errors("block b\na: r1 = li 1\nb: r1 = li 2\n")
             .starts_with("in.txt:3:4: register r1 is already defined by a"));
         assert!(

@@ -558,6 +558,8 @@ pub(super) fn parse_limited(
     // Pass 2: the operations, built straight from the lines.
     let mut ops: Vec<Op> = Vec::with_capacity(nops);
     let mut classes: Vec<(&str, Option<ClassId>)> = Vec::new();
+    // The line whose diagnostic lists the machine's opcodes, once there is one.
+    let mut listed_at: Option<u32> = None;
     let mut seen_header = false;
     let mut resolver = Resolver::new(&defs);
     for (ln, (body, end_col)) in Bodies::new(text).enumerate().take(last_line as usize) {
@@ -588,15 +590,22 @@ pub(super) fn parse_limited(
         let class = match class {
             Some(c) => c,
             None => {
-                let known: Vec<&str> = machine.opcodes().collect();
+                // The known opcodes are listed once, at the first unknown one.
+                let known = match listed_at {
+                    Some(line) => format!("known: as listed at line {line}"),
+                    None => {
+                        listed_at = Some(ln);
+                        let known: Vec<&str> = machine.opcodes().collect();
+                        format!("known: {}", known.join(" "))
+                    }
+                };
                 diags.push(Diagnostic {
                     line: ln,
                     column: op.opcode_col,
                     message: format!(
-                        "unknown opcode '{}' for machine {} (known: {})",
+                        "unknown opcode '{}' for machine {} ({known})",
                         op.opcode,
                         machine.name(),
-                        known.join(" ")
                     ),
                 });
                 ClassId(0)
