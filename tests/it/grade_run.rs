@@ -16,15 +16,21 @@ const SECRET: &str = "correct horse battery staple";
 /// in as `sched.sh`), and the secret seed file beside it.
 fn class(dir: &Path, students: &[&str]) {
     for s in students {
-        let d = dir.join("class").join(s);
-        std::fs::create_dir_all(&d).unwrap();
-        std::fs::copy(
-            common::root().join(SCHEDULERS).join(format!("{s}.sh")),
-            d.join("sched.sh"),
-        )
-        .unwrap();
+        student(dir, s, s);
     }
     std::fs::write(dir.join("secret"), SECRET).unwrap();
+}
+
+/// The student `name` of the class folder in `dir`, whose `sched.sh` is
+/// the sample scheduler `script`.
+fn student(dir: &Path, name: &str, script: &str) {
+    let d = dir.join("class").join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::copy(
+        common::root().join(SCHEDULERS).join(format!("{script}.sh")),
+        d.join("sched.sh"),
+    )
+    .unwrap();
 }
 
 /// The command each student's scheduler is run with.
@@ -47,15 +53,8 @@ fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
     // b-correct, after it, still gets the real inputs.
     let tmp = common::tempdir();
     let d = tmp.path();
-    for (student, script) in [("a-vandal", "vandal"), ("b-correct", "correct")] {
-        let dir = d.join("class").join(student);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::copy(
-            common::root().join(SCHEDULERS).join(format!("{script}.sh")),
-            dir.join("sched.sh"),
-        )
-        .unwrap();
-    }
+    student(d, "a-vandal", "vandal");
+    student(d, "b-correct", "correct");
     let j = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
         .args(["--format", "json"])
         .arg_path(d.join("class"))
