@@ -31,7 +31,8 @@ pub fn problem(p: &Problem) -> String {
     if let Some(s) = &p.solution {
         let claim = s
             .ii_facts
-            .map(|f| report::ii_claim(s.ii, &f, p.program.len()))
+            .as_ref()
+            .map(|f| report::ii_claim(s.ii, f, p.program.len()))
             .unwrap_or_else(|| format!("iterative modulo scheduling reaches II = {}", s.ii));
         text.push_str("\nSolution\n\nDependences:\n");
         text.push_str(&report::edges_text(&p.program));
