@@ -938,7 +938,10 @@ mod tests {
         let m = Machine::toy();
         let p = parse("loop d\na: r1 = div r1, 3\n", "t.txt", &m).unwrap();
         // RecMII 6 first; at II 3 the div's offsets 0 and 3 share a row.
-        assert_eq!(search(&p, &m, 3, 10), Outcome::Infeasible(Proof::Recurrence));
+        assert_eq!(
+            search(&p, &m, 3, 10),
+            Outcome::Infeasible(Proof::Recurrence)
+        );
         let p = parse("loop d\na: r1 = div r2, 3\n", "t.txt", &m).unwrap();
         assert_eq!(
             search(&p, &m, 3, 10),

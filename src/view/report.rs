@@ -282,7 +282,10 @@ pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
 /// Why IIs are infeasible, as a clause: ` (exhaustive search)` when the
 /// search decided each, else each II's reason.
 fn proofs_text(proofs: &[(u64, Proof)]) -> String {
-    if proofs.iter().all(|(_, p)| matches!(p, Proof::Search { .. })) {
+    if proofs
+        .iter()
+        .all(|(_, p)| matches!(p, Proof::Search { .. }))
+    {
         return " (exhaustive search)".to_string();
     }
     if let [(_, p)] = proofs {

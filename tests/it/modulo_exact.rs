@@ -245,7 +245,7 @@ fn the_solution_says_why_its_ii_is_the_minimum() {
     assert!(out.contains("MII = max(10, 9) = 10"), "{out}");
     assert!(
         out.contains(
-            "Iterative modulo scheduling reaches II = 11, the minimum: II 10 is infeasible:"
+            "Iterative modulo scheduling reaches II = 11, the minimum: II 10 is infeasible (exhaustive search):"
         ),
         "{out}"
     );

@@ -124,10 +124,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     let b = mii::analyze(&p, m);
     let reference = schedule::reference(&p, m);
     let reference_ii = reference.ii.unwrap_or(0);
-    let proven = reference
-        .ii_facts
-        .as_ref()
-        .is_some_and(IiFacts::proven);
+    let proven = reference.ii_facts.as_ref().is_some_and(IiFacts::proven);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     let mut mistakes: Vec<Mistake> = result
