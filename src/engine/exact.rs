@@ -65,7 +65,7 @@ use crate::model::program::Program;
 
 /// The largest loop the reference searches exactly; above it iterative
 /// modulo scheduling alone gives the reference.
-pub const MAX_OPS: usize = 64;
+pub const MAX_OPS: usize = 40;
 
 /// The largest II the exact search tries.
 pub const MAX_II: u64 = 1024;
@@ -73,7 +73,7 @@ pub const MAX_II: u64 = 1024;
 /// Search nodes (placements tried) allowed for one loop over all the IIs
 /// it tries: about two seconds of a 2020s laptop core at the rate measured
 /// in BENCHMARKS.md. Counted in nodes, so results never depend on speed.
-pub const DEFAULT_NODES: u64 = 2_000_000;
+pub const DEFAULT_NODES: u64 = 600_000;
 
 /// Why an II is infeasible.
 #[derive(Clone, Debug, PartialEq, Eq)]
