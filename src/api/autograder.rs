@@ -28,8 +28,8 @@ pub struct RunConfig {
     pub hidden: usize,
     /// The secret, copied into the bundle (never into the outputs).
     pub secret: Option<String>,
-    pub time_limit: f64,
-    pub output_limit_kib: u64,
+    /// The limit flags, as `course grade` takes them (`--time-limit=10`).
+    pub limits: Vec<String>,
 }
 
 /// A request for a bundle.
@@ -58,12 +58,11 @@ fn run_script(lab: &str, course_dir: bool, run: Option<&RunConfig>) -> String {
         sh_quote(lab)
     ));
     if let Some(r) = run {
-        args.push_str(&format!(
-            " --run {} --time-limit {} --output-limit {}",
-            sh_quote(&r.command),
-            r.time_limit,
-            r.output_limit_kib
-        ));
+        args.push_str(&format!(" --run {}", sh_quote(&r.command)));
+        for l in &r.limits {
+            args.push(' ');
+            args.push_str(&sh_quote(l));
+        }
         if r.hidden > 0 {
             args.push_str(&format!(
                 " --hidden {} --secret-seed-file \"$SRC/secret-seed\"",

@@ -66,13 +66,15 @@ pub fn run(ctx: &Ctx, args: &AutograderArgs) -> CmdResult {
 fn bundle(ctx: &Ctx, a: &BundleArgs) -> CmdResult {
     // The options are checked (and the secret read) as `autograder run`
     // will take them, so no bundle is made that fails on every submission.
-    let run = match (&a.run.run, run_request(&a.run)?) {
+    let run = match (
+        &a.run.run,
+        run_request(&a.run, super::grade::course_dir(ctx))?,
+    ) {
         (Some(command), Some(req)) => Some(RunConfig {
             command: command.clone(),
             hidden: req.hidden,
             secret: req.secret,
-            time_limit: a.run.time_limit,
-            output_limit_kib: a.run.output_limit,
+            limits: super::grade::limit_args(&a.run),
         }),
         _ => None,
     };
@@ -95,7 +97,7 @@ fn grade(ctx: &Ctx, a: &RunArgs) -> CmdResult {
         .root
         .clone()
         .unwrap_or_else(course::host::autograder::default_root);
-    let req = run_request(&a.run)?;
+    let req = run_request(&a.run, super::grade::course_dir(ctx))?;
     let o = autograder::run(&ctx.source, &a.lab, &root, req.as_ref());
     print(&course::view::autograder::outcome_text(&o));
     Ok(if o.written.is_ok() { 0 } else { 2 })
