@@ -90,10 +90,16 @@ exit 0
 
 const SETUP_SH: &str = r#"#!/usr/bin/env bash
 # Gradescope runs this once, when it builds the autograder image. The
-# bundled course is a static program: nothing needs installing.
+# bundled course is a static program: nothing needs installing. Students'
+# programs run as uid 60000 (a user made here, for names in ps), which may
+# neither read the bundle (course, the secret) nor write the results.
 set -e
-chmod +x /autograder/source/course /autograder/source/run_autograder
+chmod 700 /autograder/source
+chmod 700 /autograder/source/course /autograder/source/run_autograder
+[ ! -e /autograder/source/secret-seed ] || chmod 600 /autograder/source/secret-seed
+getent passwd 60000 >/dev/null || useradd --system --uid 60000 --no-create-home --shell /usr/sbin/nologin course-student 2>/dev/null || true
 /autograder/source/course --version
+/autograder/source/course grade --check-sandbox || true
 "#;
 
 /// Builds the Gradescope bundle: `setup.sh`, `run_autograder`, the static

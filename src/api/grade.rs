@@ -185,6 +185,11 @@ pub fn prepare_sandbox(req: &RunRequest) -> Result<Sandbox, String> {
     };
     sandbox::resolve(&sb, &req.spec.words)?;
     sb.isolation = sandbox::choose(&sb, req.spec.wanted)?;
+    if sb.isolation == Isolation::Uid {
+        if let Some(why) = sandbox::uid_exposure(&sb.masks) {
+            return Err(why);
+        }
+    }
     Ok(sb)
 }
 
@@ -239,6 +244,12 @@ pub fn run_lab(
     let sb = prepare_sandbox(req)?;
     let mode = run_mode(dir, &req.spec.words, mode);
     let (list, mut notes) = class::students(dir, mode)?;
+    if sb.isolation == Isolation::Uid && list.len() > 1 && sandbox::open_to_others(dir) {
+        return Err(format!(
+            "--run: with uid separation alone (no namespaces), each student's program could read the other students' folders in {}: chmod o-rwx it first",
+            dir.display()
+        ));
+    }
     if sb.isolation != Isolation::Off {
         notes.push(format!("sandbox: {}", sb.isolation.describe()));
     }

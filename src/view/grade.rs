@@ -469,7 +469,8 @@ pub fn gradescope_student(lab: &Lab, st: &StudentReport, notes: &[String]) -> Gr
     Gradescope {
         output: fenced(&output),
         output_format: "md",
-        score: st.score,
+        // Never above the maximum, whatever a report holds.
+        score: st.score.clamp(0.0, st.max_score),
         test_output_format: "md",
         tests: st
             .inputs
@@ -478,7 +479,7 @@ pub fn gradescope_student(lab: &Lab, st: &StudentReport, notes: &[String]) -> Gr
                 max_score: i.max_score,
                 name: i.input.clone(),
                 output: fenced(&feedback(lab, i)),
-                score: i.score,
+                score: i.score.clamp(0.0, i.max_score),
                 status: if i.valid { "passed" } else { "failed" },
                 visibility: "visible",
             })

@@ -128,7 +128,7 @@ fn the_autograder_runs_a_students_scheduler_from_its_folder() {
     let code = root.join("submission/my-code");
     std::fs::create_dir_all(&code).unwrap();
     std::fs::copy(
-        common::root().join("tests/data/schedulers/correct.sh"),
+        common::root().join("tests/data/schedulers/sequential.sh"),
         code.join("sched.sh"),
     )
     .unwrap();
@@ -139,9 +139,11 @@ fn the_autograder_runs_a_students_scheduler_from_its_folder() {
         .args(["--root".as_ref(), root.as_os_str()])
         .timeout(120)
         .run();
-    assert!(j.stdout.contains("score 100/100"), "{}", j.stdout);
     let r = results(&root);
     assert_eq!(r["tests"].as_array().unwrap().len(), 10);
+    for t in r["tests"].as_array().unwrap() {
+        assert!(t["score"].as_f64().unwrap() > 0.0, "{t}");
+    }
 }
 
 /// A static `course` for the bundle: the musl build, made here into its

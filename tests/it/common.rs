@@ -41,6 +41,7 @@ pub struct Course {
     env: Vec<(OsString, OsString)>,
     removed: Vec<OsString>,
     program: Option<Vec<OsString>>,
+    exe: Option<PathBuf>,
     timeout: Option<std::time::Duration>,
     dir: PathBuf,
     code: Option<i32>,
@@ -75,6 +76,7 @@ impl Course {
             env: Vec::new(),
             removed: Vec::new(),
             program: None,
+            exe: None,
             timeout: None,
             dir: root().to_path_buf(),
             code: Some(0),
@@ -122,6 +124,13 @@ impl Course {
         S: AsRef<OsStr>,
     {
         self.program = Some(wrapper.into_iter().map(|a| a.as_ref().to_owned()).collect());
+        self
+    }
+
+    /// Runs this copy of `course` instead of the one cargo built (a
+    /// bundle's, say).
+    pub fn binary(mut self, exe: impl AsRef<Path>) -> Self {
+        self.exe = Some(exe.as_ref().to_path_buf());
         self
     }
 
@@ -175,13 +184,17 @@ impl Course {
 
     /// Runs the binary to its end and checks what was asked.
     pub fn run(self) -> Output {
+        let exe = self
+            .exe
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_course")));
         let mut cmd = match &self.program {
             Some(w) => {
                 let mut c = Command::new(&w[0]);
-                c.args(&w[1..]).arg(env!("CARGO_BIN_EXE_course"));
+                c.args(&w[1..]).arg(&exe);
                 c
             }
-            None => Command::new(env!("CARGO_BIN_EXE_course")),
+            None => Command::new(&exe),
         };
         cmd.args(&self.args)
             .current_dir(&self.dir)

@@ -54,7 +54,7 @@ fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
     let tmp = common::tempdir();
     let d = tmp.path();
     student(d, "a-vandal", "vandal");
-    student(d, "b-correct", "correct");
+    student(d, "b-correct", "sequential");
     let j = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
         .args(["--format", "json"])
         .arg_path(d.join("class"))
@@ -63,14 +63,16 @@ fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
         .json();
     assert_eq!(common::student(&j, "a-vandal")["score"], 0.0);
     let correct = common::student(&j, "b-correct");
-    assert_eq!(correct["score"], 80.0, "{correct}");
+    for i in correct["inputs"].as_array().unwrap() {
+        assert_eq!(i["valid"], true, "{i}");
+    }
 }
 
 #[test]
 fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     let tmp = common::tempdir();
     let d = tmp.path();
-    class(d, &["correct", "forever", "crash", "garbage", "flood"]);
+    class(d, &["sequential", "forever", "crash", "garbage", "flood"]);
     let start = Instant::now();
     let o = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
         .args(["--hidden", "2", "--time-limit", "0.5", "--format", "json"])
@@ -92,9 +94,10 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     );
     let j = o.json();
     let st = |name: &str| common::student(&j, name);
-    let correct = st("correct");
+    let correct = st("sequential");
     assert_eq!(correct["inputs"].as_array().unwrap().len(), 10);
-    assert_eq!(correct["score"], 100.0, "{correct}");
+    let score = correct["score"].as_f64().unwrap();
+    assert!(score > 0.0, "{correct}");
     assert_eq!(input(correct, "hidden-2")["hidden"], true);
     for i in correct["inputs"].as_array().unwrap() {
         assert_eq!(i["valid"], true, "{i}");
@@ -116,11 +119,11 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     let again = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
         .args(["--hidden", "2", "--format", "csv"])
         .env("COURSE_SECRET_SEED", SECRET)
-        .arg_path(d.join("class/correct"))
+        .arg_path(d.join("class/sequential"))
         .run();
-    assert!(again.stdout.starts_with(
-        "student,id,email,total,max_total,running,divide,alias,wide,dot,stream,fib,chase,hidden-1,hidden-2,notes\ncorrect,,,100,100,"
-    ), "{}", again.stdout);
+    assert!(again.stdout.starts_with(&format!(
+        "student,id,email,total,max_total,running,divide,alias,wide,dot,stream,fib,chase,hidden-1,hidden-2,notes\nsequential,,,{score},100,"
+    )), "{}", again.stdout);
 }
 
 #[test]

@@ -31,6 +31,7 @@ mod properties;
 mod quiz_bank;
 mod quiz_cli;
 mod quiz_generators;
+mod sandbox;
 mod table_corpus;
 mod terminal;
 mod worked_example;

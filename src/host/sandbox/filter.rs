@@ -1,7 +1,7 @@
 //! The seccomp filter a student's program runs under: a deny list of the
 //! system calls a scheduler never needs and that reach past its own run
 //! (tracing another process, mounting, new namespaces, kernel keys, BPF,
-//! io_uring, loading modules). A denied call fails with `EPERM`, so a
+//! io_uring, loading modules, network sockets). A denied call fails with `EPERM`, so a
 //! program that probes for them gets an ordinary error, not a crash;
 //! `clone3` fails with `ENOSYS` so that the C library falls back to
 //! `clone`, whose namespace flags the filter can see.
@@ -99,6 +99,16 @@ pub fn build() -> Result<Vec<BpfProgram>, String> {
         clone_rules.push(SeccompRule::new(vec![set]).map_err(err)?);
     }
     denied.insert(libc::SYS_clone, clone_rules);
+    // Sockets of the network (not of the machine's own files): no run
+    // reaches another host, nor a service of the grader's machine, even
+    // where no network namespace could be made.
+    let mut socket_rules = Vec::new();
+    for family in [libc::AF_INET, libc::AF_INET6, libc::AF_PACKET] {
+        let is = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family as u64)
+            .map_err(err)?;
+        socket_rules.push(SeccompRule::new(vec![is]).map_err(err)?);
+    }
+    denied.insert(libc::SYS_socket, socket_rules);
     let eperm = SeccompAction::Errno(libc::EPERM as u32);
     let deny = SeccompFilter::new(denied, SeccompAction::Allow, eperm, arch).map_err(err)?;
     // clone3 passes its flags in memory, out of a filter's sight.

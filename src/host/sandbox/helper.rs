@@ -53,7 +53,13 @@ pub fn main(config: &str) -> ! {
         | rustix::thread::UnshareFlags::NEWUTS;
     // SAFETY: no file descriptor table or other shared state is split.
     if let Err(e) = unsafe { rustix::thread::unshare_unsafe(flags) } {
-        fail(&mut status, "namespaces", &e.to_string());
+        let why = match e {
+            rustix::io::Errno::NOSPC => "the kernel refused a new user namespace: user.max_user_namespaces is 0 or reached (ENOSPC)".to_string(),
+            rustix::io::Errno::PERM | rustix::io::Errno::ACCESS => "the kernel refused new namespaces (EPERM): unprivileged user namespaces are disabled, or a seccomp or AppArmor profile (a container's) forbids them".to_string(),
+            rustix::io::Errno::INVAL => "this kernel has no user, pid or network namespaces (EINVAL)".to_string(),
+            e => e.to_string(),
+        };
+        fail(&mut status, "namespaces", &why);
     }
     let _ = status.write_all(b"R\n");
     let mut go = [0u8; 1];

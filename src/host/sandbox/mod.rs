@@ -222,9 +222,30 @@ fn is_root() -> bool {
     rustix::process::geteuid().is_root()
 }
 
+/// True when the grader may give programs uids of their own: it is root,
+/// and those uids exist in its user namespace (a container's root may
+/// have only itself mapped).
+fn can_switch(sb: &Sandbox) -> bool {
+    is_root() && uid_mapped(sb.uid_base) && uid_mapped(sb.uid_base.saturating_add(63))
+}
+
+/// Whether `uid` has a mapping in this process's user namespace.
+fn uid_mapped(uid: u32) -> bool {
+    let Ok(map) = std::fs::read_to_string("/proc/self/uid_map") else {
+        return false;
+    };
+    map.lines().any(|l| {
+        let n: Vec<u64> = l
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        n.len() == 3 && (n[0]..n[0] + n[2]).contains(&u64::from(uid))
+    })
+}
+
 /// The uid and gid a program of `slot` has outside.
 fn outer_ids(sb: &Sandbox, slot: usize) -> (u32, u32) {
-    if is_root() {
+    if can_switch(sb) {
         let u = sb.uid_base.saturating_add(slot as u32);
         (u, u)
     } else {
@@ -443,7 +464,7 @@ pub fn run(sb: &Sandbox, job: &Job) -> Result<String, Unread> {
     std::fs::write(&input_file, job.text)
         .map_err(|e| Unread::Grader(format!("{}: {e}", input_file.display())))?;
     let (uid, gid) = outer_ids(sb, job.slot);
-    if is_root() && sb.isolation != Isolation::Off {
+    if can_switch(sb) && sb.isolation != Isolation::Off {
         let grader = |e: std::io::Error| Unread::Grader(format!("preparing the run: {e}"));
         match sb.isolation {
             Isolation::Namespaces => chown_tree(&staging.dir, uid, gid).map_err(grader)?,
@@ -661,7 +682,10 @@ fn run_keeper(
         Ok(l) if l == "R" => {}
         Ok(l) => {
             abandon(&mut child);
-            return Err(grader(l.trim_start_matches("E ").to_string()));
+            let why = l.trim_start_matches("E ");
+            return Err(Unread::Grader(
+                why.trim_start_matches("namespaces: ").to_string(),
+            ));
         }
         Err(_) => {
             abandon(&mut child);
@@ -797,6 +821,12 @@ fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> 
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     let ids = d.ids;
+    if ids.is_some() {
+        // Orphans of the program come to the grader, which reaps them (a
+        // zombie still counts against the uid's process limit).
+        // SAFETY: prctl with integer arguments.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) };
+    }
     // SAFETY: the closure makes only system calls (no allocation, no lock):
     // everything it uses was made before the fork.
     unsafe {
@@ -860,7 +890,8 @@ fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> 
 /// nothing else can be hit) until `/proc` lists none.
 pub fn kill_uid(uid: u32) -> Result<(), String> {
     for _ in 0..200 {
-        if processes_of(uid).is_empty() {
+        reap_zombies_of(uid);
+        if processes_of(uid).is_empty() && zombies_of(uid).is_empty() {
             return Ok(());
         }
         // SAFETY: the child makes only system calls and exits.
@@ -891,8 +922,33 @@ pub fn kill_uid(uid: u32) -> Result<(), String> {
     }
 }
 
+/// Reaps the zombies of `uid` that are the grader's children (orphans
+/// handed to it as the subreaper).
+fn reap_zombies_of(uid: u32) {
+    for pid in zombies_of(uid) {
+        let mut st = 0;
+        // SAFETY: waiting for one pid, without blocking.
+        unsafe { libc::waitpid(pid as i32, &mut st, libc::WNOHANG) };
+    }
+}
+
+/// The zombies of `uid` whose parent is the grader.
+fn zombies_of(uid: u32) -> Vec<u32> {
+    let me = std::process::id();
+    owned_by(uid, true)
+        .into_iter()
+        .filter(|(_, ppid)| *ppid == me)
+        .map(|(p, _)| p)
+        .collect()
+}
+
 /// The pids whose real uid is `uid` (zombies, already dead, excepted).
 pub fn processes_of(uid: u32) -> Vec<u32> {
+    owned_by(uid, false).into_iter().map(|(p, _)| p).collect()
+}
+
+/// The processes of `uid` (with their parent), the zombies or the others.
+fn owned_by(uid: u32, zombies: bool) -> Vec<(u32, u32)> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -907,13 +963,15 @@ pub fn processes_of(uid: u32) -> Vec<u32> {
         let zombie = status
             .lines()
             .any(|l| l.starts_with("State:") && l.contains('Z'));
-        let owner = status
-            .lines()
-            .find_map(|l| l.strip_prefix("Uid:"))
-            .and_then(|l| l.split_whitespace().next())
-            .and_then(|u| u.parse::<u32>().ok());
-        if owner == Some(uid) && !zombie {
-            out.push(pid);
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|l| l.split_whitespace().next())
+                .and_then(|u| u.parse::<u32>().ok())
+        };
+        if field("Uid:") == Some(uid) && zombie == zombies {
+            out.push((pid, field("PPid:").unwrap_or(0)));
         }
     }
     out
@@ -983,6 +1041,42 @@ fn finish(end: End, out: &Output, limits: &Limits, shown: &str) -> Result<Vec<u8
     Ok(out.take())
 }
 
+/// True when a user other than the owner and its group could reach
+/// `path` (every folder above it lets others in, and the file itself lets
+/// them read or run it): what a program under [`Isolation::Uid`] could
+/// read.
+pub fn open_to_others(path: &Path) -> bool {
+    let Ok(full) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    let Ok(meta) = std::fs::metadata(&full) else {
+        return false;
+    };
+    let want = if meta.is_dir() { 0o001 } else { 0o005 };
+    if meta.mode() & want == 0 {
+        return false;
+    }
+    full.ancestors()
+        .skip(1)
+        .all(|a| std::fs::metadata(a).is_ok_and(|m| m.mode() & 0o001 != 0))
+}
+
+/// Why uid separation cannot keep `paths` (the `course` program, the
+/// course data, the secret) from the programs, if it cannot.
+pub fn uid_exposure(paths: &[PathBuf]) -> Option<String> {
+    let open: Vec<String> = paths
+        .iter()
+        .filter(|p| open_to_others(p))
+        .map(|p| p.display().to_string())
+        .collect();
+    (!open.is_empty()).then(|| {
+        format!(
+            "--run: the kernel refused namespaces, and with uid separation alone a student's program could read {}: put it in a folder only the grader can enter (chmod 700), or allow user namespaces (see --check-sandbox)",
+            open.join(", ")
+        )
+    })
+}
+
 /// Tries each isolation with a run of `true` and says what works.
 pub fn check(sb: &Sandbox) -> SandboxCheck {
     let read = |p: &str| {
@@ -1003,11 +1097,7 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
     let namespaces = probe(sb, Isolation::Namespaces, "true").err();
     let proc_mounted = namespaces.is_none()
         && probe(sb, Isolation::Namespaces, "test -r /proc/self/status").is_ok();
-    let uid = if is_root() {
-        probe(sb, Isolation::Uid, "true").err()
-    } else {
-        Some("needs root: the grader runs as an unprivileged user".into())
-    };
+    let uid = uid_problem(sb).or_else(|| probe(sb, Isolation::Uid, "true").err());
     let chosen = choose_from(Wanted::Auto, namespaces.is_none(), uid.is_none())
         .ok()
         .map(|i| i.describe().to_string());
@@ -1019,6 +1109,20 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
         proc_mounted,
         uid,
         chosen,
+    }
+}
+
+/// Why uid separation is out of reach before it is tried, if it is.
+fn uid_problem(sb: &Sandbox) -> Option<String> {
+    if !is_root() {
+        Some("it needs the grader to run as root".into())
+    } else if !can_switch(sb) {
+        Some(format!(
+            "uids {}… do not exist here (a user namespace that maps only root?)",
+            sb.uid_base
+        ))
+    } else {
+        None
     }
 }
 
@@ -1080,8 +1184,10 @@ pub fn choose(sb: &Sandbox, wanted: Wanted) -> Result<Isolation, String> {
     };
     let uid = match (wanted, &ns) {
         (Wanted::Namespaces, _) | (Wanted::Auto, Ok(())) => Err("not needed".to_string()),
-        _ if !is_root() => Err("uid separation needs the grader to run as root".to_string()),
-        _ => probe(sb, Isolation::Uid, "true"),
+        _ => match uid_problem(sb) {
+            Some(why) => Err(why),
+            None => probe(sb, Isolation::Uid, "true"),
+        },
     };
     choose_from(wanted, ns.is_ok(), uid.is_ok()).map_err(|_| {
         let mut why = String::from("--run: no sandbox is available for the students' programs");
