@@ -207,7 +207,18 @@ impl Course {
         for k in &self.removed {
             cmd.env_remove(k);
         }
-        let mut child = cmd.spawn().expect("the course binary runs");
+        // A copy of the binary just written may still be open for writing
+        // in a process another test forked meanwhile: try again a moment later.
+        let mut tries = 0;
+        let mut child = loop {
+            match cmd.spawn() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                r => break r.expect("the course binary runs"),
+            }
+        };
         // Written from another thread, so a child that prints before it
         // reads everything cannot block on a full pipe.
         let mut pipe = child.stdin.take().expect("stdin is piped");

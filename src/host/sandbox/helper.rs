@@ -166,14 +166,61 @@ impl Prepared {
     }
 }
 
-/// The child: builds the root, limits itself and becomes the program.
+/// The child, pid 1 of the new pid namespace: builds the root and limits
+/// itself, then forks the program (pid 1 of a namespace ignores signals it
+/// has no handler for, which a program must not inherit), waits for it and
+/// says how it ended. It is not dumpable, so the program (the same uid)
+/// cannot read `/proc/1/exe` or its memory.
 fn child(cfg: &HelperConfig, p: &Prepared) -> ! {
     let mut status = std::io::stderr();
     if let Err(e) = setup(cfg, p) {
         fail(&mut status, &e.0, &e.1);
     }
-    // Standard error goes to /dev/null; the report line for a failed
-    // execve goes through a copy of the old one that execve closes.
+    // SAFETY: prctl with integer arguments; fork in a single-threaded process.
+    let pid = unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0);
+        libc::fork()
+    };
+    if pid < 0 {
+        fail(
+            &mut status,
+            "fork",
+            &std::io::Error::last_os_error().to_string(),
+        );
+    }
+    if pid == 0 {
+        program(p);
+    }
+    loop {
+        let mut st = 0;
+        // SAFETY: waiting for our own child.
+        let r = unsafe { libc::waitpid(pid, &mut st, 0) };
+        if r == pid {
+            let line = if libc::WIFSIGNALED(st) {
+                format!("S signal {}\n", libc::WTERMSIG(st))
+            } else {
+                format!("S exit {}\n", libc::WEXITSTATUS(st))
+            };
+            let _ = status.write_all(line.as_bytes());
+            // SAFETY: leaving without running destructors; the namespace
+            // and everything left in it die with pid 1.
+            unsafe { libc::_exit(0) }
+        }
+        if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            fail(
+                &mut status,
+                "wait",
+                &std::io::Error::last_os_error().to_string(),
+            );
+        }
+    }
+}
+
+/// Becomes the program: standard error to /dev/null, every other
+/// descriptor closed, `execve`.
+fn program(p: &Prepared) -> ! {
+    // The report line for a failed execve goes through a copy of the
+    // status descriptor that execve closes.
     // SAFETY: plain descriptor calls on descriptors this process owns.
     let report = unsafe { libc::fcntl(2, libc::F_DUPFD_CLOEXEC, 10) };
     let null = CString::new("/dev/null").unwrap_or_default();
