@@ -342,9 +342,10 @@ fn loop_prompts_state_the_memory_order_the_checker_applies() {
             let edges = program.edges();
             for &(i, j, d, l) in &stated {
                 assert!(
-                    edges.iter().any(|e| (e.from.index(), e.to.index(), e.distance)
-                        == (i, j, d)
-                        && e.latency >= l),
+                    edges
+                        .iter()
+                        .any(|e| (e.from.index(), e.to.index(), e.distance) == (i, j, d)
+                            && e.latency >= l),
                     "{} {seed}: the stated edge {i}→{j} d={d} ℓ={l} is missing",
                     drill.name()
                 );

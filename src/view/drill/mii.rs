@@ -9,7 +9,9 @@ use crate::view::report;
 const TASK: &str = concat!(
     "\
 Find ResMII, RecMII and MII of this loop body.
-", super::loop_dependences!(), "  ResMII = max over resources r, issue included, of ⌈U_r/cap(r)⌉, where U_r
+",
+    super::loop_dependences!(),
+    "  ResMII = max over resources r, issue included, of ⌈U_r/cap(r)⌉, where U_r
     counts the cycles one iteration holds r (Definition 23.1.2).
   RecMII = max over dependence cycles Z of ⌈ℓ(Z)/d(Z)⌉, where ℓ(Z) and
     d(Z) sum the latencies and distances around Z (Theorem 23.1.12).

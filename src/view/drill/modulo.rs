@@ -13,7 +13,9 @@ Modulo-schedule this loop body: choose an initiation interval II and an
 issue cycle t for each operation of one iteration (iteration k issues it at
 t + k·II). The reference II is expected: the minimum, found by an exact
 search, for loops of up to 16 operations.
-", super::loop_dependences!(), "  An edge i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
+",
+    super::loop_dependences!(),
+    "  An edge i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
   Modulo reservation table: an operation at t holds resource r in row
     (t + k) mod II for each (r, k) of its table; no row over capacity.
   MII = max(ResMII, RecMII) (the mii drill) is a lower bound on II.
