@@ -9,6 +9,7 @@ mod bad_inputs;
 mod bench;
 mod block_reads;
 mod cli;
+mod content_engine;
 mod drill_feedback;
 mod drill_snapshots;
 mod flash_cli;
