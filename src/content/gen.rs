@@ -200,6 +200,9 @@ struct Line {
     /// Register operands by definition index (carried: `(def, distance)`).
     srcs: Vec<Src>,
     addr: Option<(Option<String>, Option<Src>)>,
+    /// Whether the class's forms take an immediate, not a register, where
+    /// this line has one (a recurrence then rewrites another operand).
+    imm_only: bool,
 }
 
 #[derive(Clone)]
@@ -296,6 +299,7 @@ pub fn generate(
             opcode: opcode.clone(),
             srcs: Vec::new(),
             addr: None,
+            imm_only: false,
         };
         match sh {
             Shape::Load | Shape::Store => {
@@ -333,6 +337,7 @@ pub fn generate(
                     ),
                     None => (true, true),
                 };
+                line.imm_only = !reg_ok;
                 if !reg_ok || (imm_ok && rng.percent(params.immediate_percent)) {
                     line.srcs.push(Src::Imm(rng.range(1, 16) as i64));
                 } else if let Some(d) = pick(&mut rng, &mut used) {
@@ -426,7 +431,10 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
         }
         let d = (first + rng.below(later as u64) as usize) as u64;
         let at = rng.percent(params.distance2_percent).then_some(2);
-        let k = rng.below(line.srcs.len() as u64) as usize;
+        let mut k = rng.below(line.srcs.len() as u64) as usize;
+        if line.imm_only && matches!(line.srcs[k], Src::Imm(_)) {
+            k = 0;
+        }
         line.srcs[k] = Src::Reg(d, at);
     }
     let mut tries = 0;
@@ -466,8 +474,11 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
             }
             continue;
         }
-        let k = rng.below(line.srcs.len() as u64) as usize;
+        let mut k = rng.below(line.srcs.len() as u64) as usize;
         let at = rng.percent(params.distance2_percent).then_some(2);
+        if line.imm_only && matches!(line.srcs[k], Src::Imm(_)) {
+            k = 0;
+        }
         line.srcs[k] = Src::Reg(d, at);
         made += 1;
     }

@@ -212,7 +212,15 @@ mod tests {
 
     #[test]
     fn forms_read_and_print_back() {
-        for s in ["r = r, r", "r = ri*", "m, ri", "r", "", "r = m, r, r", "r ="] {
+        for s in [
+            "r = r, r",
+            "r = ri*",
+            "m, ri",
+            "r",
+            "",
+            "r = m, r, r",
+            "r =",
+        ] {
             let f: Form = s.parse().unwrap();
             assert_eq!(f.to_string(), s);
         }

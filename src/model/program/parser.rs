@@ -794,7 +794,9 @@ fn choose_form(
         .enumerate()
         .find(|&(j, &k)| !all.iter().any(|f| f.allows_at(j, k)));
     let col = |j: usize| match raw[j] {
-        RawOperand::Name((_, _, col)) | RawOperand::Imm(_, col) | RawOperand::Mem { col, .. } => col,
+        RawOperand::Name((_, _, col)) | RawOperand::Imm(_, col) | RawOperand::Mem { col, .. } => {
+            col
+        }
     };
     let base_class = machine.class(base);
     let mut forms = base_class.forms_text();
