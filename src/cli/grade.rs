@@ -94,6 +94,11 @@ pub struct RunOpts {
     /// With --run: KiB of output read per input (1 to 1048576).
     #[arg(long, value_name = "KIB", default_value_t = 1024, requires = "run")]
     pub output_limit: u64,
+    /// With --run: show hidden inputs' problems one by one (with lines and
+    /// labels) in --format json and csv-long: the instructor's full view.
+    /// Without it every format names only their kinds.
+    #[arg(long, requires = "run")]
+    pub reveal_hidden: bool,
     /// With --run: students graded at once (default: the number of cores).
     #[arg(long, value_name = "N", requires = "run")]
     pub jobs: Option<usize>,
@@ -287,6 +292,21 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
 /// Prints the report in the asked format, the notes and grading errors on
 /// standard error; the exit code.
 pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
+    let redacted;
+    let g = if args.run.reveal_hidden
+        || !matches!(args.format, GradeFormat::Json | GradeFormat::CsvLong)
+    {
+        g
+    } else {
+        let mut r = g.clone();
+        for st in &mut r.students {
+            for i in &mut st.inputs {
+                course::content::lab::redact_hidden(i);
+            }
+        }
+        redacted = r;
+        &redacted
+    };
     match args.format {
         GradeFormat::Text => print(&super::paint(ctx, &grade_view::text(g))),
         GradeFormat::Json => print_json(g),

@@ -194,7 +194,16 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
         ])
         .binary(&exe)
         .args(&flags)
-        .args(["--hidden", "1", "--time-limit", "2", "--format", "json"])
+        .args([
+            "--hidden",
+            "1",
+            "--time-limit",
+            "2",
+            "--cpu-limit",
+            "30",
+            "--format",
+            "json",
+        ])
         .args(["--secret-seed-file".as_ref(), t.secret_file.as_os_str()])
         .env("COURSE_SECRET_SEED", SECRET)
         .arg_path(&class)
