@@ -127,6 +127,13 @@ pub fn read_submission(path: &Path, shown: &str) -> Result<String, Unread> {
     if let Some(why) = not_regular(&meta.file_type()) {
         return Err(Unread::Student(format!("{shown}: {why}")));
     }
+    // A second name for one file: it may be any file of the machine (a
+    // hard link to /etc/shadow reads as a submission otherwise).
+    if std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
+        return Err(Unread::Student(format!(
+            "{shown}: a file with more than one hard link is not a submission"
+        )));
+    }
     let mut buf = Vec::new();
     file.take(MAX_SUBMISSION_BYTES + 1)
         .read_to_end(&mut buf)
@@ -543,6 +550,13 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
         let e = student(read_submission(&d.join("p.sched"), "p.sched"));
         assert_eq!(e, "p.sched: a FIFO (named pipe) is not a submission");
+        std::fs::write(d.join("orig"), "a 0\n").unwrap();
+        std::fs::hard_link(d.join("orig"), d.join("hard.sched")).unwrap();
+        let e = student(read_submission(&d.join("hard.sched"), "hard.sched"));
+        assert_eq!(
+            e,
+            "hard.sched: a file with more than one hard link is not a submission"
+        );
         std::fs::create_dir(d.join("dir.sched")).unwrap();
         let e = student(read_submission(&d.join("dir.sched"), "dir.sched"));
         assert_eq!(e, "dir.sched: a folder is not a submission");

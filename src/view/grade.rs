@@ -333,7 +333,13 @@ pub fn csv(g: &Grades, roster: Option<&Roster>) -> String {
             st.student.clone(),
             id.to_string(),
             email.to_string(),
-            st.score.to_string(),
+            // No total when a cell is a grading error: an LMS would import
+            // a number that is not the student's.
+            if st.inputs.iter().any(|i| i.grading_error.is_some()) {
+                String::new()
+            } else {
+                st.score.to_string()
+            },
             st.max_score.to_string(),
         ];
         row.extend(st.inputs.iter().map(score_cell));

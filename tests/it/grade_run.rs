@@ -167,4 +167,65 @@ fn hidden_inputs_need_the_secret_and_feedback_hides_their_details() {
         "{out}"
     );
     assert!(!out.contains("Scheduling"), "{out}");
+    // JSON and the long CSV name kinds only, unless --reveal-hidden.
+    let json = |reveal: bool| {
+        let mut c = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+            .args(["--hidden", "1", "--format", "json"])
+            .env("COURSE_SECRET_SEED", SECRET);
+        if reveal {
+            c = c.arg("--reveal-hidden");
+        }
+        c.arg_path(d.join("class/garbage")).code(1).run().json()
+    };
+    let j = json(false);
+    let h = input(common::student(&j, "garbage"), "hidden-1");
+    for v in h["violations"].as_array().unwrap() {
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("a hidden input:"),
+            "{v}"
+        );
+        assert!(v.get("line").is_none(), "{v}");
+    }
+    let j = json(true);
+    let h = input(common::student(&j, "garbage"), "hidden-1");
+    assert!(
+        h["violations"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 1:"),
+        "{h}"
+    );
+}
+
+#[test]
+fn a_hidden_input_does_not_carry_its_seed() {
+    let tmp = common::tempdir();
+    let d = tmp.path().join("echo");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(
+        d.join("sched.sh"),
+        "grep -c '^# generated' \"$1\" || true\n",
+    )
+    .unwrap();
+    let j = Course::new([
+        "grade",
+        "--lab",
+        "ch23-sched",
+        "--run",
+        "sh sched.sh {input}",
+    ])
+    .args(["--hidden", "2", "--format", "json", "--reveal-hidden"])
+    .env("COURSE_SECRET_SEED", SECRET)
+    .arg_path(&d)
+    .code(1)
+    .run()
+    .json();
+    let st = &j["students"][0];
+    for name in ["hidden-1", "hidden-2"] {
+        let m = first_message(input(st, name));
+        assert!(m.contains("found '0'"), "{name}: {m}");
+    }
 }
