@@ -21,7 +21,7 @@ pub enum AutograderCommand {
     /// Build a Gradescope autograder zip: setup.sh, run_autograder and a
     /// static `course`.
     #[command(
-        after_help = "Examples:\n  cargo build --release --target x86_64-unknown-linux-musl\n  target/x86_64-unknown-linux-musl/release/course autograder gradescope --lab ch23-sched --out autograder.zip\n  course autograder gradescope --lab ch23-sched --out autograder.zip --binary path/to/static/course\n  course autograder gradescope --lab ch23-sched --out autograder.zip --run './sched {input}' --hidden 4 --secret-seed-file secret.txt\n\nThe bundled course must be a static x86-64 program (the musl build), so no C library\nversion of Gradescope's image matters. With --course-dir the lab's files go in the bundle."
+        after_help = "Examples:\n  cargo build --profile dist --target x86_64-unknown-linux-musl\n  target/x86_64-unknown-linux-musl/dist/course autograder gradescope --lab ch23-sched --out autograder.zip\n  course autograder gradescope --lab ch23-sched --out autograder.zip --binary path/to/static/course\n  course autograder gradescope --lab ch23-sched --out autograder.zip --run './sched {input}' --hidden 4 --secret-seed-file secret.txt\n\nThe bundled course must be a static x86-64 program (the musl build), so no C library\nversion of Gradescope's image matters. With --course-dir the lab's files go in the bundle."
     )]
     Gradescope(BundleArgs),
     /// Grade ROOT/submission and write ROOT/results/results.json (what

@@ -218,6 +218,9 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         root.join("run_autograder"),
     )
     .unwrap();
+    // A process another test forks meanwhile may hold the new files open
+    // for writing until it execs (ETXTBSY): let that pass.
+    std::thread::sleep(std::time::Duration::from_millis(300));
     common::references(&root.join("submission/lab"));
     let out = std::process::Command::new(root.join("run_autograder"))
         .env("COURSE_AUTOGRADER_ROOT", &root)
@@ -251,6 +254,7 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         std::fs::write(&course, format!("#!/bin/sh\n{death}\n")).unwrap();
         std::fs::set_permissions(&course, std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::remove_file(root.join("results/results.json")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
         let out = std::process::Command::new(root.join("run_autograder"))
             .env("COURSE_AUTOGRADER_ROOT", &root)
             .output()

@@ -381,7 +381,7 @@ fn locked_flags(path: &Path) -> MountFlags {
         (libc::ST_NOEXEC, MountFlags::NOEXEC),
         (libc::ST_NOATIME, MountFlags::NOATIME),
         (libc::ST_NODIRATIME, MountFlags::NODIRATIME),
-        (libc::ST_RELATIME, MountFlags::RELATIME),
+        (4096, MountFlags::RELATIME), // ST_RELATIME (not in musl's libc)
     ] {
         if f & st_flag != 0 {
             out |= flag;
