@@ -418,3 +418,13 @@ pub fn first_message(report: &serde_json::Value) -> String {
         .unwrap_or("")
         .to_string()
 }
+
+/// The report of the input `name` in a student's JSON report.
+pub fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    student["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["input"] == name)
+        .unwrap_or_else(|| panic!("no input {name}: {student}"))
+}

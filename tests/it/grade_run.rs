@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::common::{self, first_message, Course};
+use crate::common::{self, first_message, input, Course};
 
 const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "correct horse battery staple";
@@ -36,15 +36,6 @@ fn student(dir: &Path, name: &str, script: &str) {
 /// The command each student's scheduler is run with.
 fn command() -> String {
     format!("sh sched.sh {{input}} '{}'", env!("CARGO_BIN_EXE_course"))
-}
-
-fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    student["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["input"] == name)
-        .unwrap_or_else(|| panic!("no input {name}: {student}"))
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::common::{self, first_message, Course};
+use crate::common::{self, first_message, input, Course};
 
 const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "hostile-secret-7f3a9c21";
@@ -63,6 +63,19 @@ struct Targets {
     secret_file: PathBuf,
     course: PathBuf,
     port: u16,
+}
+
+impl Targets {
+    /// Targets for the schedulers that aim at none.
+    fn unused(dir: &Path) -> Targets {
+        Targets {
+            results: dir.join("r"),
+            sibling: dir.join("s"),
+            secret_file: dir.join("x"),
+            course: PathBuf::from("course"),
+            port: 1,
+        }
+    }
 }
 
 /// Copies the sample `script` to `dest` with the targets filled in.
@@ -131,15 +144,6 @@ fn accepted(l: &TcpListener) -> usize {
         n += 1;
     }
     n
-}
-
-fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    student["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["input"] == name)
-        .unwrap_or_else(|| panic!("no input {name}: {student}"))
 }
 
 /// The hostile students of a class and the reason each one's zero must
@@ -397,13 +401,7 @@ fn a_machine_with_no_sandbox_stops_before_grading_anyone() {
     }
     let tmp = common::tempdir();
     let class = tmp.path().join("class");
-    let t = Targets {
-        results: tmp.path().join("r"),
-        sibling: tmp.path().join("s"),
-        secret_file: tmp.path().join("x"),
-        course: PathBuf::from("course"),
-        port: 1,
-    };
+    let t = Targets::unused(tmp.path());
     place("sequential", &class.join("amy/sched.sh"), &t);
     // A user namespace that maps only root, where no further namespace may
     // be made: as in a container that forbids both.
@@ -461,13 +459,7 @@ fn a_machine_with_no_sandbox_stops_before_grading_anyone() {
 fn relative_paths_work_and_a_program_nobody_can_start_is_said_once() {
     let tmp = common::tempdir();
     let d = tmp.path();
-    let t = Targets {
-        results: d.join("r"),
-        sibling: d.join("s"),
-        secret_file: d.join("x"),
-        course: PathBuf::from("course"),
-        port: 1,
-    };
+    let t = Targets::unused(d);
     for s in ["amy", "bob"] {
         place(
             "sequential",
@@ -529,13 +521,7 @@ fn relative_paths_work_and_a_program_nobody_can_start_is_said_once() {
 fn parallel_runs_report_in_the_serial_order() {
     let tmp = common::tempdir();
     let d = tmp.path();
-    let t = Targets {
-        results: d.join("r"),
-        sibling: d.join("s"),
-        secret_file: d.join("x"),
-        course: PathBuf::from("course"),
-        port: 1,
-    };
+    let t = Targets::unused(d);
     for (i, s) in ["e", "d", "c", "b", "a", "f"].iter().enumerate() {
         let script = if i % 2 == 0 { "sequential" } else { "garbage" };
         place(script, &d.join("class").join(s).join("sched.sh"), &t);

@@ -128,17 +128,21 @@ fn keep(pid: libc::pid_t, status: &mut impl Write) -> ! {
         // SAFETY: waiting for our own child.
         let r = unsafe { libc::waitpid(pid, &mut st, flags) };
         if r == pid {
-            let line = if libc::WIFSIGNALED(st) {
-                format!("S signal {}", libc::WTERMSIG(st))
-            } else {
-                format!("S exit {}", libc::WEXITSTATUS(st))
-            };
-            let _ = writeln!(status, "{line}");
+            let _ = status.write_all(ended(st).as_bytes());
             std::process::exit(0);
         }
         if r < 0 {
             fail(status, "wait", &std::io::Error::last_os_error().to_string());
         }
+    }
+}
+
+/// The status line of a wait status: `S signal N` or `S exit N`.
+fn ended(st: libc::c_int) -> String {
+    if libc::WIFSIGNALED(st) {
+        format!("S signal {}\n", libc::WTERMSIG(st))
+    } else {
+        format!("S exit {}\n", libc::WEXITSTATUS(st))
     }
 }
 
@@ -196,12 +200,7 @@ fn child(cfg: &HelperConfig, p: &Prepared) -> ! {
         // SAFETY: waiting for our own child.
         let r = unsafe { libc::waitpid(pid, &mut st, 0) };
         if r == pid {
-            let line = if libc::WIFSIGNALED(st) {
-                format!("S signal {}\n", libc::WTERMSIG(st))
-            } else {
-                format!("S exit {}\n", libc::WEXITSTATUS(st))
-            };
-            let _ = status.write_all(line.as_bytes());
+            let _ = status.write_all(ended(st).as_bytes());
             // SAFETY: leaving without running destructors; the namespace
             // and everything left in it die with pid 1.
             unsafe { libc::_exit(0) }
