@@ -225,8 +225,11 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
             !o.stdout.contains(SECRET) && !o.stderr.contains(SECRET),
             "{mode}: the secret leaked"
         );
+        // A row written into the grader's own standard output would stand on a
+        // line of its own (and break the JSON); the program's own output, quoted
+        // back in its feedback, is no forgery.
         assert!(
-            !o.stdout.contains("forged"),
+            !o.stdout.lines().any(|l| l.starts_with("forged-row")),
             "{mode}: forged rows in the report"
         );
         let j = o.json();
