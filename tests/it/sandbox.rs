@@ -151,7 +151,9 @@ fn accepted(l: &TcpListener) -> usize {
 const CLASS: &[(&str, &str)] = &[
     ("tamper", "no cycle for b, c"),
     ("secret", "expected 'LABEL CYCLE'"),
-    ("sibling", "no cycle for b, c"),
+    // Its writes to /proc/*/fd/1 that land in its own output (all it
+    // can reach) are quoted back as its first line, where /proc lets it.
+    ("sibling", "no cycle for b, c|found 'forged-row"),
     ("reference", "failed: it exited with status 1"),
     ("alloc", "failed: it exited with status 1"),
     ("forkbomb", "failed: it exited with status"),
@@ -237,7 +239,7 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
             let s = common::student(&j, name);
             assert_eq!(s["score"], 0.0, "{mode} {name}: {s}");
             let m = first_message(input(s, "running"));
-            assert!(m.contains(why), "{mode} {name}: {m}");
+            assert!(why.split('|').any(|w| m.contains(w)), "{mode} {name}: {m}");
         }
         let v = common::student(&j, "b-victim");
         for i in v["inputs"].as_array().unwrap() {
