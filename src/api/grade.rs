@@ -180,16 +180,14 @@ pub fn prepare_sandbox(req: &RunRequest) -> Result<Sandbox, String> {
         limits: req.spec.limits.clone(),
         binds: req.spec.binds.clone(),
         masks,
-        uid_base: req.spec.uid_base,
+        uids: Default::default(),
         helper,
     };
+    if req.spec.wanted != sandbox::Wanted::Off {
+        sb.uids = std::sync::Arc::new(sandbox::claim_uids(req.spec.uid_base, req.spec.jobs)?);
+    }
     sandbox::resolve(&sb, &req.spec.words)?;
     sb.isolation = sandbox::choose(&sb, req.spec.wanted)?;
-    if sb.isolation == Isolation::Uid {
-        if let Some(why) = sandbox::uid_exposure(&sb.masks) {
-            return Err(why);
-        }
-    }
     Ok(sb)
 }
 
@@ -203,7 +201,7 @@ pub fn check_sandbox() -> Result<crate::view::grade::SandboxCheck, String> {
         limits: sandbox::Limits::default(),
         binds: Vec::new(),
         masks: vec![helper.clone()],
-        uid_base: sandbox::DEFAULT_UID_BASE,
+        uids: std::sync::Arc::new(sandbox::claim_uids(sandbox::DEFAULT_UID_BASE, 1)?),
         helper,
     }))
 }

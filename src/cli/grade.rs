@@ -120,6 +120,10 @@ pub struct RunOpts {
     pub sandbox_uid: u32,
 }
 
+/// The most students `--run` grades at once (each holds a uid, a
+/// staging folder and a thread).
+const MAX_JOBS: usize = 256;
+
 /// `--sandbox`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum SandboxArg {
@@ -175,10 +179,10 @@ pub fn run_request(
         .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
         .collect();
     let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
     });
-    if jobs == 0 {
-        return Err(CliError("--jobs: at least 1".into()));
+    if !(1..=MAX_JOBS).contains(&jobs) {
+        return Err(CliError(format!("--jobs: between 1 and {MAX_JOBS}")));
     }
     use course::host::sandbox::{Limits, Wanted};
     Ok(Some(api::grade::RunRequest {

@@ -135,6 +135,7 @@ fn the_autograder_runs_a_students_scheduler_from_its_folder() {
     let cmd = "sh sched.sh {input}";
     let j = Course::new(["autograder", "run", "--lab", "ch23-sched", "--run", cmd])
         .args(["--hidden", "2"])
+        .args(common::run_isolation())
         .env("COURSE_SECRET_SEED", "s")
         .args(["--root".as_ref(), root.as_os_str()])
         .timeout(120)

@@ -305,6 +305,36 @@ where
 }
 
 /// A temporary folder, removed when dropped (also when a test panics).
+/// A visible note (a SKIP, say): written to the real standard error,
+/// past the test harness's capture, so a passing run shows it too.
+pub fn note(msg: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{msg}");
+}
+
+/// The flags a test of grading (not of isolation) gives `--run` to grade
+/// here: none where the namespace sandbox works; `--unsandboxed`, said
+/// once, where the kernel refuses namespaces (`tests/it/sandbox.rs` tests
+/// every isolation this machine has, uid separation included).
+pub fn run_isolation() -> &'static [&'static str] {
+    static FLAGS: std::sync::OnceLock<&'static [&'static str]> = std::sync::OnceLock::new();
+    FLAGS.get_or_init(|| {
+        let check = Course::new(["grade", "--check-sandbox", "--format", "json"])
+            .any_code()
+            .run()
+            .json();
+        if check["namespaces"].is_null() {
+            &[]
+        } else {
+            note(format!(
+                "SKIP the namespace sandbox in the tests of grading: {}; they run --unsandboxed",
+                check["namespaces"]
+            ));
+            &["--unsandboxed"]
+        }
+    })
+}
+
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("course-test-")

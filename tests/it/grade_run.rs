@@ -47,6 +47,7 @@ fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
     student(d, "a-vandal", "vandal");
     student(d, "b-correct", "sequential");
     let j = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(common::run_isolation())
         .args(["--format", "json"])
         .arg_path(d.join("class"))
         .code(1)
@@ -66,6 +67,7 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     class(d, &["sequential", "forever", "crash", "garbage", "flood"]);
     let start = Instant::now();
     let o = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(common::run_isolation())
         .args(["--hidden", "2", "--time-limit", "0.5", "--format", "json"])
         .args(["--secret-seed-file".as_ref(), d.join("secret").as_os_str()])
         .arg_path(d.join("class"))
@@ -108,6 +110,7 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     // The same seed gives the same hidden inputs: the correct scheduler's
     // hidden scores do not move between runs.
     let again = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(common::run_isolation())
         .args(["--hidden", "2", "--format", "csv"])
         .env("COURSE_SECRET_SEED", SECRET)
         .arg_path(d.join("class/sequential"))
@@ -123,7 +126,9 @@ fn hidden_inputs_need_the_secret_and_feedback_hides_their_details() {
     let d = tmp.path();
     class(d, &["garbage"]);
     let hidden = |n: &str| {
-        Course::new(["grade", "--lab", "ch23-sched", "--run", &command()]).args(["--hidden", n])
+        Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+            .args(common::run_isolation())
+            .args(["--hidden", n])
     };
     hidden("1")
         .arg_path(d.join("class"))
@@ -161,6 +166,7 @@ fn hidden_inputs_need_the_secret_and_feedback_hides_their_details() {
     // JSON and the long CSV name kinds only, unless --reveal-hidden.
     let json = |reveal: bool| {
         let mut c = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+            .args(common::run_isolation())
             .args(["--hidden", "1", "--format", "json"])
             .env("COURSE_SECRET_SEED", SECRET);
         if reveal {
@@ -208,6 +214,7 @@ fn a_hidden_input_does_not_carry_its_seed() {
         "--run",
         "sh sched.sh {input}",
     ])
+    .args(common::run_isolation())
     .args(["--hidden", "2", "--format", "json", "--reveal-hidden"])
     .env("COURSE_SECRET_SEED", SECRET)
     .arg_path(&d)

@@ -103,7 +103,7 @@ fn sockets_and_devices_are_not_submissions() {
             "running.sched: a device is not a submission"
         );
     } else {
-        eprintln!("SKIPPED: the device case (mknod needs root)");
+        common::note("SKIPPED: the device case (mknod needs root)");
     }
 }
 

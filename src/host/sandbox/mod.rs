@@ -32,7 +32,7 @@ pub mod filter;
 mod helper;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -195,8 +195,9 @@ pub struct Sandbox {
     /// Paths hidden inside the sandbox when a bound folder holds them (the
     /// `course` program, the course data).
     pub masks: Vec<PathBuf>,
-    /// The first outside uid of a root grader.
-    pub uid_base: u32,
+    /// The outside uids a root grader holds for this run, one a slot
+    /// ([`claim_uids`]); empty when it is not root or none is mapped.
+    pub uids: Arc<UidClaim>,
     /// The `course` program that becomes the keeper.
     pub helper: PathBuf,
 }
@@ -222,11 +223,92 @@ fn is_root() -> bool {
     rustix::process::geteuid().is_root()
 }
 
-/// True when the grader may give programs uids of their own: it is root,
-/// and those uids exist in its user namespace (a container's root may
-/// have only itself mapped).
-fn can_switch(sb: &Sandbox) -> bool {
-    is_root() && uid_mapped(sb.uid_base) && uid_mapped(sb.uid_base.saturating_add(63))
+/// The uids of one grading run, each held with a lock file so that
+/// another run on the machine (which kills every process of its uids)
+/// never picks them: uid `uids[k]` is slot `k`'s.
+#[derive(Debug, Default)]
+pub struct UidClaim {
+    uids: Vec<u32>,
+    _locks: Vec<std::fs::File>,
+}
+
+impl UidClaim {
+    /// Slot `slot`'s uid, if the grader switches uids at all.
+    pub fn uid(&self, slot: usize) -> Option<u32> {
+        self.uids.get(slot).copied()
+    }
+}
+
+/// How far past `--sandbox-uid` free uids are looked for.
+const UID_SPAN: u32 = 4096;
+
+/// Claims `n` uids from `base` up for a root grader: mapped in its user
+/// namespace, owning no process now, and not held by another grading
+/// run (an exclusive `flock` on a file in a folder only root may write).
+/// Empty when the grader is not root or no uid of the span is mapped (a
+/// container's root with only itself mapped): programs then run as the
+/// grader outside their namespaces.
+pub fn claim_uids(base: u32, n: usize) -> Result<UidClaim, String> {
+    let mut claim = UidClaim::default();
+    if !is_root() {
+        return Ok(claim);
+    }
+    let end = base.saturating_add(UID_SPAN);
+    let mapped: Vec<u32> = (base..end).filter(|&u| uid_mapped(u)).collect();
+    if mapped.is_empty() {
+        return Ok(claim);
+    }
+    let dir = lock_folder()?;
+    let owners: std::collections::HashSet<u32> = all_processes().iter().map(|p| p.uid).collect();
+    let mut busy = 0;
+    for u in mapped {
+        if claim.uids.len() == n {
+            break;
+        }
+        let path = dir.join(format!("uid-{u}"));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("--run: {}: {e}", path.display()))?;
+        if rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_err()
+            || owners.contains(&u)
+        {
+            busy += 1;
+            continue;
+        }
+        claim.uids.push(u);
+        claim._locks.push(file);
+    }
+    if claim.uids.len() < n {
+        return Err(format!(
+            "--run: {n} sandbox uids are needed from {base} on, and only {} of uids {base}–{} are free ({busy} are another grading run's or own processes): lower --jobs or choose another --sandbox-uid",
+            claim.uids.len(),
+            end - 1
+        ));
+    }
+    Ok(claim)
+}
+
+/// The folder of the uid lock files: `/run/course-sandbox`, made by root
+/// with mode 0700 (a folder others could write would let them hold uids).
+fn lock_folder() -> Result<PathBuf, String> {
+    let mut last = String::new();
+    for dir in [
+        PathBuf::from("/run/course-sandbox"),
+        std::env::temp_dir().join("course-sandbox-root"),
+    ] {
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() && m.uid() == 0 && m.mode() & 0o022 == 0 => return Ok(dir),
+            Ok(_) => last = format!("{} is not a folder only root may write", dir.display()),
+            Err(e) => last = format!("{}: {e}", dir.display()),
+        }
+    }
+    Err(format!(
+        "--run: no folder for the sandbox's uid locks: {last}"
+    ))
 }
 
 /// Whether `uid` has a mapping in this process's user namespace.
@@ -245,14 +327,12 @@ fn uid_mapped(uid: u32) -> bool {
 
 /// The uid and gid a program of `slot` has outside.
 fn outer_ids(sb: &Sandbox, slot: usize) -> (u32, u32) {
-    if can_switch(sb) {
-        let u = sb.uid_base.saturating_add(slot as u32);
-        (u, u)
-    } else {
-        (
+    match sb.uids.uid(slot) {
+        Some(u) => (u, u),
+        None => (
             rustix::process::geteuid().as_raw(),
             rustix::process::getegid().as_raw(),
-        )
+        ),
     }
 }
 
@@ -464,7 +544,7 @@ pub fn run(sb: &Sandbox, job: &Job) -> Result<String, Unread> {
     std::fs::write(&input_file, job.text)
         .map_err(|e| Unread::Grader(format!("{}: {e}", input_file.display())))?;
     let (uid, gid) = outer_ids(sb, job.slot);
-    if can_switch(sb) && sb.isolation != Isolation::Off {
+    if sb.uids.uid(job.slot).is_some() && sb.isolation != Isolation::Off {
         let grader = |e: std::io::Error| Unread::Grader(format!("preparing the run: {e}"));
         match sb.isolation {
             Isolation::Namespaces => chown_tree(&staging.dir, uid, gid).map_err(grader)?,
@@ -824,8 +904,11 @@ fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> 
     if ids.is_some() {
         // Orphans of the program come to the grader, which reaps them (a
         // zombie still counts against the uid's process limit).
+        static SUBREAPER: std::sync::Once = std::sync::Once::new();
         // SAFETY: prctl with integer arguments.
-        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) };
+        SUBREAPER.call_once(|| unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+        });
     }
     // SAFETY: the closure makes only system calls (no allocation, no lock):
     // everything it uses was made before the fork.
@@ -949,6 +1032,23 @@ pub fn processes_of(uid: u32) -> Vec<u32> {
 
 /// The processes of `uid` (with their parent), the zombies or the others.
 fn owned_by(uid: u32, zombies: bool) -> Vec<(u32, u32)> {
+    all_processes()
+        .into_iter()
+        .filter(|p| p.uid == uid && p.zombie == zombies)
+        .map(|p| (p.pid, p.ppid))
+        .collect()
+}
+
+/// A process as `/proc/PID/status` tells it.
+struct ProcessInfo {
+    pid: u32,
+    uid: u32,
+    ppid: u32,
+    zombie: bool,
+}
+
+/// Every process `/proc` lists now.
+fn all_processes() -> Vec<ProcessInfo> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -960,9 +1060,6 @@ fn owned_by(uid: u32, zombies: bool) -> Vec<(u32, u32)> {
         let Ok(status) = std::fs::read_to_string(e.path().join("status")) else {
             continue;
         };
-        let zombie = status
-            .lines()
-            .any(|l| l.starts_with("State:") && l.contains('Z'));
         let field = |name: &str| {
             status
                 .lines()
@@ -970,9 +1067,17 @@ fn owned_by(uid: u32, zombies: bool) -> Vec<(u32, u32)> {
                 .and_then(|l| l.split_whitespace().next())
                 .and_then(|u| u.parse::<u32>().ok())
         };
-        if field("Uid:") == Some(uid) && zombie == zombies {
-            out.push((pid, field("PPid:").unwrap_or(0)));
-        }
+        let Some(uid) = field("Uid:") else {
+            continue;
+        };
+        out.push(ProcessInfo {
+            pid,
+            uid,
+            ppid: field("PPid:").unwrap_or(0),
+            zombie: status
+                .lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z')),
+        });
     }
     out
 }
@@ -1071,7 +1176,7 @@ pub fn uid_exposure(paths: &[PathBuf]) -> Option<String> {
         .collect();
     (!open.is_empty()).then(|| {
         format!(
-            "--run: the kernel refused namespaces, and with uid separation alone a student's program could read {}: put it in a folder only the grader can enter (chmod 700), or allow user namespaces (see --check-sandbox)",
+            "a student's program could read {}: put it in a folder only the grader can enter (chmod 700)",
             open.join(", ")
         )
     })
@@ -1097,7 +1202,9 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
     let namespaces = probe(sb, Isolation::Namespaces, "true").err();
     let proc_mounted = namespaces.is_none()
         && probe(sb, Isolation::Namespaces, "test -r /proc/self/status").is_ok();
-    let uid = uid_problem(sb).or_else(|| probe(sb, Isolation::Uid, "true").err());
+    let uid = uid_problem(sb)
+        .or_else(|| uid_exposure(&sb.masks))
+        .or_else(|| probe(sb, Isolation::Uid, "true").err());
     let chosen = choose_from(Wanted::Auto, namespaces.is_none(), uid.is_none())
         .ok()
         .map(|i| i.describe().to_string());
@@ -1116,11 +1223,11 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
 fn uid_problem(sb: &Sandbox) -> Option<String> {
     if !is_root() {
         Some("it needs the grader to run as root".into())
-    } else if !can_switch(sb) {
-        Some(format!(
-            "uids {}… do not exist here (a user namespace that maps only root?)",
-            sb.uid_base
-        ))
+    } else if sb.uids.uid(0).is_none() {
+        Some(
+            "no uid of --sandbox-uid's range exists here (a user namespace that maps only root?)"
+                .into(),
+        )
     } else {
         None
     }
@@ -1184,7 +1291,7 @@ pub fn choose(sb: &Sandbox, wanted: Wanted) -> Result<Isolation, String> {
     };
     let uid = match (wanted, &ns) {
         (Wanted::Namespaces, _) | (Wanted::Auto, Ok(())) => Err("not needed".to_string()),
-        _ => match uid_problem(sb) {
+        _ => match uid_problem(sb).or_else(|| uid_exposure(&sb.masks)) {
             Some(why) => Err(why),
             None => probe(sb, Isolation::Uid, "true"),
         },
@@ -1222,6 +1329,35 @@ fn choose_from(wanted: Wanted, ns: bool, uid: bool) -> Result<Isolation, ()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_grading_runs_never_share_a_uid() {
+        if !is_root() {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIP uid claims: the tests do not run as root"
+            );
+            return;
+        }
+        // A base of its own, so that the tests' grading runs do not count.
+        let base = 61_000;
+        let (Ok(a), Ok(b)) = (claim_uids(base, 3), claim_uids(base, 3)) else {
+            panic!("two claims of 3 uids from {base}");
+        };
+        if a.uid(0).is_none() {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIP uid claims: no uid from {base} is mapped here"
+            );
+            return;
+        }
+        assert!(a.uids.iter().all(|u| !b.uids.contains(u)), "{a:?} {b:?}");
+        assert_eq!(a.uids, [base, base + 1, base + 2]);
+        drop(a);
+        // Released with the claim.
+        assert_eq!(claim_uids(base, 1).map(|c| c.uids), Ok(vec![base]));
+        assert!(claim_uids(base, UID_SPAN as usize + 1).is_err());
+    }
 
     #[test]
     fn the_choice_prefers_namespaces_and_never_falls_back_silently() {
