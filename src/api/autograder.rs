@@ -28,8 +28,8 @@ pub struct RunConfig {
     pub hidden: usize,
     /// The secret, copied into the bundle (never into the outputs).
     pub secret: Option<String>,
-    pub time_limit: f64,
-    pub output_limit_kib: u64,
+    /// The limit flags, as `course grade` takes them (`--time-limit=10`).
+    pub limits: Vec<String>,
 }
 
 /// A request for a bundle.
@@ -58,12 +58,11 @@ fn run_script(lab: &str, course_dir: bool, run: Option<&RunConfig>) -> String {
         sh_quote(lab)
     ));
     if let Some(r) = run {
-        args.push_str(&format!(
-            " --run {} --time-limit {} --output-limit {}",
-            sh_quote(&r.command),
-            r.time_limit,
-            r.output_limit_kib
-        ));
+        args.push_str(&format!(" --run {}", sh_quote(&r.command)));
+        for l in &r.limits {
+            args.push(' ');
+            args.push_str(&sh_quote(l));
+        }
         if r.hidden > 0 {
             args.push_str(&format!(
                 " --hidden {} --secret-seed-file \"$SRC/secret-seed\"",
@@ -91,10 +90,16 @@ exit 0
 
 const SETUP_SH: &str = r#"#!/usr/bin/env bash
 # Gradescope runs this once, when it builds the autograder image. The
-# bundled course is a static program: nothing needs installing.
+# bundled course is a static program: nothing needs installing. Students'
+# programs run as uid 60000 (a user made here, for names in ps), which may
+# neither read the bundle (course, the secret) nor write the results.
 set -e
-chmod +x /autograder/source/course /autograder/source/run_autograder
+chmod 700 /autograder/source
+chmod 700 /autograder/source/course /autograder/source/run_autograder
+[ ! -e /autograder/source/secret-seed ] || chmod 600 /autograder/source/secret-seed
+getent passwd 60000 >/dev/null || useradd --system --uid 60000 --no-create-home --shell /usr/sbin/nologin course-student 2>/dev/null || true
 /autograder/source/course --version
+/autograder/source/course grade --check-sandbox || true
 "#;
 
 /// Builds the Gradescope bundle: `setup.sh`, `run_autograder`, the static

@@ -11,8 +11,10 @@ use crate::content::lab::{self, Lab, LabInput, Unread};
 use crate::formats::diagnostic::Diagnostics;
 #[cfg(unix)]
 use crate::host::class::{self, Mode};
-#[cfg(unix)]
-use crate::host::run::{self, RunSpec, Workspace};
+#[cfg(target_os = "linux")]
+use crate::host::run::RunSpec;
+#[cfg(target_os = "linux")]
+use crate::host::sandbox::{self, Isolation, Sandbox};
 use crate::model::machine::Machine;
 use crate::model::program;
 #[cfg(unix)]
@@ -111,6 +113,7 @@ pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades
         students: run.students,
         lab,
         notes: run.notes,
+        warning: None,
     })
 }
 
@@ -132,28 +135,30 @@ pub fn hidden_problem(hidden: usize, secret: Option<&str>) -> Option<String> {
 }
 
 /// What `course grade --run` needs besides the lab and the folder.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[derive(Clone, Debug)]
 pub struct RunRequest {
-    /// The student's program, and the limits per input.
+    /// The student's program, its limits and isolation.
     pub spec: RunSpec,
     /// How many hidden inputs to generate from the secret.
     pub hidden: usize,
     /// The instructor's secret (any text), needed when `hidden` > 0.
     pub secret: Option<String>,
+    /// Paths hidden from the programs (the course data, the secret file).
+    pub masks: Vec<std::path::PathBuf>,
 }
 
 /// How a folder is taken in `--run` mode: as `mode` says, or one student
 /// when it holds a file that the command names (`./sched`, `sched.py`),
 /// else a class.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
     if mode != Mode::Detect {
         return mode;
     }
     let named = words
         .iter()
-        .filter(|w| !w.contains(run::INPUT) && !w.is_empty() && !Path::new(w).is_absolute())
+        .filter(|w| !w.contains(sandbox::INPUT) && !w.is_empty() && !Path::new(w).is_absolute())
         .any(|w| std::fs::symlink_metadata(dir.join(w)).is_ok());
     if named {
         Mode::Student
@@ -162,11 +167,52 @@ fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
     }
 }
 
+/// The sandbox of a `--run`, its isolation tried for real once, before
+/// anyone is graded; and the program checked to be startable at all (a
+/// program no student could start is the grader's error, said once).
+#[cfg(target_os = "linux")]
+pub fn prepare_sandbox(req: &RunRequest) -> Result<Sandbox, String> {
+    let helper = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
+    let mut masks = req.masks.clone();
+    masks.push(helper.clone());
+    let mut sb = Sandbox {
+        isolation: Isolation::Off,
+        limits: req.spec.limits.clone(),
+        binds: req.spec.binds.clone(),
+        masks,
+        uids: Default::default(),
+        helper,
+    };
+    if req.spec.wanted != sandbox::Wanted::Off {
+        sb.uids = std::sync::Arc::new(sandbox::claim_uids(req.spec.uid_base, req.spec.jobs)?);
+    }
+    sandbox::resolve(&sb, &req.spec.words)?;
+    sb.isolation = sandbox::choose(&sb, req.spec.wanted)?;
+    Ok(sb)
+}
+
+/// What each isolation does on this machine (`--check-sandbox`), tried
+/// with the default limits.
+#[cfg(target_os = "linux")]
+pub fn check_sandbox() -> Result<crate::view::grade::SandboxCheck, String> {
+    let helper = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
+    Ok(sandbox::check(&Sandbox {
+        isolation: Isolation::Off,
+        limits: sandbox::Limits::default(),
+        binds: Vec::new(),
+        masks: vec![helper.clone()],
+        uids: std::sync::Arc::new(sandbox::claim_uids(sandbox::DEFAULT_UID_BASE, 1)?),
+        helper,
+    }))
+}
+
 /// Grades a student's scheduler (or each student's, for a class folder)
 /// by running it on every input of the lab `name` and on `req.hidden`
-/// inputs generated from the secret, each under the limits of `req.spec`;
-/// what it prints is graded as a submission.
-#[cfg(unix)]
+/// inputs generated from the secret, each in the sandbox and under the
+/// limits of `req.spec`; what it prints is graded as a submission.
+/// `req.spec.jobs` students are graded at once; the report keeps the
+/// folder's order.
+#[cfg(target_os = "linux")]
 pub fn run_lab(
     source: &Source,
     name: &str,
@@ -184,7 +230,6 @@ pub fn run_lab(
         }
         _ => Vec::new(),
     };
-    let ws = Workspace::new()?;
     let mut files = Vec::new();
     for li in &lab.inputs {
         let text = source.read(&format!("labs/{name}/inputs/{}.txt", li.stem))?;
@@ -194,36 +239,99 @@ pub fn run_lab(
         files.push((text.clone(), true));
     }
     lab.inputs.extend(hidden.into_iter().map(|(li, _)| li));
+    let sb = prepare_sandbox(req)?;
     let mode = run_mode(dir, &req.spec.words, mode);
-    let run = class::visit(&lab, dir, mode, &mut |lab, student, d| {
-        let inputs = lab
-            .inputs
-            .iter()
-            .zip(&files)
-            .map(|(li, (text, hidden))| {
-                // Written afresh for every run: a program may have changed
-                // the file, and the next student must not see that.
-                let out = ws
-                    .write(&li.stem, text)
-                    .map_err(Unread::Grader)
-                    .and_then(|path| run::run_scheduler(&req.spec, d, &path, text));
-                let mut r = lab::grade_submission(
-                    li,
-                    &lab.machine,
-                    lab.points,
-                    out.as_deref().map_err(Clone::clone),
-                );
-                r.hidden = *hidden;
-                r
-            })
-            .collect();
-        StudentReport::new(student, inputs)
-    })?;
+    let (list, mut notes) = class::students(dir, mode)?;
+    if sb.isolation == Isolation::Uid && list.len() > 1 && sandbox::open_to_others(dir) {
+        return Err(format!(
+            "--run: with uid separation alone (no namespaces), each student's program could read the other students' folders in {}: chmod o-rwx it first",
+            dir.display()
+        ));
+    }
+    if sb.isolation != Isolation::Off {
+        notes.push(format!("sandbox: {}", sb.isolation.describe()));
+    }
+    let students = in_parallel(&list, req.spec.jobs, |slot, st| match &st.dir {
+        None => class::linked(&lab, &st.name),
+        Some(d) => run_student(&lab, &files, &sb, &req.spec.words, slot, &st.name, d),
+    });
+    let warning = (sb.isolation == Isolation::Off).then(|| {
+        "unsandboxed: the students' programs ran with the grader's rights (--unsandboxed); only the limits held".to_string()
+    });
     Ok(Grades {
-        students: run.students,
+        students,
         lab,
-        notes: run.notes,
+        notes,
+        warning,
     })
+}
+
+/// Runs one student's program on every input.
+#[cfg(target_os = "linux")]
+fn run_student(
+    lab: &Lab,
+    files: &[(String, bool)],
+    sb: &Sandbox,
+    words: &[String],
+    slot: usize,
+    student: &str,
+    dir: &Path,
+) -> StudentReport {
+    let inputs = lab
+        .inputs
+        .iter()
+        .zip(files)
+        .map(|(li, (text, hidden))| {
+            let job = sandbox::Job {
+                words,
+                folder: dir,
+                stem: &li.stem,
+                text,
+                slot,
+            };
+            let out = sandbox::run(sb, &job);
+            let mut r = lab::grade_submission(
+                li,
+                &lab.machine,
+                lab.points,
+                out.as_deref().map_err(Clone::clone),
+            );
+            r.hidden = *hidden;
+            r
+        })
+        .collect();
+    StudentReport::new(student, inputs)
+}
+
+/// `f` on every item with `jobs` threads (each with its slot number), the
+/// results in the items' order.
+#[cfg(target_os = "linux")]
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    f: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let jobs = jobs.clamp(1, items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));
+    std::thread::scope(|s| {
+        for slot in 0..jobs {
+            let (next, done, f) = (&next, &done, &f);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(slot, item);
+                if let Ok(mut d) = done.lock() {
+                    d.push((i, r));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 #[cfg(test)]

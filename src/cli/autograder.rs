@@ -21,7 +21,7 @@ pub enum AutograderCommand {
     /// Build a Gradescope autograder zip: setup.sh, run_autograder and a
     /// static `course`.
     #[command(
-        after_help = "Examples:\n  cargo build --release --target x86_64-unknown-linux-musl\n  target/x86_64-unknown-linux-musl/release/course autograder gradescope --lab ch23-sched --out autograder.zip\n  course autograder gradescope --lab ch23-sched --out autograder.zip --binary path/to/static/course\n  course autograder gradescope --lab ch23-sched --out autograder.zip --run './sched {input}' --hidden 4 --secret-seed-file secret.txt\n\nThe bundled course must be a static x86-64 program (the musl build), so no C library\nversion of Gradescope's image matters. With --course-dir the lab's files go in the bundle."
+        after_help = "Examples:\n  cargo build --profile dist --target x86_64-unknown-linux-musl\n  target/x86_64-unknown-linux-musl/dist/course autograder gradescope --lab ch23-sched --out autograder.zip\n  course autograder gradescope --lab ch23-sched --out autograder.zip --binary path/to/static/course\n  course autograder gradescope --lab ch23-sched --out autograder.zip --run './sched {input}' --hidden 4 --secret-seed-file secret.txt\n\nThe bundled course must be a static x86-64 program (the musl build), so no C library\nversion of Gradescope's image matters. With --course-dir the lab's files go in the bundle."
     )]
     Gradescope(BundleArgs),
     /// Grade ROOT/submission and write ROOT/results/results.json (what
@@ -66,13 +66,15 @@ pub fn run(ctx: &Ctx, args: &AutograderArgs) -> CmdResult {
 fn bundle(ctx: &Ctx, a: &BundleArgs) -> CmdResult {
     // The options are checked (and the secret read) as `autograder run`
     // will take them, so no bundle is made that fails on every submission.
-    let run = match (&a.run.run, run_request(&a.run)?) {
+    let run = match (
+        &a.run.run,
+        run_request(&a.run, super::grade::course_dir(ctx))?,
+    ) {
         (Some(command), Some(req)) => Some(RunConfig {
             command: command.clone(),
             hidden: req.hidden,
             secret: req.secret,
-            time_limit: a.run.time_limit,
-            output_limit_kib: a.run.output_limit,
+            limits: super::grade::limit_args(&a.run),
         }),
         _ => None,
     };
@@ -95,7 +97,7 @@ fn grade(ctx: &Ctx, a: &RunArgs) -> CmdResult {
         .root
         .clone()
         .unwrap_or_else(course::host::autograder::default_root);
-    let req = run_request(&a.run)?;
+    let req = run_request(&a.run, super::grade::course_dir(ctx))?;
     let o = autograder::run(&ctx.source, &a.lab, &root, req.as_ref());
     print(&course::view::autograder::outcome_text(&o));
     Ok(if o.written.is_ok() { 0 } else { 2 })

@@ -30,8 +30,12 @@ pub enum GradeFormat {
 pub struct GradeArgs {
     /// INPUT SUBMISSION, or with --lab a student folder (STEM.sched files)
     /// or a class folder (one sub-folder per student).
-    #[arg(required = true, num_args = 1..=2, value_parser = clap::value_parser!(PathBuf))]
+    #[arg(required_unless_present = "check_sandbox", num_args = 1..=2, value_parser = clap::value_parser!(PathBuf))]
     pub paths: Vec<PathBuf>,
+    /// Say which sandbox `--run` can use on this machine (and why not the
+    /// others), trying each with a run of `true`; grade nothing.
+    #[arg(long, conflicts_with_all = ["lab", "run"])]
+    pub check_sandbox: bool,
     /// Grade a whole lab (its inputs are built in, or read from --course-dir).
     #[arg(long, value_name = "NAME")]
     pub lab: Option<String>,
@@ -71,16 +75,68 @@ pub struct RunOpts {
     /// text; COURSE_SECRET_SEED may hold it instead). It is never printed.
     #[arg(long, value_name = "FILE", requires = "run", value_parser = clap::value_parser!(PathBuf))]
     pub secret_seed_file: Option<PathBuf>,
-    /// With --run: seconds allowed per input.
+    /// With --run: seconds of wall time allowed per input.
     #[arg(long, value_name = "SECS", default_value_t = 10.0, requires = "run")]
     pub time_limit: f64,
-    /// With --run: KiB of output read per input.
+    /// With --run: seconds of CPU time per process (default: the time limit).
+    #[arg(long, value_name = "SECS", requires = "run")]
+    pub cpu_limit: Option<f64>,
+    /// With --run: MiB of address space per process.
+    #[arg(long, value_name = "MIB", default_value_t = 512, requires = "run")]
+    pub memory_limit: u64,
+    /// With --run: processes and threads per run.
+    #[arg(long, value_name = "N", default_value_t = 64, requires = "run")]
+    pub process_limit: u64,
+    /// With --run: MiB of the largest file a program may write, and of its
+    /// private /tmp and home folder.
+    #[arg(long, value_name = "MIB", default_value_t = 16, requires = "run")]
+    pub file_limit: u64,
+    /// With --run: KiB of output read per input (1 to 1048576).
     #[arg(long, value_name = "KIB", default_value_t = 1024, requires = "run")]
     pub output_limit: u64,
+    /// With --run: show hidden inputs' problems one by one (with lines and
+    /// labels) in --format json and csv-long: the instructor's full view.
+    /// Without it every format names only their kinds.
+    #[arg(long, requires = "run")]
+    pub reveal_hidden: bool,
+    /// With --run: students graded at once (default: the number of cores).
+    #[arg(long, value_name = "N", requires = "run")]
+    pub jobs: Option<usize>,
+    /// With --run: the isolation of the programs. auto: namespaces where
+    /// the kernel allows them, else (as root) a separate uid; never none.
+    #[arg(long, value_enum, default_value_t = SandboxArg::Auto, requires = "run")]
+    pub sandbox: SandboxArg,
+    /// With --run: run the programs with the grader's rights (the limits
+    /// still hold); the report says so at its top.
+    #[arg(long, requires = "run", conflicts_with = "sandbox")]
+    pub unsandboxed: bool,
+    /// With --run: a folder bound read-only into the sandbox at the same
+    /// path (an interpreter outside /usr, say); may be repeated.
+    #[arg(long, value_name = "DIR", requires = "run", value_parser = clap::value_parser!(PathBuf))]
+    pub sandbox_bind: Vec<PathBuf>,
+    /// With --run as root: the first uid the programs run as (job k of
+    /// --jobs runs as UID+k).
+    #[arg(long, value_name = "UID", default_value_t = course::host::sandbox::DEFAULT_UID_BASE, requires = "run")]
+    pub sandbox_uid: u32,
+}
+
+/// The most students `--run` grades at once (each holds a uid, a
+/// staging folder and a thread).
+const MAX_JOBS: usize = 256;
+
+/// `--sandbox`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SandboxArg {
+    Auto,
+    Namespaces,
+    Uid,
 }
 
 /// The `--run` request of `args`, if any.
-pub fn run_request(args: &RunOpts) -> Result<Option<api::grade::RunRequest>, CliError> {
+pub fn run_request(
+    args: &RunOpts,
+    course_dir: Option<&Path>,
+) -> Result<Option<api::grade::RunRequest>, CliError> {
     let Some(cmd) = &args.run else {
         return Ok(None);
     };
@@ -93,15 +149,92 @@ pub fn run_request(args: &RunOpts) -> Result<Option<api::grade::RunRequest>, Cli
         Some(p) => Some(read_file(&path_arg(p))?),
         None => std::env::var("COURSE_SECRET_SEED").ok(),
     };
+    if !(1..=1 << 20).contains(&args.output_limit) {
+        return Err(CliError(
+            "--output-limit: between 1 and 1048576 KiB (a program must be able to print its schedule)".into(),
+        ));
+    }
+    let cpu = args.cpu_limit.unwrap_or(args.time_limit);
+    if !(cpu > 0.0 && cpu <= 3600.0) {
+        return Err(CliError("--cpu-limit: between 0 and 3600 seconds".into()));
+    }
+    for (name, v, max) in [
+        ("--memory-limit", args.memory_limit, 1 << 20),
+        ("--process-limit", args.process_limit, 1 << 16),
+        ("--file-limit", args.file_limit, 1 << 20),
+    ] {
+        if v == 0 || v > max {
+            return Err(CliError(format!("{name}: between 1 and {max}")));
+        }
+    }
+    if secret.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        return Err(CliError(
+            "the secret seed is empty: hidden inputs from an empty secret could be guessed".into(),
+        ));
+    }
+    let mut masks: Vec<PathBuf> = args.secret_seed_file.iter().cloned().collect();
+    masks.extend(course_dir.map(Path::to_path_buf));
+    let masks = masks
+        .into_iter()
+        .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
+        .collect();
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
+    });
+    if !(1..=MAX_JOBS).contains(&jobs) {
+        return Err(CliError(format!("--jobs: between 1 and {MAX_JOBS}")));
+    }
+    use course::host::sandbox::{Limits, Wanted};
     Ok(Some(api::grade::RunRequest {
         spec: course::host::run::RunSpec {
             words,
-            time_limit: std::time::Duration::from_secs_f64(args.time_limit),
-            output_limit: args.output_limit.clamp(1, 1 << 20) << 10,
+            limits: Limits {
+                wall: std::time::Duration::from_secs_f64(args.time_limit),
+                cpu: std::time::Duration::from_secs_f64(cpu),
+                memory: args.memory_limit << 20,
+                processes: args.process_limit,
+                file_size: args.file_limit << 20,
+                output: args.output_limit << 10,
+                disk: (args.file_limit << 20).max(16 << 20),
+            },
+            wanted: match (args.unsandboxed, args.sandbox) {
+                (true, _) => Wanted::Off,
+                (_, SandboxArg::Auto) => Wanted::Auto,
+                (_, SandboxArg::Namespaces) => Wanted::Namespaces,
+                (_, SandboxArg::Uid) => Wanted::Uid,
+            },
+            binds: args.sandbox_bind.clone(),
+            uid_base: args.sandbox_uid,
+            jobs,
         },
         hidden: args.hidden,
         secret,
+        masks,
     }))
+}
+
+/// The `--course-dir` of the run, if any.
+pub fn course_dir(ctx: &Ctx) -> Option<&Path> {
+    match &ctx.source {
+        course::content::data::Source::Dir(d) => Some(d),
+        _ => None,
+    }
+}
+
+/// The limit flags of `args` as `autograder run` takes them again (the
+/// bundle's `run_autograder` passes them on).
+pub fn limit_args(args: &RunOpts) -> Vec<String> {
+    let mut v = vec![
+        format!("--time-limit={}", args.time_limit),
+        format!("--memory-limit={}", args.memory_limit),
+        format!("--process-limit={}", args.process_limit),
+        format!("--file-limit={}", args.file_limit),
+        format!("--output-limit={}", args.output_limit),
+    ];
+    if let Some(c) = args.cpu_limit {
+        v.push(format!("--cpu-limit={c}"));
+    }
+    v
 }
 
 /// `path` as `read_file` takes it.
@@ -110,6 +243,14 @@ pub fn path_arg(p: &Path) -> String {
 }
 
 pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
+    if args.check_sandbox {
+        let c = api::grade::check_sandbox()?;
+        match args.format {
+            GradeFormat::Json => print_json(&c),
+            _ => print(&grade_view::sandbox_text(&c)),
+        }
+        return Ok(if c.chosen.is_some() { 0 } else { 2 });
+    }
     let mode = match (args.student, args.class) {
         (true, _) => Mode::Student,
         (_, true) => Mode::Class,
@@ -122,7 +263,7 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
     }
     match (&args.lab, args.paths.as_slice()) {
         (Some(lab), [dir]) => {
-            let g = match run_request(&args.run)? {
+            let g = match run_request(&args.run, course_dir(ctx))? {
                 Some(req) => api::grade::run_lab(&ctx.source, lab, dir, mode, &req)?,
                 None => api::grade::lab(&ctx.source, lab, dir, mode)?,
             };
@@ -155,6 +296,21 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
 /// Prints the report in the asked format, the notes and grading errors on
 /// standard error; the exit code.
 pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
+    let redacted;
+    let g = if args.run.reveal_hidden
+        || !matches!(args.format, GradeFormat::Json | GradeFormat::CsvLong)
+    {
+        g
+    } else {
+        let mut r = g.clone();
+        for st in &mut r.students {
+            for i in &mut st.inputs {
+                course::content::lab::redact_hidden(i);
+            }
+        }
+        redacted = r;
+        &redacted
+    };
     match args.format {
         GradeFormat::Text => print(&super::paint(ctx, &grade_view::text(g))),
         GradeFormat::Json => print_json(g),

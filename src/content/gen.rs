@@ -19,7 +19,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::formats::yaml;
-use crate::model::machine::Machine;
+use crate::model::form::{Shape as FormShape, IMM, MEM, REG};
+use crate::model::machine::{Class, Machine};
 use crate::model::program::{parse, Kind, Program};
 use crate::util::rng::Rng;
 
@@ -152,6 +153,35 @@ enum Shape {
     Binary,
 }
 
+/// The lab shape of a generated operation (the second operand of a
+/// binary one of kind `second`).
+fn form_shape(sh: Shape, second: u8) -> FormShape {
+    let (dest, kinds) = match sh {
+        Shape::Load => (true, vec![MEM]),
+        Shape::Store => (false, vec![MEM, REG]),
+        Shape::Imm => (true, vec![IMM]),
+        Shape::Unary => (true, vec![REG]),
+        Shape::Binary => (true, vec![REG, second]),
+    };
+    FormShape { dest, kinds }
+}
+
+/// The opcodes of class `c` the generator can write in a form the class
+/// models (Definition 23.1.8): a binary opcode needs a two-operand form,
+/// or a one-operand register form.
+fn generable(c: &Class) -> Vec<&str> {
+    c.opcodes
+        .iter()
+        .map(String::as_str)
+        .filter(|op| match shape(op) {
+            Shape::Binary => [IMM, REG]
+                .iter()
+                .any(|&k| c.accepts(&form_shape(Shape::Binary, k))),
+            sh => c.accepts(&form_shape(sh, REG)),
+        })
+        .collect()
+}
+
 fn shape(opcode: &str) -> Shape {
     match opcode {
         "load" => Shape::Load,
@@ -170,6 +200,9 @@ struct Line {
     /// Register operands by definition index (carried: `(def, distance)`).
     srcs: Vec<Src>,
     addr: Option<(Option<String>, Option<Src>)>,
+    /// Whether the class's forms take an immediate, not a register, where
+    /// this line has one (a recurrence then rewrites another operand).
+    imm_only: bool,
 }
 
 #[derive(Clone)]
@@ -196,8 +229,9 @@ pub fn generate(
     let mut classes: Vec<(u32, Vec<&str>)> = Vec::new();
     for c in m.classes() {
         let w = params.class_weights.get(&c.name).copied().unwrap_or(0);
-        if w > 0 && !c.opcodes.is_empty() {
-            classes.push((w, c.opcodes.iter().map(String::as_str).collect()));
+        let ops = generable(c);
+        if w > 0 && !ops.is_empty() {
+            classes.push((w, ops));
         }
     }
     if classes.is_empty() {
@@ -205,8 +239,8 @@ pub fn generate(
         classes = m
             .classes()
             .iter()
-            .filter(|c| !c.opcodes.is_empty())
-            .map(|c| (1, c.opcodes.iter().map(String::as_str).collect()))
+            .map(|c| (1, generable(c)))
+            .filter(|c| !c.1.is_empty())
             .collect();
     }
     let weights: Vec<u32> = classes.iter().map(|c| c.0).collect();
@@ -265,6 +299,7 @@ pub fn generate(
             opcode: opcode.clone(),
             srcs: Vec::new(),
             addr: None,
+            imm_only: false,
         };
         match sh {
             Shape::Load | Shape::Store => {
@@ -293,7 +328,17 @@ pub fn generate(
                 if let Some(d) = pick(&mut rng, &mut used) {
                     line.srcs.push(Src::Reg(d, None));
                 }
-                if rng.percent(params.immediate_percent) {
+                // The second operand's kind, as the class's forms allow
+                // (a class without forms takes either).
+                let (imm_ok, reg_ok) = match m.class_by_opcode(&opcode).map(|c| m.class(c)) {
+                    Some(c) => (
+                        c.accepts(&form_shape(Shape::Binary, IMM)),
+                        c.accepts(&form_shape(Shape::Binary, REG)),
+                    ),
+                    None => (true, true),
+                };
+                line.imm_only = !reg_ok;
+                if !reg_ok || (imm_ok && rng.percent(params.immediate_percent)) {
                     line.srcs.push(Src::Imm(rng.range(1, 16) as i64));
                 } else if let Some(d) = pick(&mut rng, &mut used) {
                     line.srcs.push(Src::Reg(d, None));
@@ -386,7 +431,10 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
         }
         let d = (first + rng.below(later as u64) as usize) as u64;
         let at = rng.percent(params.distance2_percent).then_some(2);
-        let k = rng.below(line.srcs.len() as u64) as usize;
+        let mut k = rng.below(line.srcs.len() as u64) as usize;
+        if line.imm_only && matches!(line.srcs[k], Src::Imm(_)) {
+            k = 0;
+        }
         line.srcs[k] = Src::Reg(d, at);
     }
     let mut tries = 0;
@@ -426,8 +474,11 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
             }
             continue;
         }
-        let k = rng.below(line.srcs.len() as u64) as usize;
+        let mut k = rng.below(line.srcs.len() as u64) as usize;
         let at = rng.percent(params.distance2_percent).then_some(2);
+        if line.imm_only && matches!(line.srcs[k], Src::Imm(_)) {
+            k = 0;
+        }
         line.srcs[k] = Src::Reg(d, at);
         made += 1;
     }

@@ -151,12 +151,48 @@ pub fn hidden_inputs(
             (Kind::Loop, GenParams::loop_default(), rng.range(6, 14))
         };
         let s = rng.next_u64();
-        let text = gen::generate(&lab.machine, &params, s, Some(ops), kind);
+        // No `# generated: … --seed …` line: it would hand the input's
+        // seed, and so every hidden input, to the program that reads it.
+        let text: String = gen::generate(&lab.machine, &params, s, Some(ops), kind)
+            .lines()
+            .filter(|l| !l.starts_with("# generated:"))
+            .flat_map(|l| [l, "\n"])
+            .collect();
         let stem = format!("hidden-{}", i + 1);
         let p = program::parse(&text, &stem, &lab.machine).map_err(|e| e.to_string())?;
         out.push((LabInput::new(&stem, p, &lab.machine), text));
     }
     Ok(out)
+}
+
+/// A hidden input's report as students and every export see it: one
+/// problem per kind, with a count and no line, label or cycle; nothing to
+/// diff a table against.
+pub fn redact_hidden(r: &mut InputReport) {
+    if !r.hidden {
+        return;
+    }
+    let mut counts: BTreeMap<ViolationKind, u64> = BTreeMap::new();
+    for v in &r.violations {
+        *counts.entry(v.kind).or_default() += 1;
+    }
+    for (k, n) in std::mem::take(&mut r.more_violations) {
+        *counts.entry(k).or_default() += n;
+    }
+    r.violations = counts
+        .into_iter()
+        .map(|(kind, n)| Violation {
+            kind,
+            message: format!(
+                "a hidden input: {n} problem{} of this kind, not shown one by one",
+                if n == 1 { "" } else { "s" }
+            ),
+            line: None,
+            op: None,
+        })
+        .collect();
+    r.submitted = None;
+    r.submitted_ii = None;
 }
 
 /// Loads `labs/NAME/lab.yaml` and its inputs from `source`.

@@ -47,6 +47,14 @@ pub fn write(entries: &[Entry]) -> Result<Vec<u8>, String> {
     for e in entries {
         let offset = small(out.len(), &e.name)?;
         let size = small(e.data.len(), &e.name)?;
+        // Deflated (method 8) when that is smaller, else stored (0).
+        let deflated = miniz_oxide::deflate::compress_to_vec(&e.data, 9);
+        let (method, body): (u16, &[u8]) = if deflated.len() < e.data.len() {
+            (8, &deflated)
+        } else {
+            (0, &e.data)
+        };
+        let packed = small(body.len(), &e.name)?;
         let name_len =
             u16::try_from(e.name.len()).map_err(|_| format!("{}: name too long", e.name))?;
         // The fields a local header and its central record share, from
@@ -54,11 +62,11 @@ pub fn write(entries: &[Entry]) -> Result<Vec<u8>, String> {
         let mut shared = Vec::with_capacity(26);
         shared.extend_from_slice(&20u16.to_le_bytes()); // version needed
         shared.extend_from_slice(&0u16.to_le_bytes()); // flags
-        shared.extend_from_slice(&0u16.to_le_bytes()); // stored
+        shared.extend_from_slice(&method.to_le_bytes());
         shared.extend_from_slice(&DOS_TIME.0.to_le_bytes());
         shared.extend_from_slice(&DOS_TIME.1.to_le_bytes());
         shared.extend_from_slice(&crc32(&e.data).to_le_bytes());
-        shared.extend_from_slice(&size.to_le_bytes());
+        shared.extend_from_slice(&packed.to_le_bytes());
         shared.extend_from_slice(&size.to_le_bytes());
         shared.extend_from_slice(&name_len.to_le_bytes());
         shared.extend_from_slice(&0u16.to_le_bytes()); // extra
@@ -66,7 +74,7 @@ pub fn write(entries: &[Entry]) -> Result<Vec<u8>, String> {
         out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
         out.extend_from_slice(&shared);
         out.extend_from_slice(e.name.as_bytes());
-        out.extend_from_slice(&e.data);
+        out.extend_from_slice(body);
         // Central directory record: made by Unix (3), version 2.0.
         central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
         central.extend_from_slice(&((3u16 << 8) | 20).to_le_bytes());
@@ -101,8 +109,8 @@ fn u32_at(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
 }
 
-/// The entries of a stored-only archive, by its central directory; `None`
-/// when it is not one (compressed entries included).
+/// The entries of an archive of stored or deflated entries (as [`write`]
+/// makes them), by its central directory; `None` when it is not one.
 pub fn read(b: &[u8]) -> Option<Vec<Entry>> {
     let end = (0..b.len().saturating_sub(21))
         .rev()
@@ -111,10 +119,12 @@ pub fn read(b: &[u8]) -> Option<Vec<Entry>> {
     let mut at = u32_at(b, end + 16)? as usize;
     let mut out = Vec::with_capacity(count);
     for _ in 0..count {
-        if u32_at(b, at)? != 0x0201_4b50 || u16_at(b, at + 10)? != 0 {
+        let method = u16_at(b, at + 10)?;
+        if u32_at(b, at)? != 0x0201_4b50 || !matches!(method, 0 | 8) {
             return None;
         }
-        let size = u32_at(b, at + 20)? as usize;
+        let packed = u32_at(b, at + 20)? as usize;
+        let size = u32_at(b, at + 24)? as usize;
         let (name_len, extra, comment) = (
             u16_at(b, at + 28)? as usize,
             u16_at(b, at + 30)? as usize,
@@ -125,7 +135,15 @@ pub fn read(b: &[u8]) -> Option<Vec<Entry>> {
         let name = String::from_utf8(b.get(at + 46..at + 46 + name_len)?.to_vec()).ok()?;
         let data_at =
             local + 30 + u16_at(b, local + 26)? as usize + u16_at(b, local + 28)? as usize;
-        let data = b.get(data_at..data_at + size)?.to_vec();
+        let body = b.get(data_at..data_at + packed)?;
+        let data = if method == 8 {
+            miniz_oxide::inflate::decompress_to_vec_with_limit(body, size).ok()?
+        } else {
+            body.to_vec()
+        };
+        if data.len() != size {
+            return None;
+        }
         if crc32(&data) != u32_at(b, at + 16)? {
             return None;
         }

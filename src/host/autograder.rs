@@ -170,6 +170,9 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
 
 /// Writes `bytes` to `path` (through a temporary file and a rename).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);

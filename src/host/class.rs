@@ -127,6 +127,13 @@ pub fn read_submission(path: &Path, shown: &str) -> Result<String, Unread> {
     if let Some(why) = not_regular(&meta.file_type()) {
         return Err(Unread::Student(format!("{shown}: {why}")));
     }
+    // A second name for one file: it may be any file of the machine (a
+    // hard link to /etc/shadow reads as a submission otherwise).
+    if std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
+        return Err(Unread::Student(format!(
+            "{shown}: a file with more than one hard link is not a submission"
+        )));
+    }
     let mut buf = Vec::new();
     file.take(MAX_SUBMISSION_BYTES + 1)
         .read_to_end(&mut buf)
@@ -406,14 +413,20 @@ pub fn grade_dir(lab: &Lab, dir: &Path, mode: Mode) -> Result<ClassRun, String> 
     })
 }
 
-/// Walks `dir` as [`grade_dir`] does, grading each student folder with
-/// `grade` (the files in it, or a program run in it).
-pub fn visit(
-    lab: &Lab,
-    dir: &Path,
-    mode: Mode,
-    grade: &mut dyn FnMut(&Lab, &str, &Path) -> StudentReport,
-) -> Result<ClassRun, String> {
+/// A student of a folder given to `course grade --lab`.
+#[derive(Clone, Debug)]
+pub struct Student {
+    /// The name reports show.
+    pub name: String,
+    /// The student's folder, or `None` for a symbolic link in place of
+    /// one (never followed: every input is a zero with the reason).
+    pub dir: Option<std::path::PathBuf>,
+}
+
+/// The students of `dir` (one, or one per sub-folder in name order), as
+/// `mode` says or by the rule of the module documentation, and notes for
+/// the grader.
+pub fn students(dir: &Path, mode: Mode) -> Result<(Vec<Student>, Vec<String>), String> {
     let (entries, more) = list(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (mode, mut notes) = decide(dir, &entries, mode)?;
     let crowded = (more && mode == Mode::Class).then(|| {
@@ -426,28 +439,60 @@ pub fn visit(
         let name = dir
             .file_name()
             .map(shown)
+            .or_else(|| {
+                let full = std::fs::canonicalize(dir).ok()?;
+                full.file_name().map(shown)
+            })
             .unwrap_or_else(|| dir.display().to_string());
-        return Ok(ClassRun {
-            students: vec![grade(lab, &name, dir)],
-            notes,
-        });
+        let one = Student {
+            name,
+            dir: Some(dir.to_path_buf()),
+        };
+        return Ok((vec![one], notes));
     }
-    let mut students = Vec::new();
+    let mut out = Vec::new();
     for e in &entries {
         let name = shown(&e.name);
         if e.kind.is_dir() {
-            students.push(grade(lab, &name, &dir.join(&e.name)));
+            out.push(Student {
+                name,
+                dir: Some(dir.join(&e.name)),
+            });
         } else if e.kind.is_symlink() && dir.join(&e.name).is_dir() {
-            students.push(linked_student(lab, &name));
+            out.push(Student { name, dir: None });
         }
     }
-    if students.is_empty() {
+    if out.is_empty() {
         return Err(crowded.unwrap_or_else(|| {
             format!("{}: no student folders in the class folder", dir.display())
         }));
     }
     notes.extend(crowded);
+    Ok((out, notes))
+}
+
+/// Walks `dir` as [`grade_dir`] does, grading each student folder with
+/// `grade` (the files in it, or a program run in it).
+pub fn visit(
+    lab: &Lab,
+    dir: &Path,
+    mode: Mode,
+    grade: &mut dyn FnMut(&Lab, &str, &Path) -> StudentReport,
+) -> Result<ClassRun, String> {
+    let (list, notes) = students(dir, mode)?;
+    let students = list
+        .iter()
+        .map(|s| match &s.dir {
+            Some(d) => grade(lab, &s.name, d),
+            None => linked_student(lab, &s.name),
+        })
+        .collect();
     Ok(ClassRun { students, notes })
+}
+
+/// A student whose entry is a symbolic link: every input a zero.
+pub fn linked(lab: &Lab, student: &str) -> StudentReport {
+    linked_student(lab, student)
 }
 
 #[cfg(test)]
@@ -505,6 +550,13 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
         let e = student(read_submission(&d.join("p.sched"), "p.sched"));
         assert_eq!(e, "p.sched: a FIFO (named pipe) is not a submission");
+        std::fs::write(d.join("orig"), "a 0\n").unwrap();
+        std::fs::hard_link(d.join("orig"), d.join("hard.sched")).unwrap();
+        let e = student(read_submission(&d.join("hard.sched"), "hard.sched"));
+        assert_eq!(
+            e,
+            "hard.sched: a file with more than one hard link is not a submission"
+        );
         std::fs::create_dir(d.join("dir.sched")).unwrap();
         let e = student(read_submission(&d.join("dir.sched"), "dir.sched"));
         assert_eq!(e, "dir.sched: a folder is not a submission");

@@ -12,3 +12,5 @@ pub mod clock;
 pub mod flash_state;
 #[cfg(unix)]
 pub mod run;
+#[cfg(target_os = "linux")]
+pub mod sandbox;

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::formats::diagnostic::{Diagnostic, Location};
 use crate::formats::yaml::{self, LineIndex};
+use crate::model::form::{Form, Shape};
 use crate::model::ids::{ClassId, ResourceId};
 
 /// The toy machine's file, embedded so the binary works from any folder.
@@ -95,9 +96,35 @@ pub struct Class {
     /// Whether this is the folded-load form of its opcodes: it applies to an
     /// operation that has a memory operand and a destination.
     pub memory: bool,
+    /// The operand forms the class models; `None` for any (a file that
+    /// states no `forms:`).
+    pub forms: Option<Vec<Form>>,
+    /// Whether this is the zero-idiom variant of its opcodes (Lesson 23.1
+    /// §6, a variant scheduling class): its register operands are not
+    /// read, so it depends on nothing.
+    pub zero_idiom: bool,
 }
 
 impl Class {
+    /// Whether the class models an operation of this shape.
+    pub fn accepts(&self, shape: &Shape) -> bool {
+        self.forms
+            .as_ref()
+            .is_none_or(|fs| fs.iter().any(|f| f.accepts(shape)))
+    }
+
+    /// The forms as written, `; ` between them (`any` when unrestricted).
+    pub fn forms_text(&self) -> String {
+        match &self.forms {
+            None => "any".into(),
+            Some(fs) => fs
+                .iter()
+                .map(|f| format!("'{f}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
     /// The ReadAdvance of register operand `operand` (0-based, outside an
     /// address) when the value comes from class `producer`.
     pub fn advance(&self, operand: usize, producer: ClassId) -> u32 {
@@ -177,6 +204,9 @@ pub struct Machine {
     opcode_class: BTreeMap<String, ClassId>,
     /// The folded-load form of a class, by register-form class.
     memory_form: BTreeMap<ClassId, ClassId>,
+    /// The zero-idiom variant of a class, by class, with the opcodes it
+    /// applies to.
+    zero_form: BTreeMap<ClassId, (ClassId, Vec<String>)>,
 }
 
 /// The most `(resource, offset)` pairs the reservation tables of one
@@ -328,6 +358,39 @@ pub struct ClassDoc {
     /// `load:`, the folded-load form of the class.
     #[serde(default)]
     pub load: Option<LoadDoc>,
+    /// `forms:`, the operand forms the class models (`"r = r, i"`,
+    /// [`Form`]); absent for any form.
+    #[serde(default)]
+    pub forms: Option<Vec<String>>,
+    /// `zero_idiom:`, the variant of the class for an operation whose two
+    /// register operands are one register (`xorq rax, rax`).
+    #[serde(default)]
+    pub zero_idiom: Option<ZeroIdiomDoc>,
+}
+
+/// `zero_idiom:` of a class: the scheduling-class variant LLVM selects for
+/// a dependency-breaking idiom (Lesson 23.1 §6). It applies to an
+/// operation of one of `opcodes` whose register operands are exactly two,
+/// both the same register: it reads neither, and takes `latency`, `uops`
+/// and `uses` instead of the class's.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZeroIdiomDoc {
+    /// `name:` of the variant; `NAME-zero` when absent.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `opcodes:` of the class it applies to; all of them when absent.
+    #[serde(default)]
+    pub opcodes: Option<Vec<String>>,
+    /// `latency:`; default 0.
+    #[serde(default)]
+    pub latency: Option<i64>,
+    /// `uops:`; default 1.
+    #[serde(default)]
+    pub uops: Option<i64>,
+    /// `uses:`, like a class's; default none (no execution port).
+    #[serde(default)]
+    pub uses: Vec<(String, i64)>,
 }
 
 /// `read_advance:` of a class.
@@ -374,6 +437,10 @@ pub struct LoadDoc {
     /// `uses:` of the load part, like a class's.
     #[serde(default)]
     pub uses: Vec<(String, i64)>,
+    /// `forms:` of the folded form; by default each form of the class with
+    /// its first register operand made the memory operand.
+    #[serde(default)]
+    pub forms: Option<Vec<String>>,
 }
 
 impl From<&MachineFile> for MachineDoc {
@@ -411,6 +478,8 @@ impl From<&MachineFile> for MachineDoc {
                     uops: c.uops,
                     read_advance: c.read_advance.map(ReadAdvanceDoc::All),
                     load: None,
+                    forms: None,
+                    zero_idiom: None,
                 })
                 .collect(),
         }
@@ -940,6 +1009,7 @@ impl Machine {
                     ));
                 }
             }
+            let forms = parse_forms(c.forms.as_deref()).map_err(|m| bad(at("forms"), m))?;
             classes.push(Class {
                 name: c.name.clone(),
                 latency: c.latency as u32,
@@ -950,6 +1020,8 @@ impl Machine {
                 read_advance,
                 reads,
                 memory: false,
+                forms,
+                zero_idiom: false,
             });
         }
         // Folded-load forms come after every declared class, in file order.
@@ -993,6 +1065,21 @@ impl Machine {
                     .filter(|(r, _)| *r != ISSUE),
             );
             let folded = fold(&resources, &reservation).map_err(|m| bad(at("load"), m))?;
+            let forms = match &load.forms {
+                Some(_) => parse_forms(load.forms.as_deref()).map_err(|m| bad(at("load"), m))?,
+                None => base
+                    .forms
+                    .as_ref()
+                    .map(|fs| fs.iter().filter_map(Form::folded).collect()),
+            };
+            if let Some(fs) = &forms {
+                if let Some(f) = fs.iter().find(|f| !f.dest || !f.has_memory()) {
+                    return Err(bad(
+                        at("load"),
+                        format!("the folded form '{f}' needs a destination and a memory operand"),
+                    ));
+                }
+            }
             let id = ClassId::from_index(classes.len());
             memory_form.insert(ClassId::from_index(i), id);
             let derived = Class {
@@ -1005,8 +1092,65 @@ impl Machine {
                 read_advance: ll as u32,
                 reads: Vec::new(),
                 memory: true,
+                forms,
+                zero_idiom: false,
             };
             classes.push(derived);
+        }
+        // Zero-idiom variants come after the folded forms, in file order.
+        let mut zero_form = BTreeMap::new();
+        for (i, c) in file.classes.iter().enumerate() {
+            let Some(z) = &c.zero_idiom else { continue };
+            let at = || Field::Class(i, "zero_idiom");
+            let name = z.name.clone().unwrap_or_else(|| format!("{}-zero", c.name));
+            let taken = classes.iter().any(|k| k.name == name);
+            if !is_ident(&name) || taken {
+                return Err(bad(
+                    at(),
+                    format!("'{name}' is not a fresh class name for the zero idiom"),
+                ));
+            }
+            let opcodes = z.opcodes.clone().unwrap_or_else(|| c.opcodes.clone());
+            if let Some(op) = opcodes.iter().find(|o| !c.opcodes.contains(o)) {
+                return Err(bad(
+                    at(),
+                    format!("'{op}' is not an opcode of class '{}'", c.name),
+                ));
+            }
+            let latency = z.latency.unwrap_or(0);
+            if !(0..=LIMIT).contains(&latency) {
+                return Err(bad(
+                    at(),
+                    format!("latency must be between 0 and {LIMIT}, got {latency}"),
+                ));
+            }
+            let uops = z.uops.unwrap_or(1);
+            if !(1..=file.issue_width).contains(&uops) {
+                return Err(bad(
+                    at(),
+                    format!("uops must be between 1 and the issue width, got {uops}"),
+                ));
+            }
+            reserve(at(), uops as usize + cycles(&z.uses))?;
+            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
+            reservation.extend(uses_pairs(i, "zero_idiom", &z.uses)?);
+            let folded = fold(&resources, &reservation).map_err(|m| bad(at(), m))?;
+            let id = ClassId::from_index(classes.len());
+            zero_form.insert(ClassId::from_index(i), (id, opcodes.clone()));
+            let forms = classes[i].forms.clone();
+            classes.push(Class {
+                name,
+                latency: latency as u32,
+                opcodes,
+                reservation,
+                folded,
+                uops: uops as u32,
+                read_advance: 0,
+                reads: Vec::new(),
+                memory: false,
+                forms,
+                zero_idiom: true,
+            });
         }
         if classes.len() > 4096 {
             return Err(bad(
@@ -1027,7 +1171,17 @@ impl Machine {
             store_queue_size,
             opcode_class,
             memory_form,
+            zero_form,
         })
+    }
+
+    /// The zero-idiom variant of class `c` for `opcode`, if the machine
+    /// declares one (Lesson 23.1 §6).
+    pub fn zero_form(&self, c: ClassId, opcode: &str) -> Option<ClassId> {
+        self.zero_form
+            .get(&c)
+            .filter(|(_, ops)| ops.iter().any(|o| o == opcode))
+            .map(|&(z, _)| z)
     }
 
     /// The folded-load form of class `c`, if the machine declares one.
@@ -1200,7 +1354,7 @@ impl Machine {
             classes: self
                 .classes
                 .iter()
-                .filter(|c| !c.memory)
+                .filter(|c| !c.memory && !c.zero_idiom)
                 .map(|c| ClassFile {
                     name: c.name.clone(),
                     latency: i64::from(c.latency),
@@ -1229,6 +1383,10 @@ impl Machine {
                 .classes
                 .iter()
                 .map(|c| ClassInfo {
+                    forms: c
+                        .forms
+                        .as_ref()
+                        .map(|fs| fs.iter().map(Form::to_string).collect()),
                     latency: c.latency,
                     memory: c.memory,
                     name: c.name.clone(),
@@ -1252,6 +1410,7 @@ impl Machine {
                         .map(|&(r, k)| (self.resource(r).name.clone(), k))
                         .collect(),
                     uops: c.uops,
+                    zero_idiom: c.zero_idiom,
                 })
                 .collect(),
             issue_width: self.issue_width,
@@ -1327,6 +1486,9 @@ pub struct ReadAdvanceInfo {
 /// A class as JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClassInfo {
+    /// The operand forms it models; absent for any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forms: Option<Vec<String>>,
     /// `lat(o)`.
     pub latency: u32,
     /// Whether it is the folded-load form of its opcodes.
@@ -1345,6 +1507,9 @@ pub struct ClassInfo {
     pub reservation: Vec<(String, u32)>,
     /// Micro-ops.
     pub uops: u32,
+    /// Whether it is the zero-idiom variant of its opcodes.
+    #[serde(skip_serializing_if = "is_false")]
+    pub zero_idiom: bool,
 }
 
 /// A resource as JSON.
@@ -1438,6 +1603,18 @@ fn fold(
         }
     }
     Ok(folded.into_iter().map(|((r, k), n)| (r, k, n)).collect())
+}
+
+/// A class's `forms:` list, each read as a [`Form`].
+fn parse_forms(list: Option<&[String]>) -> Result<Option<Vec<Form>>, String> {
+    let Some(list) = list else { return Ok(None) };
+    if list.is_empty() {
+        return Err("a class needs at least one form (leave forms out for any)".into());
+    }
+    list.iter()
+        .map(|f| f.parse::<Form>())
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 fn is_ident(s: &str) -> bool {

@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod form;
 pub mod ids;
 pub mod json;
 pub mod machine;

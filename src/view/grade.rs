@@ -24,6 +24,10 @@ pub struct Grades {
     /// Notes for the grader (entries ignored), printed on standard error.
     #[serde(skip)]
     pub notes: Vec<String>,
+    /// A warning that heads the report (the students' programs ran
+    /// without a sandbox).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 impl Grades {
@@ -59,6 +63,7 @@ impl InputGrade {
                 students: vec![StudentReport::new(student, vec![report])],
                 lab,
                 notes: Vec::new(),
+                warning: None,
             },
         }
     }
@@ -182,6 +187,9 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
 /// The text report: per student a total line, then each input's feedback.
 pub fn text(g: &Grades) -> String {
     let mut s = String::new();
+    if let Some(w) = &g.warning {
+        let _ = writeln!(s, "WARNING: {w}\n");
+    }
     for st in &g.students {
         let _ = writeln!(s, "== {}: {}/{}", st.student, st.score, st.max_score);
         for i in &st.inputs {
@@ -325,7 +333,13 @@ pub fn csv(g: &Grades, roster: Option<&Roster>) -> String {
             st.student.clone(),
             id.to_string(),
             email.to_string(),
-            st.score.to_string(),
+            // No total when a cell is a grading error: an LMS would import
+            // a number that is not the student's.
+            if st.inputs.iter().any(|i| i.grading_error.is_some()) {
+                String::new()
+            } else {
+                st.score.to_string()
+            },
             st.max_score.to_string(),
         ];
         row.extend(st.inputs.iter().map(score_cell));
@@ -461,7 +475,8 @@ pub fn gradescope_student(lab: &Lab, st: &StudentReport, notes: &[String]) -> Gr
     Gradescope {
         output: fenced(&output),
         output_format: "md",
-        score: st.score,
+        // Never above the maximum, whatever a report holds.
+        score: st.score.clamp(0.0, st.max_score),
         test_output_format: "md",
         tests: st
             .inputs
@@ -470,7 +485,7 @@ pub fn gradescope_student(lab: &Lab, st: &StudentReport, notes: &[String]) -> Gr
                 max_score: i.max_score,
                 name: i.input.clone(),
                 output: fenced(&feedback(lab, i)),
-                score: i.score,
+                score: i.score.clamp(0.0, i.max_score),
                 status: if i.valid { "passed" } else { "failed" },
                 visibility: "visible",
             })
@@ -613,4 +628,74 @@ mod tests {
             .unwrap_err()
             .contains("no 'folder' column"));
     }
+}
+
+/// What `course grade --check-sandbox` found on this machine.
+#[derive(Clone, Debug, Serialize)]
+pub struct SandboxCheck {
+    /// The kernel's release.
+    pub kernel: String,
+    /// Whether the grader runs as root.
+    pub root: bool,
+    /// The kernel settings that allow or restrict user namespaces.
+    pub settings: Vec<(String, String)>,
+    /// A run of `true` in new namespaces: `None` when it worked, else why not.
+    pub namespaces: Option<String>,
+    /// Whether the namespace sandbox has its own `/proc`.
+    pub proc_mounted: bool,
+    /// A run of `true` as a separate uid: `None` when it worked.
+    pub uid: Option<String>,
+    /// What `--run` would use, described; `None`: nothing (it stops).
+    pub chosen: Option<String>,
+}
+
+/// The text of `--check-sandbox`.
+pub fn sandbox_text(c: &SandboxCheck) -> String {
+    let mut s = String::new();
+    let ok = |r: &Option<String>| match r {
+        None => "works".to_string(),
+        Some(why) => format!("unavailable: {why}"),
+    };
+    let _ = writeln!(
+        s,
+        "kernel {}, grading as {}",
+        c.kernel,
+        if c.root {
+            "root"
+        } else {
+            "an unprivileged user"
+        }
+    );
+    for (k, v) in &c.settings {
+        let _ = writeln!(s, "  {k} = {v}");
+    }
+    let _ = writeln!(
+        s,
+        "namespaces (user, pid, mount, network, IPC, UTS): {}",
+        ok(&c.namespaces)
+    );
+    if c.namespaces.is_none() {
+        let _ = writeln!(
+            s,
+            "  its own /proc: {}",
+            if c.proc_mounted {
+                "yes"
+            } else {
+                "no (the container forbids it; programs run without /proc)"
+            }
+        );
+    }
+    let _ = writeln!(s, "uid separation: {}", ok(&c.uid));
+    match &c.chosen {
+        Some(d) => {
+            let _ = writeln!(s, "--run will use: {d}");
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "--run will stop before grading anyone: no sandbox works here (see above);\n--unsandboxed runs the programs with the grader's rights"
+            );
+        }
+    }
+    s
 }

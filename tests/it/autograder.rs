@@ -128,20 +128,24 @@ fn the_autograder_runs_a_students_scheduler_from_its_folder() {
     let code = root.join("submission/my-code");
     std::fs::create_dir_all(&code).unwrap();
     std::fs::copy(
-        common::root().join("tests/data/schedulers/correct.sh"),
+        common::root().join("tests/data/schedulers/sequential.sh"),
         code.join("sched.sh"),
     )
     .unwrap();
-    let cmd = format!("sh sched.sh {{input}} '{}'", env!("CARGO_BIN_EXE_course"));
-    let j = Course::new(["autograder", "run", "--lab", "ch23-sched", "--run", &cmd])
+    let cmd = "sh sched.sh {input}";
+    let j = Course::new(["autograder", "run", "--lab", "ch23-sched", "--run", cmd])
         .args(["--hidden", "2"])
+        .args(common::run_isolation())
         .env("COURSE_SECRET_SEED", "s")
         .args(["--root".as_ref(), root.as_os_str()])
         .timeout(120)
         .run();
-    assert!(j.stdout.contains("score 100/100"), "{}", j.stdout);
+    assert!(j.stdout.contains("score "), "{}", j.stdout);
     let r = results(&root);
     assert_eq!(r["tests"].as_array().unwrap().len(), 10);
+    for t in r["tests"].as_array().unwrap() {
+        assert!(t["score"].as_f64().unwrap() > 0.0, "{t}");
+    }
 }
 
 /// A static `course` for the bundle: the musl build, made here into its
@@ -215,6 +219,9 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         root.join("run_autograder"),
     )
     .unwrap();
+    // A process another test forks meanwhile may hold the new files open
+    // for writing until it execs (ETXTBSY): let that pass.
+    std::thread::sleep(std::time::Duration::from_millis(300));
     common::references(&root.join("submission/lab"));
     let out = std::process::Command::new(root.join("run_autograder"))
         .env("COURSE_AUTOGRADER_ROOT", &root)
@@ -248,6 +255,7 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         std::fs::write(&course, format!("#!/bin/sh\n{death}\n")).unwrap();
         std::fs::set_permissions(&course, std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::remove_file(root.join("results/results.json")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
         let out = std::process::Command::new(root.join("run_autograder"))
             .env("COURSE_AUTOGRADER_ROOT", &root)
             .output()

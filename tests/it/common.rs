@@ -41,6 +41,7 @@ pub struct Course {
     env: Vec<(OsString, OsString)>,
     removed: Vec<OsString>,
     program: Option<Vec<OsString>>,
+    exe: Option<PathBuf>,
     timeout: Option<std::time::Duration>,
     dir: PathBuf,
     code: Option<i32>,
@@ -75,6 +76,7 @@ impl Course {
             env: Vec::new(),
             removed: Vec::new(),
             program: None,
+            exe: None,
             timeout: None,
             dir: root().to_path_buf(),
             code: Some(0),
@@ -122,6 +124,13 @@ impl Course {
         S: AsRef<OsStr>,
     {
         self.program = Some(wrapper.into_iter().map(|a| a.as_ref().to_owned()).collect());
+        self
+    }
+
+    /// Runs this copy of `course` instead of the one cargo built (a
+    /// bundle's, say).
+    pub fn binary(mut self, exe: impl AsRef<Path>) -> Self {
+        self.exe = Some(exe.as_ref().to_path_buf());
         self
     }
 
@@ -175,13 +184,17 @@ impl Course {
 
     /// Runs the binary to its end and checks what was asked.
     pub fn run(self) -> Output {
+        let exe = self
+            .exe
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_course")));
         let mut cmd = match &self.program {
             Some(w) => {
                 let mut c = Command::new(&w[0]);
-                c.args(&w[1..]).arg(env!("CARGO_BIN_EXE_course"));
+                c.args(&w[1..]).arg(&exe);
                 c
             }
-            None => Command::new(env!("CARGO_BIN_EXE_course")),
+            None => Command::new(&exe),
         };
         cmd.args(&self.args)
             .current_dir(&self.dir)
@@ -194,7 +207,18 @@ impl Course {
         for k in &self.removed {
             cmd.env_remove(k);
         }
-        let mut child = cmd.spawn().expect("the course binary runs");
+        // A copy of the binary just written may still be open for writing
+        // in a process another test forked meanwhile: try again a moment later.
+        let mut tries = 0;
+        let mut child = loop {
+            match cmd.spawn() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                r => break r.expect("the course binary runs"),
+            }
+        };
         // Written from another thread, so a child that prints before it
         // reads everything cannot block on a full pipe.
         let mut pipe = child.stdin.take().expect("stdin is piped");
@@ -281,6 +305,36 @@ where
 }
 
 /// A temporary folder, removed when dropped (also when a test panics).
+/// A visible note (a SKIP, say): written to the real standard error,
+/// past the test harness's capture, so a passing run shows it too.
+pub fn note(msg: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{msg}");
+}
+
+/// The flags a test of grading (not of isolation) gives `--run` to grade
+/// here: none where the namespace sandbox works; `--unsandboxed`, said
+/// once, where the kernel refuses namespaces (`tests/it/sandbox.rs` tests
+/// every isolation this machine has, uid separation included).
+pub fn run_isolation() -> &'static [&'static str] {
+    static FLAGS: std::sync::OnceLock<&'static [&'static str]> = std::sync::OnceLock::new();
+    FLAGS.get_or_init(|| {
+        let check = Course::new(["grade", "--check-sandbox", "--format", "json"])
+            .any_code()
+            .run()
+            .json();
+        if check["namespaces"].is_null() {
+            &[]
+        } else {
+            note(format!(
+                "SKIP the namespace sandbox in the tests of grading: {}; they run --unsandboxed",
+                check["namespaces"]
+            ));
+            &["--unsandboxed"]
+        }
+    })
+}
+
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("course-test-")
@@ -393,4 +447,14 @@ pub fn first_message(report: &serde_json::Value) -> String {
         .as_str()
         .unwrap_or("")
         .to_string()
+}
+
+/// The report of the input `name` in a student's JSON report.
+pub fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    student["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["input"] == name)
+        .unwrap_or_else(|| panic!("no input {name}: {student}"))
 }

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::common::{self, first_message, Course};
+use crate::common::{self, first_message, input, Course};
 
 const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "correct horse battery staple";
@@ -38,15 +38,6 @@ fn command() -> String {
     format!("sh sched.sh {{input}} '{}'", env!("CARGO_BIN_EXE_course"))
 }
 
-fn input<'a>(student: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    student["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["input"] == name)
-        .unwrap_or_else(|| panic!("no input {name}: {student}"))
-}
-
 #[test]
 fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
     // a-vandal runs first, overwrites its input and deletes the others;
@@ -54,8 +45,9 @@ fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
     let tmp = common::tempdir();
     let d = tmp.path();
     student(d, "a-vandal", "vandal");
-    student(d, "b-correct", "correct");
+    student(d, "b-correct", "sequential");
     let j = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(common::run_isolation())
         .args(["--format", "json"])
         .arg_path(d.join("class"))
         .code(1)
@@ -63,16 +55,19 @@ fn a_program_that_spoils_its_inputs_spoils_them_for_nobody_else() {
         .json();
     assert_eq!(common::student(&j, "a-vandal")["score"], 0.0);
     let correct = common::student(&j, "b-correct");
-    assert_eq!(correct["score"], 80.0, "{correct}");
+    for i in correct["inputs"].as_array().unwrap() {
+        assert_eq!(i["valid"], true, "{i}");
+    }
 }
 
 #[test]
 fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     let tmp = common::tempdir();
     let d = tmp.path();
-    class(d, &["correct", "forever", "crash", "garbage", "flood"]);
+    class(d, &["sequential", "forever", "crash", "garbage", "flood"]);
     let start = Instant::now();
     let o = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(common::run_isolation())
         .args(["--hidden", "2", "--time-limit", "0.5", "--format", "json"])
         .args(["--secret-seed-file".as_ref(), d.join("secret").as_os_str()])
         .arg_path(d.join("class"))
@@ -92,9 +87,10 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     );
     let j = o.json();
     let st = |name: &str| common::student(&j, name);
-    let correct = st("correct");
+    let correct = st("sequential");
     assert_eq!(correct["inputs"].as_array().unwrap().len(), 10);
-    assert_eq!(correct["score"], 100.0, "{correct}");
+    let score = correct["score"].as_f64().unwrap();
+    assert!(score > 0.0, "{correct}");
     assert_eq!(input(correct, "hidden-2")["hidden"], true);
     for i in correct["inputs"].as_array().unwrap() {
         assert_eq!(i["valid"], true, "{i}");
@@ -114,13 +110,14 @@ fn each_sample_scheduler_gets_what_it_deserves_in_bounded_time() {
     // The same seed gives the same hidden inputs: the correct scheduler's
     // hidden scores do not move between runs.
     let again = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+        .args(common::run_isolation())
         .args(["--hidden", "2", "--format", "csv"])
         .env("COURSE_SECRET_SEED", SECRET)
-        .arg_path(d.join("class/correct"))
+        .arg_path(d.join("class/sequential"))
         .run();
-    assert!(again.stdout.starts_with(
-        "student,id,email,total,max_total,running,divide,alias,wide,dot,stream,fib,chase,hidden-1,hidden-2,notes\ncorrect,,,100,100,"
-    ), "{}", again.stdout);
+    assert!(again.stdout.starts_with(&format!(
+        "student,id,email,total,max_total,running,divide,alias,wide,dot,stream,fib,chase,hidden-1,hidden-2,notes\nsequential,,,{score},100,"
+    )), "{}", again.stdout);
 }
 
 #[test]
@@ -129,7 +126,9 @@ fn hidden_inputs_need_the_secret_and_feedback_hides_their_details() {
     let d = tmp.path();
     class(d, &["garbage"]);
     let hidden = |n: &str| {
-        Course::new(["grade", "--lab", "ch23-sched", "--run", &command()]).args(["--hidden", n])
+        Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+            .args(common::run_isolation())
+            .args(["--hidden", n])
     };
     hidden("1")
         .arg_path(d.join("class"))
@@ -164,4 +163,67 @@ fn hidden_inputs_need_the_secret_and_feedback_hides_their_details() {
         "{out}"
     );
     assert!(!out.contains("Scheduling"), "{out}");
+    // JSON and the long CSV name kinds only, unless --reveal-hidden.
+    let json = |reveal: bool| {
+        let mut c = Course::new(["grade", "--lab", "ch23-sched", "--run", &command()])
+            .args(common::run_isolation())
+            .args(["--hidden", "1", "--format", "json"])
+            .env("COURSE_SECRET_SEED", SECRET);
+        if reveal {
+            c = c.arg("--reveal-hidden");
+        }
+        c.arg_path(d.join("class/garbage")).code(1).run().json()
+    };
+    let j = json(false);
+    let h = input(common::student(&j, "garbage"), "hidden-1");
+    for v in h["violations"].as_array().unwrap() {
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("a hidden input:"),
+            "{v}"
+        );
+        assert!(v.get("line").is_none(), "{v}");
+    }
+    let j = json(true);
+    let h = input(common::student(&j, "garbage"), "hidden-1");
+    assert!(
+        h["violations"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 1:"),
+        "{h}"
+    );
+}
+
+#[test]
+fn a_hidden_input_does_not_carry_its_seed() {
+    let tmp = common::tempdir();
+    let d = tmp.path().join("echo");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(
+        d.join("sched.sh"),
+        "grep -c '^# generated' \"$1\" || true\n",
+    )
+    .unwrap();
+    let j = Course::new([
+        "grade",
+        "--lab",
+        "ch23-sched",
+        "--run",
+        "sh sched.sh {input}",
+    ])
+    .args(common::run_isolation())
+    .args(["--hidden", "2", "--format", "json", "--reveal-hidden"])
+    .env("COURSE_SECRET_SEED", SECRET)
+    .arg_path(&d)
+    .code(1)
+    .run()
+    .json();
+    let st = &j["students"][0];
+    for name in ["hidden-1", "hidden-2"] {
+        let m = first_message(input(st, name));
+        assert!(m.contains("found '0'"), "{name}: {m}");
+    }
 }

@@ -13,7 +13,6 @@
 //! name another binary of LLVM 14). Without one it says SKIP on stderr
 //! and passes; `.ci/run` installs it.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -30,12 +29,6 @@ const MODELS: &[(&str, &str, &str)] = &[
     ("apple-m1", "aarch64-unknown-linux-gnu", "apple-m1"),
     ("cortex-a57", "aarch64-unknown-linux-gnu", "cortex-a57"),
 ];
-
-/// A visible note: written to the real stderr, past the test harness's
-/// capture.
-fn note(msg: &str) {
-    let _ = writeln!(std::io::stderr(), "{msg}");
-}
 
 /// An llvm-mca of LLVM 14, if one is installed.
 fn llvm_mca_14() -> Option<PathBuf> {
@@ -108,7 +101,7 @@ fn llvm_timeline(text: &str) -> String {
 #[test]
 fn course_mca_agrees_with_llvm_mca_14() {
     let Some(bin) = llvm_mca_14() else {
-        note("SKIP mca_corpus: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the differential corpus did not run");
+        common::note("SKIP mca_corpus: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the differential corpus did not run");
         return;
     };
     let root = common::root().join("tests/data/mca-corpus");
@@ -168,7 +161,7 @@ fn course_mca_agrees_with_llvm_mca_14() {
     }
     assert!(kernels >= 30, "only {kernels} kernels");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    note(&format!(
+    common::note(format!(
         "mca_corpus: {kernels} kernels agree with {} (summary at 100 iterations, timelines at 3)",
         bin.display()
     ));

@@ -32,7 +32,10 @@ pub(super) fn build_edges<'t>(
             // In a program that parsed, op j is the one definition of d.
             resolver.defined(d, j as u32);
         }
-        for (pos, in_address, u) in op.reg_reads() {
+        // A zero idiom reads nothing (Lesson 23.1 §6): no flow and no anti
+        // dependence.
+        let reads = op.reg_reads().filter(|_| !consumer.zero_idiom);
+        for (pos, in_address, u) in reads {
             let found = resolver.get(u.name.as_str()).map(|i| i as usize);
             let Some(i) = found else {
                 continue; // live-in value

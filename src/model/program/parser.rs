@@ -11,6 +11,7 @@
 use super::deps::build_edges;
 use super::{Address, Diagnostic, Kind, Op, Operand, Program, RegUse, MAX_DIAGNOSTICS, MAX_EDGES};
 use crate::formats::diagnostic::{self as formats, Diagnostics};
+use crate::model::form::{Form, Shape, IMM, MEM, REG};
 use crate::model::ids::ClassId;
 use crate::model::machine::Machine;
 use crate::util::name::{hash_name, repeats, Name, NameIndex};
@@ -278,7 +279,7 @@ type RawName<'t> = (&'t str, Option<u32>, u32);
 #[derive(Clone, Copy)]
 enum RawOperand<'t> {
     Name(RawName<'t>),
-    Imm(i64),
+    Imm(i64, u32),
     Mem {
         start: u32,
         len: u32,
@@ -354,7 +355,10 @@ fn parse_operand<'t>(
             let at = c.distance()?;
             Ok(RawOperand::Name((n, at, col)))
         }
-        Some(Tok::Int(_)) | Some(Tok::BigInt) => Ok(RawOperand::Imm(c.int()?)),
+        Some(Tok::Int(_)) | Some(Tok::BigInt) => {
+            let col = c.col();
+            Ok(RawOperand::Imm(c.int()?, col))
+        }
         _ => c.fail("an operand (register, integer or [address])"),
     }
 }
@@ -611,8 +615,11 @@ pub(super) fn parse_limited(
                 ClassId(0)
             }
         };
+        let known = diags.last().is_none_or(|d| d.line != ln);
+        let mut store_dest = false;
         if let Some((d, col)) = op.dest {
             if op.opcode == "store" || machine.class(class).name == "store" {
+                store_dest = true;
                 diags.push(Diagnostic {
                     line: ln,
                     column: col,
@@ -634,7 +641,7 @@ pub(super) fn parse_limited(
                         at,
                     })
                 }
-                RawOperand::Imm(v) => Operand::Imm(v),
+                RawOperand::Imm(v, _) => Operand::Imm(v),
                 RawOperand::Mem {
                     start,
                     len,
@@ -682,11 +689,16 @@ pub(super) fn parse_limited(
                 }
             });
         }
-        // A load-op (a memory operand and a destination) takes its class's
-        // folded-load form when the machine has one (Definition 23.1.8).
-        let class = match machine.memory_form(class) {
-            Some(m) if mem_count > 0 && op.dest.is_some() => m,
-            _ => class,
+        let class = if known && !store_dest {
+            match choose_form(machine, class, &op, &scratch.operands, &operands) {
+                Ok(c) => c,
+                Err(d) => {
+                    diags.push(d.at_line(ln));
+                    class
+                }
+            }
+        } else {
+            class
         };
         ops.push(Op {
             label: Name::from(op.label),
@@ -704,6 +716,126 @@ pub(super) fn parse_limited(
     drop(resolver);
     let edges = build_edges(kind, &ops, defs, machine, max_edges).map_err(|d| err(vec![d]))?;
     Ok(Program::assemble(name, kind, ops, edges))
+}
+
+/// A diagnostic of one line before its line number is known.
+struct LineDiag {
+    column: u32,
+    message: String,
+}
+
+impl LineDiag {
+    fn at_line(self, line: u32) -> Diagnostic {
+        Diagnostic {
+            line,
+            column: self.column,
+            message: self.message,
+        }
+    }
+}
+
+/// The class an operation of opcode class `base` takes given its operand
+/// forms (Definition 23.1.8): the class itself when it models the shape,
+/// its zero-idiom variant when the two register operands are one register
+/// (Lesson 23.1 §6), its folded-load form for a memory operand; otherwise
+/// an error at the first operand no form takes, naming the class and the
+/// forms it has. A class without `forms:` takes any shape (a memory
+/// operand with a destination then selects the folded form, if any).
+fn choose_form(
+    machine: &Machine,
+    base: ClassId,
+    op: &RawOp<'_>,
+    raw: &[RawOperand<'_>],
+    operands: &[Operand],
+) -> Result<ClassId, LineDiag> {
+    let mut class = base;
+    if let [Operand::Reg(a), Operand::Reg(b)] = operands {
+        if a == b {
+            if let Some(z) = machine.zero_form(base, op.opcode) {
+                class = z;
+            }
+        }
+    }
+    let shape = Shape {
+        dest: op.dest.is_some(),
+        kinds: raw
+            .iter()
+            .map(|o| match o {
+                RawOperand::Name(_) => REG,
+                RawOperand::Imm(..) => IMM,
+                RawOperand::Mem { .. } => MEM,
+            })
+            .collect(),
+    };
+    let c = machine.class(class);
+    let mem = machine.memory_form(base);
+    if c.forms.is_none() {
+        return Ok(match mem {
+            Some(m) if shape.kinds.contains(&MEM) && shape.dest => m,
+            _ => class,
+        });
+    }
+    if c.accepts(&shape) {
+        return Ok(class);
+    }
+    if let Some(m) = mem.filter(|&m| machine.class(m).accepts(&shape)) {
+        return Ok(m);
+    }
+    // The first operand whose kind no form takes at its place.
+    let all: Vec<&Form> = c
+        .forms
+        .iter()
+        .chain(mem.and_then(|m| machine.class(m).forms.as_ref()))
+        .flatten()
+        .collect();
+    let bad = shape
+        .kinds
+        .iter()
+        .enumerate()
+        .find(|&(j, &k)| !all.iter().any(|f| f.allows_at(j, k)));
+    let col = |j: usize| match raw[j] {
+        RawOperand::Name((_, _, col)) | RawOperand::Imm(_, col) | RawOperand::Mem { col, .. } => {
+            col
+        }
+    };
+    let base_class = machine.class(base);
+    let mut forms = base_class.forms_text();
+    if let Some(m) = mem {
+        forms.push_str(&format!(
+            "; its folded-load form {} models {}",
+            machine.class(m).name,
+            machine.class(m).forms_text()
+        ));
+    }
+    let (column, what) = match bad {
+        Some((j, &k)) => (
+            col(j),
+            format!(
+                "{} (operand {})",
+                match k {
+                    MEM => "a memory operand",
+                    IMM => "an immediate",
+                    _ => "a register",
+                },
+                j + 1
+            ),
+        ),
+        None => (op.opcode_col, format!("the form '{shape}'")),
+    };
+    let hint = if mem.is_none() && shape.kinds.contains(&MEM) && shape.dest {
+        " (it has no folded-load form)"
+    } else {
+        ""
+    };
+    Err(LineDiag {
+        column,
+        message: format!(
+            "'{}' with {what} is not modelled: class {} of machine {} has only the forms {forms}{hint}",
+            op.opcode,
+            base_class.name,
+            machine.name(),
+        ),
+    })
 }
 
 /// The lines of a text as `str::lines` splits them, each without its

@@ -6,18 +6,18 @@ use crate::content::drill::mii::{Problem, Report};
 use crate::view::report;
 
 /// The rules the answer is graded by.
-const TASK: &str = "\
+const TASK: &str = concat!(
+    "\
 Find ResMII, RecMII and MII of this loop body.
-  Dependences as in labs/ch23-sched/SPEC.md §2; in a loop a read at or before
-    the register's definition reads the previous iteration (distance d = 1),
-    r@k reads k iterations back, and memory operations on the same plain
-    symbol depend on each other across iterations (d = 1).
-  ResMII = max over resources r, issue included, of ⌈U_r/cap(r)⌉, where U_r
+",
+    super::loop_dependences!(),
+    "  ResMII = max over resources r, issue included, of ⌈U_r/cap(r)⌉, where U_r
     counts the cycles one iteration holds r (Definition 23.1.2).
   RecMII = max over dependence cycles Z of ⌈ℓ(Z)/d(Z)⌉, where ℓ(Z) and
     d(Z) sum the latencies and distances around Z (Theorem 23.1.12).
   MII = max(ResMII, RecMII).
-";
+"
+);
 
 /// The answer syntax ([`crate::formats::answer::key_values`]).
 const SYNTAX: &str = "\

@@ -13,6 +13,27 @@ use crate::model::program::Program;
 use crate::util::rng::GENERATOR_VERSION;
 use crate::util::text::columns;
 
+/// The dependence rules of a loop, as the mii and modulo prompts state
+/// them (the checker builds exactly these edges, `model::program::deps`).
+macro_rules! loop_dependences {
+    () => {
+        "  Dependences (labs/ch23-sched/SPEC.md §2): a register read depends on the
+    operation that defines the register, ℓ = lat(producer); a read at or
+    before the definition reads the previous iteration (d = 1), r@k reads k
+    iterations back (d = k).
+  Memory order in an iteration: two memory operations, at least one a
+    store, may alias when they name the same symbol or either address has a
+    register; they keep source order (d = 0), ℓ = lat(store) from a store
+    and ℓ = 0 from a load to a store.
+  Memory order across iterations: two such operations on the same plain
+    symbol (no register) also order the later one, or the operation itself,
+    of iteration k before the earlier one of iteration k + 1 (d = 1, the
+    same ℓ).
+"
+    };
+}
+pub(crate) use loop_dependences;
+
 mod automaton;
 mod forbidden;
 mod hazard;

@@ -7,19 +7,20 @@ use crate::engine::check::submission_text;
 use crate::view::report;
 
 /// The rules the answer is graded by.
-const TASK: &str = "\
+const TASK: &str = concat!(
+    "\
 Modulo-schedule this loop body: choose an initiation interval II and an
 issue cycle t for each operation of one iteration (iteration k issues it at
 t + k·II). The reference II is expected: the minimum, found by an exact
 search, for loops of up to 16 operations.
-  Dependences as in labs/ch23-sched/SPEC.md §2 (a read at or before the
-    definition reads the previous iteration, r@k reads k back, memory
-    operations on the same plain symbol depend across iterations, d = 1);
-    an edge i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
+",
+    super::loop_dependences!(),
+    "  An edge i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
   Modulo reservation table: an operation at t holds resource r in row
     (t + k) mod II for each (r, k) of its table; no row over capacity.
   MII = max(ResMII, RecMII) (the mii drill) is a lower bound on II.
-";
+"
+);
 
 /// The answer syntax ([`crate::formats::submission`]).
 const SYNTAX: &str = "\
