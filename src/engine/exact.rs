@@ -39,7 +39,9 @@
 //! the times of its window (a started recurrence) or the rows (otherwise)
 //! where its class fits. The node fails when a domain is empty, when a
 //! resource's remaining demand exceeds its free cells (`Σ units > free
-//! cells mod II`), or when the flow relaxation fails: every unplaced
+//! cells mod II`), when more free cells of a resource than it can spare
+//! lie where no unplaced operation's domain reaches (the coverage bound),
+//! or when the flow relaxation fails: every unplaced
 //! operation needs its issue units in a row of its domain, and every simple
 //! one also its resource's unit in the same row. It then branches on the
 //! operation of a started recurrence with the smallest domain, else anchors
@@ -379,6 +381,8 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
         left: *nodes,
         used: 0,
         flow: Flow::default(),
+        reach: Vec::new(),
+        seen: Vec::new(),
     };
     let found = s.node();
     *nodes = s.left;
@@ -452,6 +456,10 @@ struct Search<'a> {
     left: u64,
     used: u64,
     flow: Flow,
+    /// Scratch of [`Search::coverage_fits`]: the (resource, row) cells some
+    /// unplaced operation can still reach, and the classes of the pool seen.
+    reach: Vec<bool>,
+    seen: Vec<bool>,
 }
 
 impl Search<'_> {
@@ -509,6 +517,9 @@ impl Search<'_> {
             doms.push((x, v));
         }
         let leaf = doms.is_empty();
+        if !leaf && !self.coverage_fits(&doms) {
+            return Some(false);
+        }
         if !self.flow_fits(&doms, leaf) {
             return Some(false);
         }
@@ -653,6 +664,65 @@ impl Search<'_> {
             }
             Role::Pool => {}
         }
+    }
+
+    /// The coverage bound: a free unit of a resource in a row that no
+    /// unplaced operation can reach from its domain stays free in every
+    /// completion, so when a resource has more such units than its slack
+    /// (free cells − unplaced demand) the node has no completion. Strong
+    /// when a resource is saturated (demand = cells, as at II = ResMII):
+    /// then every free cell must be reachable.
+    fn coverage_fits(&mut self, doms: &[(usize, Vec<i64>)]) -> bool {
+        let ii = self.ii as usize;
+        let nres = self.free.len();
+        self.reach.clear();
+        self.reach.resize(nres * ii, false);
+        let mark = |reach: &mut Vec<bool>, class: ClassId, t: i64, m: &Machine| {
+            for &(r, off, _) in &m.class(class).folded {
+                let row = (t + i64::from(off)).rem_euclid(ii as i64) as usize;
+                reach[r.index() * ii + row] = true;
+            }
+        };
+        for (x, values) in doms {
+            for &t in values {
+                mark(&mut self.reach, self.class[*x], t, self.m);
+            }
+        }
+        // The pool's operations reach every row where their class fits.
+        self.seen.clear();
+        self.seen.resize(self.m.classes().len(), false);
+        for x in 0..self.n {
+            if self.placed[x] || self.role[x] != Role::Pool {
+                continue;
+            }
+            let c = self.class[x];
+            if std::mem::replace(&mut self.seen[c.index()], true) {
+                continue;
+            }
+            for row in 0..self.ii {
+                if self.fits(x, row) {
+                    mark(&mut self.reach, c, row, self.m);
+                }
+            }
+        }
+        for r in self.m.resource_ids() {
+            let i = r.index();
+            let slack = self.free[i] - self.demand[i];
+            if slack >= self.free[i] {
+                continue;
+            }
+            let cap = u64::from(self.m.resource(r).capacity);
+            let mut lost = 0;
+            for row in 0..ii {
+                if !self.reach[i * ii + row] {
+                    lost += cap - u64::from(self.table.used(r, row as i64));
+                    if lost > slack {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// The flow relaxation (see the module header): whether the issue slots
