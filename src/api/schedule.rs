@@ -19,12 +19,27 @@ pub fn run<'m>(
     origin: &str,
     m: &'m Machine,
 ) -> Result<ScheduleOutput<'m>, Diagnostics> {
-    Ok(of_program(program::parse(text, origin, m)?, m))
+    run_with(text, origin, m, crate::engine::exact::DEFAULT_NODES)
+}
+
+/// [`run`] with `nodes` nodes for a loop's exact search.
+pub fn run_with<'m>(
+    text: &str,
+    origin: &str,
+    m: &'m Machine,
+    nodes: u64,
+) -> Result<ScheduleOutput<'m>, Diagnostics> {
+    Ok(of_program_with(program::parse(text, origin, m)?, m, nodes))
 }
 
 /// The reference schedule of a parsed input.
 pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
-    let s = schedule::reference(&p, m);
+    of_program_with(p, m, crate::engine::exact::DEFAULT_NODES)
+}
+
+/// [`of_program`] with `nodes` nodes for a loop's exact search.
+pub fn of_program_with(p: Program, m: &Machine, nodes: u64) -> ScheduleOutput<'_> {
+    let s = schedule::reference_with(&p, m, nodes);
     let p = Arc::new(p);
     ScheduleOutput {
         edges: EdgesJson::new(p.clone()),

@@ -31,6 +31,7 @@ pub const NAMES: &[&str] = &[
     "mii",
     "mii-ladder",
     "modulo",
+    "exact",
     "hazard",
     "grading",
     "drill-latency",
@@ -199,6 +200,7 @@ pub fn run(
         "mii" => Ok(mii_random(m, opts)),
         "mii-ladder" => Ok(mii_ladder(m, opts)),
         "modulo" => Ok(modulo_random(m, opts)),
+        "exact" => Ok(exact_sizes(m, opts)),
         "hazard" => Ok(hazard_automaton(opts)),
         "grading" => Ok(grading(m, opts)),
         "drill-latency" => drill_latency(exe, opts),
@@ -410,6 +412,140 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
         measurements: ms,
         fits: fits.into_iter().flatten().collect(),
     }
+}
+
+/// The loop sizes of the exact-II benchmark (`course gen loop --ops N`).
+pub const EXACT_SIZES: &[u64] = &[16, 20, 24, 28, 32, 36, 40];
+/// Seeds per size (1 …).
+pub const EXACT_SEEDS: u64 = 20;
+
+/// One loop of the exact-II benchmark, as the reference schedules it:
+/// whether its II is proven minimal (MII reached, or every II below
+/// refuted), and `II − MII`.
+pub fn exact_one(m: &Machine, ops: u64, seed: u64) -> (bool, u64) {
+    let (_, p) = random_loop(m, seed, ops);
+    let s = crate::engine::modulo::modulo_schedule(&p, m);
+    let proven = matches!(
+        s.minimality,
+        crate::engine::modulo::Minimality::Mii | crate::engine::modulo::Minimality::Proven
+    );
+    (proven, s.ii - s.mii)
+}
+
+/// The reference II with its exact search (issue: every II proven minimal
+/// up to 40 operations): per size, 20 seeds, each timed once; the median,
+/// the fastest and the worst, and the share proven. Then the same loops
+/// under the WebAssembly build in node, when node and the built page are
+/// here ([`wasm_exact`]).
+pub fn exact_sizes(m: &Machine, opts: Options) -> Section {
+    let (sizes, seeds): (&[u64], u64) = if opts.quick {
+        (&EXACT_SIZES[..2], 3)
+    } else {
+        (EXACT_SIZES, EXACT_SEEDS)
+    };
+    let mut ms = Vec::new();
+    for &n in sizes {
+        let mut times = Vec::new();
+        let (mut proven, mut above) = (0, 0);
+        for seed in 1..=seeds {
+            let start = Instant::now();
+            let (ok, gap) = exact_one(m, n, seed);
+            times.push(start.elapsed().as_secs_f64());
+            proven += u64::from(ok);
+            above += u64::from(gap > 0);
+        }
+        ms.push(exact_measurement("native", n, &times, proven, above));
+    }
+    match wasm_exact(sizes, seeds) {
+        Ok(rows) => ms.extend(rows),
+        Err(why) => ms.push(Measurement {
+            label: "wasm".into(),
+            note: format!("not run: {why}"),
+            ..Default::default()
+        }),
+    }
+    Section {
+        name: "exact".into(),
+        title: "Exact modulo II of random loops: the reference as `course schedule` prints it (toy machine)".into(),
+        measurements: ms,
+        fits: Vec::new(),
+    }
+}
+
+/// A row of [`exact_sizes`]: `times` of one size's seeds.
+fn exact_measurement(label: &str, n: u64, times: &[f64], proven: u64, above: u64) -> Measurement {
+    let worst = times.iter().copied().fold(0.0, f64::max);
+    let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+    Measurement {
+        label: label.into(),
+        size: n,
+        median_s: median(times),
+        min_s: Some(best),
+        max_s: Some(worst),
+        runs: times.len(),
+        note: format!(
+            "{proven} of {} proven minimal; {above} above MII",
+            times.len()
+        ),
+        ..Default::default()
+    }
+}
+
+/// The exact-II loops under the WebAssembly build in node: runs
+/// `web/test/bench-exact.mjs` (next to the source this binary was built
+/// from, or under `$COURSE_SOURCE`) on the built page (`$COURSE_WEB_DIR`,
+/// else `target/web`), which times each `bench_exact` call of the engine
+/// with `performance.now()`.
+pub fn wasm_exact(sizes: &[u64], seeds: u64) -> Result<Vec<Measurement>, String> {
+    let root = std::env::var_os("COURSE_SOURCE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let script = root.join("web/test/bench-exact.mjs");
+    let web = std::env::var_os("COURSE_WEB_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/web"));
+    if !script.exists() {
+        return Err(format!("no {}", script.display()));
+    }
+    if !web.join("course-wasm.js").exists() {
+        return Err(format!("no built page in {} (web/build.sh)", web.display()));
+    }
+    let sizes_arg: Vec<String> = sizes.iter().map(u64::to_string).collect();
+    let out = std::process::Command::new("node")
+        .arg(&script)
+        .arg(sizes_arg.join(","))
+        .arg(seeds.to_string())
+        .env("COURSE_WEB_DIR", &web)
+        .output()
+        .map_err(|e| format!("node: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "node {}: {}",
+            script.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    // One line a loop: `OPS SEED SECONDS PROVEN GAP`.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut rows = Vec::new();
+    for &n in sizes {
+        let mut times = Vec::new();
+        let (mut proven, mut above) = (0, 0);
+        for line in text.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() != 5 || f[0].parse() != Ok(n) {
+                continue;
+            }
+            times.push(f[2].parse::<f64>().map_err(|e| format!("{line:?}: {e}"))?);
+            proven += u64::from(f[3] == "true");
+            above += u64::from(f[4] != "0");
+        }
+        if times.is_empty() {
+            return Err(format!("node printed nothing for {n} operations"));
+        }
+        rows.push(exact_measurement("wasm", n, &times, proven, above));
+    }
+    Ok(rows)
 }
 
 /// Howard's MII against circuit enumeration on [`diamond_ladder`]: the

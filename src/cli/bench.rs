@@ -10,7 +10,7 @@ use course::view::bench::section_text;
     after_help = "Examples:\n  course bench --quick\n  course bench --only list-schedule\n  course bench --only mii-ladder --format json\n  course bench --only process --exe /tmp/before/target/release/course"
 )]
 pub struct BenchArgs {
-    /// Run only this benchmark: list-schedule, parse, mii, mii-ladder, modulo, hazard, grading, drill-latency, process.
+    /// Run only this benchmark: list-schedule, parse, mii, mii-ladder, modulo, exact, hazard, grading, drill-latency, process.
     #[arg(long, value_name = "NAME")]
     pub only: Option<String>,
     /// Small sizes and single runs (a smoke test, not figures for the record).

@@ -10,7 +10,7 @@ use course::formats::diagnostic::Diagnostics;
 
 use super::{
     print, print_json, print_with, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice,
-    Format, GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs, Out,
+    Format, GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs, Out, ScheduleArgs,
 };
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
@@ -109,10 +109,10 @@ fn graph_cmd<T: serde::Serialize>(
     Ok(0)
 }
 
-pub fn schedule(ctx: &Ctx, a: &InputArgs) -> CmdResult {
+pub fn schedule(ctx: &Ctx, a: &ScheduleArgs) -> CmdResult {
     graph_cmd(
-        a,
-        |text, origin| api::schedule::run(text, origin, &ctx.machine),
+        &a.input,
+        |text, origin| api::schedule::run_with(text, origin, &ctx.machine, a.search_nodes),
         view::schedule::write_text,
         view::schedule::write_dot,
     )

@@ -102,7 +102,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  course schedule labs/ch23-sched/inputs/running.txt\n  course schedule loop.txt --format json"
     )]
-    Schedule(InputArgs),
+    Schedule(ScheduleArgs),
     /// Heights, usage, ResMII, RecMII, MII, RThroughput and the Theorem 23.1.12 bound.
     #[command(
         after_help = "Examples:\n  course analyze labs/ch23-sched/inputs/running.txt\n  course analyze loop.txt --format dot | dot -Tpng > g.png"
@@ -144,6 +144,18 @@ pub struct InputArgs {
     pub input: String,
     #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
     pub format: GraphFormat,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ScheduleArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// For a loop of up to 40 operations: the exact search's budget, in
+    /// placements tried over every II it decides (0: only the proofs that
+    /// need no search).
+    /// Counted, not timed, so the answer is the same on every machine.
+    #[arg(long, value_name = "N", default_value_t = course::engine::exact::DEFAULT_NODES)]
+    pub search_nodes: u64,
 }
 
 #[derive(clap::Args, Debug)]

@@ -48,8 +48,9 @@ pub struct LabInput {
     pub ii: Option<u64>,
     /// The reference's length (blocks) or II (loops).
     pub target: u64,
-    /// The lower bound on that figure: max(critical path, ResMII) for blocks,
-    /// MII for loops.
+    /// The lower bound on that figure: max(critical path, ResMII) for blocks;
+    /// for loops the smallest II the exact search did not prove infeasible
+    /// (the reference II itself when proven minimal, at least MII).
     pub bound: u64,
 }
 
@@ -64,7 +65,8 @@ impl LabInput {
                 let cp = s.heights.iter().copied().max().unwrap_or(0);
                 (s.length as u64, cp.max(b.res_mii))
             }
-            Some(ii) => (ii, b.mii),
+            // The bound the exact search proved (MII when it did not run).
+            Some(ii) => (ii, s.ii_facts.as_ref().map_or(b.mii, |f| f.lower)),
         };
         LabInput {
             stem: stem.to_string(),

@@ -1,57 +1,115 @@
-//! An exact modulo scheduler for small loops: branch and bound over the
-//! rows `t mod II` of the operations, deciding whether a schedule exists at
-//! a given II (Lesson 23.6). Iterative modulo scheduling is a heuristic; on
-//! a loop of up to [`MAX_OPS`] operations this search either finds a
-//! schedule at a smaller II or proves that none exists, so the reference
-//! can say that its II is the minimum.
+//! An exact modulo scheduler: for a loop of up to [`MAX_OPS`] operations
+//! and a given II, a branch and bound that either finds a modulo schedule
+//! or proves that none exists (Lesson 23.6; resources counted by Algorithm
+//! 23.1.4 modulo II). Tried at II = MII, MII + 1, … ([`minimal_ii`]), the
+//! first II with a schedule is the minimum, because every II below it was
+//! proven infeasible. The work is counted in search nodes, not seconds, so
+//! the answer on a given loop is the same on every machine and every run.
 //!
-//! Write `t_i = r_i + II·q_i` with the row `r_i ∈ [0, II)`. Resources
-//! depend on the rows only (Algorithm 23.1.4 modulo II). For fixed rows,
-//! every dependence `t_j − t_i ≥ D(i, j)` — `D` the longest path with edge
-//! weights `ℓ − d·II` — becomes `q_j − q_i ≥ ⌈(D(i, j) − r_j + r_i) / II⌉`,
-//! a system of difference constraints that has an integer solution exactly
-//! when its constraint graph has no positive cycle. A positive cycle stays
-//! inside one strongly connected component of the dependence graph: the
-//! components form a DAG, and shifting a later component by whole IIs
-//! satisfies every edge between components. So the rows of an operation on
-//! no recurrence are constrained by resources alone, and operations of one
-//! class on no recurrence are interchangeable.
+//! # Why the search can be small
 //!
-//! The search assigns rows one operation at a time: the operations of each
-//! recurrence together, keeping the longest paths among their `q`s closed,
-//! then the others class by class in non-decreasing rows (which removes
-//! their permutations). The first operation sits at row 0: shifting a
-//! schedule keeps it valid. It backtracks as soon as a row overflows a
-//! resource, an operation still to assign has no row left that fits, or
-//! the `q` constraints of a recurrence close a positive cycle. The search
-//! is complete: when it ends without a schedule, none exists at that II.
+//! Let `D(i, j)` be the longest path from `i` to `j` with edge weights
+//! `ℓ − d·II`; every schedule has `t_j − t_i ≥ D(i, j)`, and a positive
+//! `D(i, i)` means II < RecMII. The strongly connected components of the
+//! dependence graph form a DAG, and shifting a component by a multiple of
+//! II changes no row of the modulo reservation table: edges between
+//! components can always be met afterwards by shifting the later ones. So
+//!
+//! * inside a recurrence (a component of two or more operations) the times
+//!   are tied together: once one member (the anchor) is at `t_a`, member
+//!   `x` lies in the window `[t_a + D(a, x), t_a − D(x, a)]`, and each
+//!   placement narrows the windows of the others by `D`. `D` is closed
+//!   under paths, so any time in a window extends to the rest of the
+//!   recurrence: only resources make the search backtrack;
+//! * an operation on no recurrence is constrained by resources alone: only
+//!   its row `t mod II` matters, and operations of one class on no
+//!   recurrence are interchangeable (the search gives them non-decreasing
+//!   rows);
+//! * among those, an operation whose reservation is one issue slot and at
+//!   most one unit of one other resource, both at offset 0 (a *simple*
+//!   one), is never branched on: which rows the simple operations can take
+//!   is a flow problem — source → resource → (resource, row) → row → sink,
+//!   capacities the free units — whose maximum flow is all of them exactly
+//!   when they fit.
+//!
+//! # The search
+//!
+//! The first operation placed sits at cycle 0 (shifting a schedule keeps it
+//! valid). At each node every operation still to place gets its domain:
+//! the times of its window (a started recurrence) or the rows (otherwise)
+//! where its class fits. The node fails when a domain is empty, when a
+//! resource's remaining demand exceeds its free cells (`Σ units > free
+//! cells mod II`), when more free cells of a resource than it can spare
+//! lie where no unplaced operation's domain reaches (the coverage bound),
+//! or when the flow relaxation fails: every unplaced
+//! operation needs its issue units in a row of its domain, and every simple
+//! one also its resource's unit in the same row. It then branches on the
+//! operation of a started recurrence with the smallest domain, else anchors
+//! the next recurrence (heaviest first) at each row, else places the next
+//! non-simple operation of the class with the smallest domain. When only
+//! simple operations are left, the flow places them. The search is
+//! complete: when it ends without a schedule, none exists at that II.
 //!
 //! ```
 //! use course::{engine::exact, model::machine::Machine, model::program};
 //! let m = Machine::toy();
 //! // Two multiplies on a recurrence of latency 6: II 6 works, 5 cannot.
 //! let p = program::parse("loop l\na: r1 = mul r2, 3\nb: r2 = mul r1, 3\n", "l", &m).unwrap();
-//! assert!(matches!(exact::search(&p, &m, 5, 10_000), exact::Outcome::Infeasible));
+//! assert!(matches!(exact::search(&p, &m, 5, 10_000), exact::Outcome::Infeasible(_)));
 //! assert!(matches!(exact::search(&p, &m, 6, 10_000), exact::Outcome::Found(_)));
 //! ```
 
 use crate::engine::mii;
 use crate::engine::rtable::ModuloTable;
-use crate::model::ids::{Cycle, OpId};
-use crate::model::machine::Machine;
+use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
+use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::Program;
 
-/// The largest loop the reference searches exactly.
-pub const MAX_OPS: usize = 16;
+/// The largest loop the reference searches exactly; above it iterative
+/// modulo scheduling alone gives the reference.
+pub const MAX_OPS: usize = 40;
 
-/// The largest II the exact search tries: its branching is over rows.
+/// The largest II the exact search tries.
 pub const MAX_II: u64 = 1024;
 
-/// Search nodes (rows tried) allowed per II before the search gives up.
-pub const STEPS: u64 = 200_000;
+/// Search nodes (placements tried) allowed for one loop over all the IIs
+/// it tries: about two seconds of a 2020s laptop core at the rate measured
+/// in BENCHMARKS.md. Counted in nodes, so results never depend on speed.
+pub const DEFAULT_NODES: u64 = 600_000;
 
-/// Search nodes allowed for one loop over all the IIs it tries.
-pub const LOOP_STEPS: u64 = 3 * STEPS;
+/// Why an II is infeasible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// A dependence cycle has `ℓ > d·II` (II < RecMII).
+    Recurrence,
+    /// A resource is asked for more units than its cells modulo II hold
+    /// (II < ResMII).
+    Cells {
+        /// The resource's name.
+        resource: String,
+        /// Units the loop's operations take.
+        needed: u64,
+        /// Its capacity × II.
+        cells: u64,
+    },
+    /// One operation alone does not fit: two offsets of its reservation on
+    /// `resource` fall into one row modulo II.
+    Alone {
+        /// The class's name.
+        class: String,
+        /// The resource's name.
+        resource: String,
+        /// Units the class puts into that row.
+        needed: u32,
+        /// The resource's capacity.
+        capacity: u32,
+    },
+    /// The branch and bound tried every placement.
+    Search {
+        /// Nodes the search visited.
+        nodes: u64,
+    },
+}
 
 /// What the search found at one II.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,9 +118,59 @@ pub enum Outcome {
     /// earliest at 0.
     Found(Vec<Cycle>),
     /// No schedule exists at this II.
-    Infeasible,
-    /// The step budget ran out before the search decided.
+    Infeasible(Proof),
+    /// The node budget ran out before the search decided.
     Undecided,
+}
+
+/// Decides whether `p` has a modulo schedule on `m` at `ii`, trying at most
+/// `nodes` placements. Loops of more than [`MAX_OPS`] operations or IIs
+/// above [`MAX_II`] are [`Outcome::Undecided`].
+pub fn search(p: &Program, m: &Machine, ii: u64, nodes: u64) -> Outcome {
+    let mut left = nodes;
+    search_counted(p, m, ii, &mut left)
+}
+
+/// What [`minimal_ii`] established.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Minimum {
+    /// The first II with a schedule, and the schedule, if one was found
+    /// below the II the search was asked to stay under.
+    pub found: Option<(u64, Vec<Cycle>)>,
+    /// The proof for each II found infeasible, from the first II tried up.
+    pub infeasible: Vec<(u64, Proof)>,
+    /// The smallest II not proven infeasible: the minimum is at least this.
+    pub lower: u64,
+    /// Nodes used.
+    pub nodes: u64,
+}
+
+/// Tries II = `from`, `from + 1`, … below `below`, sharing `nodes` among
+/// them, and stops at the first schedule or when the budget runs out.
+pub fn minimal_ii(p: &Program, m: &Machine, from: u64, below: u64, nodes: u64) -> Minimum {
+    let mut left = nodes;
+    let mut out = Minimum {
+        found: None,
+        infeasible: Vec::new(),
+        lower: from,
+        nodes: 0,
+    };
+    for ii in from..below {
+        let outcome = search_counted(p, m, ii, &mut left);
+        match outcome {
+            Outcome::Found(t) => {
+                out.found = Some((ii, t));
+                break;
+            }
+            Outcome::Infeasible(proof) => {
+                out.infeasible.push((ii, proof));
+                out.lower = ii + 1;
+            }
+            Outcome::Undecided => break,
+        }
+    }
+    out.nodes = nodes - left;
+    out
 }
 
 const NONE: i64 = i64::MIN / 4;
@@ -72,334 +180,791 @@ fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
 }
 
-/// Decides whether `p` has a modulo schedule on `m` at `ii`, trying at most
-/// `steps` rows. Loops of more than [`MAX_OPS`] operations or IIs above
-/// [`MAX_II`] are [`Outcome::Undecided`].
-pub fn search(p: &Program, m: &Machine, ii: u64, steps: u64) -> Outcome {
-    let mut left = steps;
-    search_counted(p, m, ii, &mut left)
+/// What the search does with an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// On a recurrence: placed by time, inside its window.
+    Rec,
+    /// On no recurrence, not simple: placed by row, a class in
+    /// non-decreasing rows.
+    Free,
+    /// On no recurrence and simple: placed by the flow.
+    Pool,
 }
 
-/// [`search`] taking its rows from `steps`, which keeps what is left.
-pub fn search_counted(p: &Program, m: &Machine, ii: u64, steps: &mut u64) -> Outcome {
+/// For a simple class, the one resource besides issue (`Some(None)` when
+/// the class takes an issue slot only); `None` for any other class.
+fn lane_of(m: &Machine, class: ClassId) -> Option<Option<ResourceId>> {
+    match m.class(class).folded.as_slice() {
+        [(ISSUE, 0, 1)] => Some(None),
+        [(ISSUE, 0, 1), (r, 0, 1)] => Some(Some(*r)),
+        _ => None,
+    }
+}
+
+/// Decides feasibility at `ii` as [`search`] does, taking its nodes from
+/// `nodes`, which keeps what is left.
+pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Outcome {
     let n = p.len();
     if n == 0 || n > MAX_OPS || ii == 0 || ii > MAX_II {
         return Outcome::Undecided;
     }
     let iil = ii as i64;
-    // Longest paths with weights ℓ − d·II (Floyd–Warshall); a positive
-    // cycle means II < RecMII.
-    let mut d = vec![vec![NONE; n]; n];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[i] = 0;
+    // Longest paths with weights ℓ − d·II (Floyd–Warshall).
+    let mut d = vec![NONE; n * n];
+    for i in 0..n {
+        d[i * n + i] = 0;
     }
     for e in p.edges() {
         let w = i64::from(e.latency) - i64::from(e.distance) * iil;
-        let cell = &mut d[e.from.index()][e.to.index()];
+        let cell = &mut d[e.from.index() * n + e.to.index()];
         *cell = (*cell).max(w);
     }
     for k in 0..n {
         for i in 0..n {
-            if d[i][k] == NONE {
+            let dik = d[i * n + k];
+            if dik == NONE {
                 continue;
             }
             for j in 0..n {
-                if d[k][j] != NONE {
-                    d[i][j] = d[i][j].max(d[i][k] + d[k][j]);
+                let dkj = d[k * n + j];
+                if dkj != NONE && dik + dkj > d[i * n + j] {
+                    d[i * n + j] = dik + dkj;
                 }
             }
         }
     }
-    if (0..n).any(|i| d[i][i] > 0) {
-        return Outcome::Infeasible;
+    if (0..n).any(|i| d[i * n + i] > 0) {
+        return Outcome::Infeasible(Proof::Recurrence);
     }
-    let table = ModuloTable::new(m, ii);
-    // A class that overflows on its own never fits.
-    if p.ops().iter().any(|o| !table.fits(m, o.class, 0)) {
-        return Outcome::Infeasible;
+    // Counting: each resource's units against its cells.
+    let nres = m.resources().len();
+    let mut demand = vec![0u64; nres];
+    let mut load: Vec<Vec<(usize, u64)>> = Vec::with_capacity(n);
+    for o in p.ops() {
+        let mut units: Vec<(usize, u64)> = Vec::new();
+        for &(r, _, k) in &m.class(o.class).folded {
+            match units.last_mut() {
+                Some(last) if last.0 == r.index() => last.1 += u64::from(k),
+                _ => units.push((r.index(), u64::from(k))),
+            }
+        }
+        for &(r, u) in &units {
+            demand[r] += u;
+        }
+        load.push(units);
     }
-    let (comp, _) = mii::sccs(p);
-    let mut size = vec![0u32; n];
-    for &c in &comp {
-        size[c as usize] += 1;
+    for r in m.resource_ids() {
+        let cells = u64::from(m.resource(r).capacity) * ii;
+        if demand[r.index()] > cells {
+            return Outcome::Infeasible(Proof::Cells {
+                resource: m.resource(r).name.clone(),
+                needed: demand[r.index()],
+                cells,
+            });
+        }
     }
-    let recurrent: Vec<bool> = (0..n).map(|x| size[comp[x] as usize] > 1).collect();
-    let order = order(p, m, &comp, &recurrent);
-    // A free operation after one of its class starts at that one's row.
-    let same_as_previous: Vec<bool> = (0..n)
-        .map(|depth| {
-            depth > 0 && {
-                let (a, b) = (order[depth - 1], order[depth]);
-                !recurrent[a] && !recurrent[b] && p.ops()[a].class == p.ops()[b].class
+    // A class whose own offsets collide modulo II never fits.
+    for o in p.ops() {
+        if let Some(proof) = alone(m, o.class, ii) {
+            return Outcome::Infeasible(proof);
+        }
+    }
+    let (comp, ncomp) = mii::sccs(p);
+    let comp: Vec<usize> = comp.into_iter().map(|c| c as usize).collect();
+    let ncomp = ncomp as usize;
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for (x, &c) in comp.iter().enumerate() {
+        members[c].push(x);
+    }
+    let weight = |x: usize| load[x].iter().map(|&(_, u)| u).sum::<u64>();
+    let class: Vec<ClassId> = p.ops().iter().map(|o| o.class).collect();
+    let role: Vec<Role> = (0..n)
+        .map(|x| {
+            if members[comp[x]].len() > 1 {
+                Role::Rec
+            } else if lane_of(m, class[x]).is_some() {
+                Role::Pool
+            } else {
+                Role::Free
             }
         })
         .collect();
+    // Recurrences, heaviest first; each anchored at its heaviest member.
+    let mut recs: Vec<(u64, usize)> = (0..ncomp)
+        .filter(|&c| members[c].len() > 1)
+        .map(|c| (members[c].iter().map(|&x| weight(x)).sum::<u64>(), c))
+        .collect();
+    recs.sort_by_key(|&(w, c)| (std::cmp::Reverse(w), members[c][0]));
+    let anchor: Vec<usize> = (0..ncomp)
+        .map(|c| {
+            members[c]
+                .iter()
+                .copied()
+                .max_by_key(|&x| (weight(x), std::cmp::Reverse(x)))
+                .unwrap_or(0)
+        })
+        .collect();
+    // Free operations grouped by class, in source order inside a group.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of = vec![usize::MAX; n];
+    for x in (0..n).filter(|&x| role[x] == Role::Free) {
+        match groups.iter().position(|g| class[g[0]] == class[x]) {
+            Some(g) => {
+                groups[g].push(x);
+                group_of[x] = g;
+            }
+            None => {
+                group_of[x] = groups.len();
+                groups.push(vec![x]);
+            }
+        }
+    }
+    // The flow's lanes: resources a simple class uses besides issue.
+    let mut lanes: Vec<ResourceId> = Vec::new();
+    let mut lane: Vec<Option<Option<usize>>> = Vec::with_capacity(n);
+    for &c in &class {
+        lane.push(lane_of(m, c).map(|l| {
+            l.map(|r| match lanes.iter().position(|&x| x == r) {
+                Some(i) => i,
+                None => {
+                    lanes.push(r);
+                    lanes.len() - 1
+                }
+            })
+        }));
+    }
+    let issue: Vec<u32> = class
+        .iter()
+        .map(|&c| {
+            m.class(c)
+                .folded
+                .iter()
+                .filter(|&&(r, k, _)| r == ISSUE && k == 0)
+                .map(|&(_, _, u)| u)
+                .sum()
+        })
+        .collect();
+    let mut free = vec![0u64; nres];
+    for r in m.resource_ids() {
+        free[r.index()] = u64::from(m.resource(r).capacity) * ii;
+    }
+    let ngroups = groups.len();
     let mut s = Search {
-        p,
         m,
+        n,
         ii: iil,
         d,
         comp,
-        recurrent,
-        order,
-        same_as_previous,
-        rows: vec![0; n],
-        l: vec![vec![NONE; n]; n],
-        table,
-        steps_left: *steps,
+        members,
+        role,
+        class,
+        lane,
+        lanes,
+        issue,
+        load,
+        recs: recs.into_iter().map(|(_, c)| c).collect(),
+        anchor,
+        groups,
+        group_of,
+        t: vec![0; n],
+        placed: vec![false; n],
+        lo: vec![0; n],
+        hi: vec![0; n],
+        started: vec![false; ncomp],
+        group_next: vec![0; ngroups],
+        group_row: vec![0; ngroups],
+        nplaced: 0,
+        table: ModuloTable::new(m, ii),
+        free,
+        demand,
+        left: *nodes,
+        used: 0,
+        flow: Flow::default(),
+        reach: Vec::new(),
+        seen: Vec::new(),
     };
-    let found = s.assign(0);
-    *steps = s.steps_left;
+    let found = s.node();
+    *nodes = s.left;
     match found {
-        Some(true) => Outcome::Found(s.cycles()),
-        Some(false) => Outcome::Infeasible,
+        Some(true) => Outcome::Found(s.cycles(p)),
+        Some(false) => Outcome::Infeasible(Proof::Search { nodes: s.used }),
         None => Outcome::Undecided,
     }
 }
 
-/// Resource units of an operation's reservation table.
-fn units(p: &Program, m: &Machine, x: usize) -> u64 {
-    m.class(p.ops()[x].class)
-        .folded
-        .iter()
-        .map(|&(_, _, k)| u64::from(k))
-        .sum()
-}
-
-/// The order operations are assigned in. First the recurrences, the one
-/// using the most resource units first; inside one, its heaviest operation
-/// and then always the one with the most dependences on those already
-/// ordered, so that the constraints bite early. Then the operations on no
-/// recurrence, grouped by class, heavier classes first.
-fn order(p: &Program, m: &Machine, comp: &[u32], recurrent: &[bool]) -> Vec<usize> {
-    let n = p.len();
-    let mut comps: Vec<(u64, usize, u32)> = Vec::new();
-    for x in (0..n).filter(|&x| recurrent[x]) {
-        match comps.iter_mut().find(|c| c.2 == comp[x]) {
-            Some(c) => c.0 += units(p, m, x),
-            None => comps.push((units(p, m, x), x, comp[x])),
+/// [`Proof::Alone`] when two offsets of `class`'s reservation on one
+/// resource share a row modulo `ii` beyond its capacity.
+fn alone(m: &Machine, class: ClassId, ii: u64) -> Option<Proof> {
+    let c = m.class(class);
+    let mut rows: Vec<(ResourceId, u64, u32)> = Vec::new();
+    for &(r, k, u) in &c.folded {
+        let row = u64::from(k) % ii;
+        match rows.iter_mut().find(|x| x.0 == r && x.1 == row) {
+            Some(x) => x.2 += u,
+            None => rows.push((r, row, u)),
         }
     }
-    comps.sort_by_key(|&(u, first, _)| (std::cmp::Reverse(u), first));
-    let mut out = Vec::with_capacity(n);
-    let mut links = vec![0u32; n];
-    for &(_, _, c) in &comps {
-        let mut left: Vec<usize> = (0..n).filter(|&x| comp[x] == c).collect();
-        while !left.is_empty() {
-            let Some(pos) = (0..left.len()).max_by_key(|&i| {
-                let x = left[i];
-                (links[x], units(p, m, x), std::cmp::Reverse(x))
-            }) else {
-                break;
-            };
-            let x = left.swap_remove(pos);
-            out.push(x);
-            for e in p.out_edges(OpId::from_index(x)) {
-                links[e.to.index()] += 1;
-            }
-            for e in p.in_edges(OpId::from_index(x)) {
-                links[e.from.index()] += 1;
-            }
-        }
-    }
-    let mut free: Vec<usize> = (0..n).filter(|&x| !recurrent[x]).collect();
-    free.sort_by_key(|&x| (std::cmp::Reverse(units(p, m, x)), p.ops()[x].class, x));
-    out.extend(free);
-    out
+    rows.into_iter()
+        .find(|&(r, _, u)| u > m.resource(r).capacity)
+        .map(|(r, _, u)| Proof::Alone {
+            class: c.name.clone(),
+            resource: m.resource(r).name.clone(),
+            needed: u,
+            capacity: m.resource(r).capacity,
+        })
 }
 
 struct Search<'a> {
-    p: &'a Program,
     m: &'a Machine,
+    n: usize,
     ii: i64,
-    /// Longest paths over the dependence graph at this II.
-    d: Vec<Vec<i64>>,
-    /// Strongly connected component of each operation.
-    comp: Vec<u32>,
-    /// Whether an operation is on a recurrence (a component of two or more).
-    recurrent: Vec<bool>,
-    order: Vec<usize>,
-    /// Whether `order[depth]` is a free operation of the same class as
-    /// `order[depth − 1]`, so its row is at least that one's.
-    same_as_previous: Vec<bool>,
-    rows: Vec<i64>,
-    /// Longest paths among the `q` constraints of the assigned operations
-    /// of each recurrence (`q_b − q_a ≥ l[a][b]`), closed after every
-    /// assignment.
-    l: Vec<Vec<i64>>,
+    /// Longest paths `D(i, j)` at this II, row-major.
+    d: Vec<i64>,
+    comp: Vec<usize>,
+    members: Vec<Vec<usize>>,
+    role: Vec<Role>,
+    class: Vec<ClassId>,
+    /// Per operation: its lane when its class is simple.
+    lane: Vec<Option<Option<usize>>>,
+    lanes: Vec<ResourceId>,
+    /// Issue units at offset 0 per operation.
+    issue: Vec<u32>,
+    /// Units per resource per operation.
+    load: Vec<Vec<(usize, u64)>>,
+    /// Recurrent components in the order they are anchored.
+    recs: Vec<usize>,
+    anchor: Vec<usize>,
+    /// Free operations by class, and each one's group.
+    groups: Vec<Vec<usize>>,
+    group_of: Vec<usize>,
+    // The state.
+    t: Vec<i64>,
+    placed: Vec<bool>,
+    /// The window of each member of a started recurrence.
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    started: Vec<bool>,
+    /// How many of each group are placed, and the row of the last one.
+    group_next: Vec<usize>,
+    group_row: Vec<i64>,
+    nplaced: usize,
     table: ModuloTable,
-    steps_left: u64,
+    /// Free cells and unplaced demand per resource.
+    free: Vec<u64>,
+    demand: Vec<u64>,
+    left: u64,
+    used: u64,
+    flow: Flow,
+    /// Scratch of [`Search::coverage_fits`]: the (resource, row) cells some
+    /// unplaced operation can still reach, and the classes of the pool seen.
+    reach: Vec<bool>,
+    seen: Vec<bool>,
 }
 
 impl Search<'_> {
-    /// `q_j − q_i ≥ c(i, j)` for rows `ri`, `rj`, or `NONE` without a path.
-    fn c(&self, i: usize, j: usize, ri: i64, rj: i64) -> i64 {
-        let dij = self.d[i][j];
-        if dij == NONE {
-            NONE
-        } else {
-            ceil_div(dij - rj + ri, self.ii)
+    fn row(&self, t: i64) -> i64 {
+        t.rem_euclid(self.ii)
+    }
+
+    fn fits(&self, x: usize, t: i64) -> bool {
+        self.table.fits(self.m, self.class[x], t)
+    }
+
+    /// The times `x` may still take: its window's times where it fits (a
+    /// started recurrence), else the rows where it fits (from the row of the
+    /// last of its group, for a free one).
+    fn domain(&self, x: usize, out: &mut Vec<i64>) {
+        out.clear();
+        if self.role[x] == Role::Rec && self.started[self.comp[x]] {
+            for t in self.lo[x]..=self.hi[x] {
+                if self.fits(x, t) {
+                    out.push(t);
+                }
+            }
+            return;
+        }
+        let start = match self.role[x] {
+            Role::Free => self.group_row[self.group_of[x]],
+            _ => 0,
+        };
+        for r in start..self.ii {
+            if self.fits(x, r) {
+                out.push(r);
+            }
         }
     }
 
-    /// Assigns `order[depth..]`; `Some(true)` when a schedule is complete,
-    /// `Some(false)` when none extends the current rows, `None` when the
+    /// One node: `Some(true)` when a schedule is complete (left in `t`),
+    /// `Some(false)` when none extends the placements, `None` when the
     /// budget ran out.
-    fn assign(&mut self, depth: usize) -> Option<bool> {
-        let n = self.order.len();
-        if depth == n {
+    fn node(&mut self) -> Option<bool> {
+        // Every resource's demand within its free cells.
+        if self.demand.iter().zip(&self.free).any(|(d, f)| d > f) {
+            return Some(false);
+        }
+        // Domains of the unplaced operations that are branched on.
+        let mut doms: Vec<(usize, Vec<i64>)> = Vec::new();
+        for x in 0..self.n {
+            if self.placed[x] || self.role[x] == Role::Pool {
+                continue;
+            }
+            let mut v = Vec::new();
+            self.domain(x, &mut v);
+            if v.is_empty() {
+                return Some(false);
+            }
+            doms.push((x, v));
+        }
+        let leaf = doms.is_empty();
+        if !leaf && !self.coverage_fits(&doms) {
+            return Some(false);
+        }
+        if !self.flow_fits(&doms, leaf) {
+            return Some(false);
+        }
+        if leaf {
             return Some(true);
         }
-        let v = self.order[depth];
-        let class = self.p.ops()[v].class;
-        // The assigned operations of v's recurrence.
-        let mates: Vec<usize> = if self.recurrent[v] {
-            self.order[..depth]
-                .iter()
-                .copied()
-                .filter(|&a| self.comp[a] == self.comp[v])
-                .collect()
-        } else {
-            Vec::new()
-        };
-        // Shifting a schedule keeps it valid: the first operation at row 0.
-        let last_row = if depth == 0 { 0 } else { self.ii - 1 };
-        let mut r = if self.same_as_previous[depth] {
-            self.rows[self.order[depth - 1]]
-        } else {
-            0
-        };
-        while r <= last_row {
-            let Some(fit) = self.table.first_fit(self.m, class, r) else {
-                break;
-            };
-            if fit > last_row {
-                break;
-            }
-            r = fit;
-            if self.steps_left == 0 {
+        let (x, mut values) = self.pick(doms);
+        // The first placement is at cycle 0: a shifted schedule is valid.
+        if self.nplaced == 0 {
+            values.retain(|&t| t == 0);
+        }
+        for t in values {
+            if self.left == 0 {
                 return None;
             }
-            self.steps_left -= 1;
-            if let Some(saved) = self.close(v, r, &mates) {
-                self.table.place(self.m, class, r, None);
-                self.rows[v] = r;
-                let found = if self.rest_fits(depth + 1) {
-                    self.assign(depth + 1)
-                } else {
-                    Some(false)
-                };
-                self.table.remove(self.m, class, r, OpId::from_index(v));
-                match found {
-                    Some(false) => {}
-                    other => return other,
-                }
-                if let Some(saved) = saved {
-                    self.l = saved;
-                }
+            self.left -= 1;
+            self.used += 1;
+            let saved = self.place(x, t);
+            let found = self.node();
+            if found == Some(true) {
+                return found;
             }
-            r += 1;
+            self.unplace(x, t, saved);
+            found?;
         }
         Some(false)
     }
 
-    /// Every operation still to assign has a row where it fits.
-    fn rest_fits(&self, depth: usize) -> bool {
-        self.order[depth..].iter().all(|&u| {
-            self.table
-                .first_fit(self.m, self.p.ops()[u].class, 0)
-                .is_some()
-        })
+    /// The operation to branch on (see the module header), from the
+    /// domains of a node that is not a leaf.
+    fn pick(&self, doms: Vec<(usize, Vec<i64>)>) -> (usize, Vec<i64>) {
+        let key = |x: usize, len: usize| {
+            (
+                len,
+                std::cmp::Reverse(self.load[x].iter().map(|&(_, u)| u).sum::<u64>()),
+                x,
+            )
+        };
+        // A member of a started recurrence with the smallest domain.
+        let best = doms
+            .iter()
+            .enumerate()
+            .filter(|(_, (x, _))| self.role[*x] == Role::Rec && self.started[self.comp[*x]])
+            .min_by_key(|(_, (x, v))| key(*x, v.len()))
+            .map(|(i, _)| i);
+        if let Some(i) = best {
+            return take(doms, i);
+        }
+        // The next recurrence, at its anchor.
+        if let Some(&c) = self.recs.iter().find(|&&c| !self.started[c]) {
+            let a = self.anchor[c];
+            if let Some(i) = doms.iter().position(|(x, _)| *x == a) {
+                return take(doms, i);
+            }
+        }
+        // The next free operation of the group with the smallest domain.
+        let best = doms
+            .iter()
+            .enumerate()
+            .filter(|(_, (x, _))| {
+                let g = self.group_of[*x];
+                self.groups[g][self.group_next[g]] == *x
+            })
+            .min_by_key(|(_, (x, v))| key(*x, v.len()))
+            .map(|(i, _)| i);
+        // Not reached: a group's next member is always unplaced.
+        take(doms, best.unwrap_or(0))
     }
 
-    /// Adds `v` at row `rv` to the closed `q` constraints of its recurrence
-    /// (`mates`: its operations assigned so far). `None` (and no change)
-    /// when that closes a positive cycle; else `Some` of the previous matrix
-    /// to restore, `Some(None)` when nothing changed.
-    #[allow(clippy::option_option)]
-    fn close(&mut self, v: usize, rv: i64, mates: &[usize]) -> Option<Option<Vec<Vec<i64>>>> {
-        if !self.recurrent[v] {
-            return Some(None);
+    /// Places `x` at `t`; returns what [`Search::unplace`] restores.
+    fn place(&mut self, x: usize, t: i64) -> Saved {
+        let mut saved = Saved {
+            windows: Vec::new(),
+            started: false,
+            group_row: 0,
+        };
+        self.table.place(self.m, self.class[x], t, None);
+        for &(r, u) in &self.load[x] {
+            self.free[r] -= u;
+            self.demand[r] -= u;
         }
-        // Longest q-paths from v to each mate b and from each mate a to v.
-        let from_v: Vec<i64> = mates
-            .iter()
-            .map(|&b| {
-                mates
-                    .iter()
-                    .filter_map(|&a| {
-                        let cva = self.c(v, a, rv, self.rows[a]);
-                        let lab = if a == b { 0 } else { self.l[a][b] };
-                        (cva != NONE && lab != NONE).then_some(cva + lab)
-                    })
-                    .fold(NONE, i64::max)
-            })
-            .collect();
-        let to_v: Vec<i64> = mates
-            .iter()
-            .map(|&a| {
-                mates
-                    .iter()
-                    .filter_map(|&b| {
-                        let cbv = self.c(b, v, self.rows[b], rv);
-                        let lab = if a == b { 0 } else { self.l[a][b] };
-                        (cbv != NONE && lab != NONE).then_some(lab + cbv)
-                    })
-                    .fold(NONE, i64::max)
-            })
-            .collect();
-        // A cycle through v: v ⇝ b ⇝ v.
-        if from_v
-            .iter()
-            .zip(&to_v)
-            .any(|(&f, &t)| f != NONE && t != NONE && f + t > 0)
-        {
-            return None;
+        self.t[x] = t;
+        self.placed[x] = true;
+        self.nplaced += 1;
+        match self.role[x] {
+            Role::Rec => {
+                let c = self.comp[x];
+                let n = self.n;
+                saved.started = !self.started[c];
+                for &y in &self.members[c] {
+                    if self.placed[y] {
+                        continue;
+                    }
+                    let lo = t + self.d[x * n + y];
+                    let hi = t - self.d[y * n + x];
+                    if saved.started {
+                        saved.windows.push((y, 0, 0));
+                        self.lo[y] = lo;
+                        self.hi[y] = hi;
+                    } else {
+                        saved.windows.push((y, self.lo[y], self.hi[y]));
+                        self.lo[y] = self.lo[y].max(lo);
+                        self.hi[y] = self.hi[y].min(hi);
+                    }
+                }
+                self.started[c] = true;
+            }
+            Role::Free => {
+                let g = self.group_of[x];
+                saved.group_row = self.group_row[g];
+                self.group_row[g] = self.row(t);
+                self.group_next[g] += 1;
+            }
+            Role::Pool => {}
         }
-        let saved = self.l.clone();
-        for (i, &a) in mates.iter().enumerate() {
-            for (j, &b) in mates.iter().enumerate() {
-                if a != b && to_v[i] != NONE && from_v[j] != NONE {
-                    let via = to_v[i] + from_v[j];
-                    if via > self.l[a][b] {
-                        self.l[a][b] = via;
+        saved
+    }
+
+    fn unplace(&mut self, x: usize, t: i64, saved: Saved) {
+        self.table
+            .remove(self.m, self.class[x], t, OpId::from_index(x));
+        for &(r, u) in &self.load[x] {
+            self.free[r] += u;
+            self.demand[r] += u;
+        }
+        self.placed[x] = false;
+        self.nplaced -= 1;
+        match self.role[x] {
+            Role::Rec => {
+                for (y, lo, hi) in saved.windows {
+                    self.lo[y] = lo;
+                    self.hi[y] = hi;
+                }
+                if saved.started {
+                    self.started[self.comp[x]] = false;
+                }
+            }
+            Role::Free => {
+                let g = self.group_of[x];
+                self.group_row[g] = saved.group_row;
+                self.group_next[g] -= 1;
+            }
+            Role::Pool => {}
+        }
+    }
+
+    /// The coverage bound: a free unit of a resource in a row that no
+    /// unplaced operation can reach from its domain stays free in every
+    /// completion, so when a resource has more such units than its slack
+    /// (free cells − unplaced demand) the node has no completion. Strong
+    /// when a resource is saturated (demand = cells, as at II = ResMII):
+    /// then every free cell must be reachable.
+    fn coverage_fits(&mut self, doms: &[(usize, Vec<i64>)]) -> bool {
+        let ii = self.ii as usize;
+        let nres = self.free.len();
+        self.reach.clear();
+        self.reach.resize(nres * ii, false);
+        let mark = |reach: &mut Vec<bool>, class: ClassId, t: i64, m: &Machine| {
+            for &(r, off, _) in &m.class(class).folded {
+                let row = (t + i64::from(off)).rem_euclid(ii as i64) as usize;
+                reach[r.index() * ii + row] = true;
+            }
+        };
+        for (x, values) in doms {
+            for &t in values {
+                mark(&mut self.reach, self.class[*x], t, self.m);
+            }
+        }
+        // The pool's operations reach every row where their class fits.
+        self.seen.clear();
+        self.seen.resize(self.m.classes().len(), false);
+        for x in 0..self.n {
+            if self.placed[x] || self.role[x] != Role::Pool {
+                continue;
+            }
+            let c = self.class[x];
+            if std::mem::replace(&mut self.seen[c.index()], true) {
+                continue;
+            }
+            for row in 0..self.ii {
+                if self.fits(x, row) {
+                    mark(&mut self.reach, c, row, self.m);
+                }
+            }
+        }
+        for r in self.m.resource_ids() {
+            let i = r.index();
+            let slack = self.free[i] - self.demand[i];
+            if slack >= self.free[i] {
+                continue;
+            }
+            let cap = u64::from(self.m.resource(r).capacity);
+            let mut lost = 0;
+            for row in 0..ii {
+                if !self.reach[i * ii + row] {
+                    lost += cap - u64::from(self.table.used(r, row as i64));
+                    if lost > slack {
+                        return false;
                     }
                 }
             }
         }
-        for (j, &b) in mates.iter().enumerate() {
-            self.l[v][b] = from_v[j];
-            self.l[b][v] = to_v[j];
-        }
-        self.l[v][v] = 0;
-        Some(Some(saved))
+        true
     }
 
-    /// The schedule of the complete assignment: the least `q`s meeting
-    /// every constraint (Bellman–Ford; the recurrences are consistent and
-    /// the constraints between components form no cycle), then the earliest
-    /// cycle moved to 0.
-    fn cycles(&self) -> Vec<Cycle> {
-        let n = self.order.len();
-        let mut q = vec![0i64; n];
-        for _ in 0..=n {
-            let mut changed = false;
-            for i in 0..n {
-                for j in 0..n {
-                    let c = self.c(i, j, self.rows[i], self.rows[j]);
-                    if i != j && c != NONE && q[j] < q[i] + c {
-                        q[j] = q[i] + c;
-                        changed = true;
+    /// The flow relaxation (see the module header): whether the issue slots
+    /// and lanes left can take every unplaced operation, the simple pool
+    /// anywhere and the others in the rows of their domains. At a leaf
+    /// (`assign`), the pool's rows are taken from the flow into `t`.
+    fn flow_fits(&mut self, doms: &[(usize, Vec<i64>)], assign: bool) -> bool {
+        let ii = self.ii as usize;
+        let nl = self.lanes.len();
+        let rows = 2;
+        let lane_node = |l: usize, w: usize| 2 + ii + l * ii + w;
+        let mut f = std::mem::take(&mut self.flow);
+        f.reset(2 + ii + nl * ii);
+        let cap = |r: ResourceId, w: usize| {
+            self.m
+                .resource(r)
+                .capacity
+                .saturating_sub(self.table.used(r, w as i64))
+        };
+        for w in 0..ii {
+            let c = cap(ISSUE, w);
+            if c > 0 {
+                f.edge(rows + w, 1, c);
+            }
+            for (l, &r) in self.lanes.iter().enumerate() {
+                let c = cap(r, w);
+                if c > 0 {
+                    f.edge(lane_node(l, w), rows + w, c);
+                }
+            }
+        }
+        let mut need = 0u32;
+        // The pool, one node per lane (and one for issue only).
+        let mut pool: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+        for x in 0..self.n {
+            if self.role[x] != Role::Pool || self.placed[x] {
+                continue;
+            }
+            let l = self.lane[x].flatten();
+            match pool.iter_mut().find(|p| p.0 == l) {
+                Some(p) => p.1.push(x),
+                None => pool.push((l, vec![x])),
+            }
+        }
+        let mut pool_edges: Vec<(usize, usize, usize)> = Vec::new();
+        for (i, (l, ops)) in pool.iter().enumerate() {
+            let k = ops.len() as u32;
+            let node = f.node();
+            f.edge(0, node, k);
+            need += k;
+            for w in 0..ii {
+                let to = match l {
+                    Some(l) => lane_node(*l, w),
+                    None => rows + w,
+                };
+                pool_edges.push((i, w, f.edge(node, to, k)));
+            }
+        }
+        // The others, each in the rows of its domain.
+        let mut seen = vec![false; ii];
+        for (x, dom) in doms {
+            let u = self.issue[*x];
+            if u == 0 {
+                continue;
+            }
+            let node = f.node();
+            f.edge(0, node, u);
+            need += u;
+            seen.iter_mut().for_each(|s| *s = false);
+            for &t in dom {
+                let w = self.row(t) as usize;
+                if seen[w] {
+                    continue;
+                }
+                seen[w] = true;
+                match self.lane[*x] {
+                    Some(Some(l)) => f.edge(node, lane_node(l, w), u),
+                    _ => f.edge(node, rows + w, u),
+                };
+            }
+        }
+        let ok = f.max_flow(0, 1) == need;
+        if ok && assign {
+            for (i, w, e) in pool_edges {
+                for _ in 0..f.flow_on(e) {
+                    if let Some(x) = pool[i].1.pop() {
+                        self.t[x] = w as i64;
                     }
                 }
             }
-            if !changed {
-                break;
+        }
+        self.flow = f;
+        ok
+    }
+
+    /// The schedule of a complete placement: each component shifted by
+    /// whole IIs, in topological order, so that the edges between
+    /// components hold; then the earliest cycle moved to 0.
+    fn cycles(&self, p: &Program) -> Vec<Cycle> {
+        let mut t = self.t.clone();
+        let ii = self.ii;
+        // Tarjan numbers components so that edges go from higher to lower.
+        for c in (0..self.members.len()).rev() {
+            let mut k = NONE;
+            for &j in &self.members[c] {
+                for e in p.in_edges(OpId::from_index(j)) {
+                    let i = e.from.index();
+                    if self.comp[i] == c {
+                        continue;
+                    }
+                    let need = t[i] + i64::from(e.latency) - i64::from(e.distance) * ii - t[j];
+                    k = k.max(ceil_div(need, ii));
+                }
+            }
+            if k != NONE {
+                for &j in &self.members[c] {
+                    t[j] += k * ii;
+                }
             }
         }
-        let t: Vec<Cycle> = (0..n).map(|i| self.rows[i] + self.ii * q[i]).collect();
         let min = t.iter().copied().min().unwrap_or(0);
         t.into_iter().map(|c| c - min).collect()
+    }
+}
+
+/// What placing an operation changed.
+struct Saved {
+    /// The windows it narrowed, before: `(operation, lo, hi)`.
+    windows: Vec<(usize, i64, i64)>,
+    /// Whether it anchored its recurrence.
+    started: bool,
+    /// The row of the last of its group before it.
+    group_row: i64,
+}
+
+fn take(mut doms: Vec<(usize, Vec<i64>)>, i: usize) -> (usize, Vec<i64>) {
+    doms.swap_remove(i)
+}
+
+/// A small maximum-flow network (Dinic), its buffers reused between calls.
+#[derive(Default)]
+struct Flow {
+    head: Vec<u32>,
+    next: Vec<u32>,
+    to: Vec<u32>,
+    cap: Vec<u32>,
+    orig: Vec<u32>,
+    level: Vec<i32>,
+    it: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+const NIL: u32 = u32::MAX;
+
+impl Flow {
+    fn reset(&mut self, nodes: usize) {
+        self.head.clear();
+        self.head.resize(nodes, NIL);
+        self.next.clear();
+        self.to.clear();
+        self.cap.clear();
+        self.orig.clear();
+    }
+
+    fn node(&mut self) -> usize {
+        self.head.push(NIL);
+        self.head.len() - 1
+    }
+
+    /// Adds `a → b` with capacity `c`; returns the edge's index.
+    fn edge(&mut self, a: usize, b: usize, c: u32) -> usize {
+        let e = self.to.len();
+        for (from, to, cap) in [(a, b, c), (b, a, 0)] {
+            self.to.push(to as u32);
+            self.cap.push(cap);
+            self.orig.push(cap);
+            self.next.push(self.head[from]);
+            self.head[from] = (self.to.len() - 1) as u32;
+        }
+        e
+    }
+
+    fn flow_on(&self, e: usize) -> u32 {
+        self.orig[e] - self.cap[e]
+    }
+
+    fn max_flow(&mut self, s: usize, t: usize) -> u32 {
+        let n = self.head.len();
+        let mut total = 0u32;
+        loop {
+            self.level.clear();
+            self.level.resize(n, -1);
+            self.queue.clear();
+            self.level[s] = 0;
+            self.queue.push(s as u32);
+            let mut qi = 0;
+            while qi < self.queue.len() {
+                let v = self.queue[qi] as usize;
+                qi += 1;
+                let mut e = self.head[v];
+                while e != NIL {
+                    let w = self.to[e as usize] as usize;
+                    if self.cap[e as usize] > 0 && self.level[w] < 0 {
+                        self.level[w] = self.level[v] + 1;
+                        self.queue.push(w as u32);
+                    }
+                    e = self.next[e as usize];
+                }
+            }
+            if self.level[t] < 0 {
+                return total;
+            }
+            self.it.clear();
+            self.it.extend_from_slice(&self.head);
+            loop {
+                let f = self.push(s, t, u32::MAX);
+                if f == 0 {
+                    break;
+                }
+                total += f;
+            }
+        }
+    }
+
+    fn push(&mut self, v: usize, t: usize, limit: u32) -> u32 {
+        if v == t {
+            return limit;
+        }
+        while self.it[v] != NIL {
+            let e = self.it[v] as usize;
+            let w = self.to[e] as usize;
+            if self.cap[e] > 0 && self.level[w] == self.level[v] + 1 {
+                let f = self.push(w, t, limit.min(self.cap[e]));
+                if f > 0 {
+                    self.cap[e] -= f;
+                    self.cap[e ^ 1] += f;
+                    return f;
+                }
+            }
+            self.it[v] = self.next[e];
+        }
+        0
     }
 }
 
@@ -414,7 +979,10 @@ mod tests {
     fn proves_ii(text: &str, ii: u64) -> Program {
         let m = Machine::toy();
         let p = parse(text, "t.txt", &m).unwrap();
-        assert_eq!(search(&p, &m, ii - 1, 100_000), Outcome::Infeasible);
+        assert!(matches!(
+            search(&p, &m, ii - 1, 100_000),
+            Outcome::Infeasible(_)
+        ));
         let Outcome::Found(t) = search(&p, &m, ii, 100_000) else {
             panic!("II {ii} is feasible");
         };
@@ -433,5 +1001,25 @@ mod tests {
         );
         // No budget, no answer.
         assert_eq!(search(&p, &Machine::toy(), 5, 0), Outcome::Undecided);
+    }
+
+    #[test]
+    fn a_div_alone_does_not_fit_at_ii_3() {
+        let m = Machine::toy();
+        let p = parse("loop d\na: r1 = div r1, 3\n", "t.txt", &m).unwrap();
+        // RecMII 6 first; at II 3 the div's offsets 0 and 3 share a row.
+        assert_eq!(
+            search(&p, &m, 3, 10),
+            Outcome::Infeasible(Proof::Recurrence)
+        );
+        let p = parse("loop d\na: r1 = div r2, 3\n", "t.txt", &m).unwrap();
+        assert_eq!(
+            search(&p, &m, 3, 10),
+            Outcome::Infeasible(Proof::Cells {
+                resource: "mul".into(),
+                needed: 4,
+                cells: 3
+            })
+        );
     }
 }

@@ -37,7 +37,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::engine::exact;
+use crate::engine::exact::{self, Proof};
 use crate::engine::mii;
 use crate::engine::rtable::{GlobalTable, ModuloTable};
 use crate::engine::sched;
@@ -65,6 +65,11 @@ pub struct ModuloSchedule {
     /// The II iterative modulo scheduling reached on its own (the exact
     /// search may have found a smaller one).
     pub heuristic_ii: u64,
+    /// The smallest II not proven infeasible: the minimum is at least this
+    /// (II itself when proven minimal, MII when nothing was searched).
+    pub lower: u64,
+    /// The IIs the exact search proved infeasible, each with its proof.
+    pub infeasible: Vec<(u64, Proof)>,
 }
 
 impl ModuloSchedule {
@@ -74,13 +79,15 @@ impl ModuloSchedule {
             mii: self.mii,
             heuristic_ii: self.heuristic_ii,
             minimality: self.minimality,
+            lower: self.lower,
+            infeasible: self.infeasible.clone(),
         }
     }
 }
 
 /// What is known about a reference II: the lower bound, what the heuristic
 /// reached, and whether II is proven minimal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IiFacts {
     /// MII (Lesson 23.6).
     pub mii: u64,
@@ -88,6 +95,17 @@ pub struct IiFacts {
     pub heuristic_ii: u64,
     /// Whether II is known to be the minimum.
     pub minimality: Minimality,
+    /// The proven lower bound on II ([`ModuloSchedule::lower`]).
+    pub lower: u64,
+    /// The IIs proven infeasible, with their proofs.
+    pub infeasible: Vec<(u64, Proof)>,
+}
+
+impl IiFacts {
+    /// Whether II is known to be the minimum.
+    pub fn proven(&self) -> bool {
+        matches!(self.minimality, Minimality::Mii | Minimality::Proven)
+    }
 }
 
 /// How far an II is known to be the smallest a modulo schedule can have.
@@ -98,9 +116,13 @@ pub enum Minimality {
     /// The exact search ([`crate::engine::exact`]) showed every II from
     /// MII to II − 1 infeasible.
     Proven,
-    /// Iterative modulo scheduling's answer, not proven minimal: the loop
-    /// is larger than the exact search covers, or the search gave up.
+    /// Iterative modulo scheduling's answer, not searched further: the
+    /// loop is larger than the exact search covers.
     Heuristic,
+    /// Not proven minimal: the exact search ran out of nodes (or reached
+    /// [`exact::MAX_II`]) at [`ModuloSchedule::lower`], every II below
+    /// that being infeasible.
+    Bounded,
 }
 
 /// The graph facts every II attempt shares: strongly connected components
@@ -359,12 +381,20 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize, g: &Components) -> O
     Some(cycles)
 }
 
+/// The reference modulo schedule of a loop body with the default node
+/// budget: [`modulo_schedule_with`] and [`exact::DEFAULT_NODES`].
+pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
+    modulo_schedule_with(p, m, exact::DEFAULT_NODES)
+}
+
 /// The reference modulo schedule of a loop body: iterative modulo
 /// scheduling ([`iterative`]), then, on a loop of at most
 /// [`exact::MAX_OPS`] operations whose II is above MII, the exact search
-/// at every smaller II from MII up. The II never exceeds the heuristic's,
-/// and [`ModuloSchedule::minimality`] says whether it is proven minimal.
-pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
+/// at every smaller II from MII up, sharing `nodes` search nodes. The II
+/// never exceeds the heuristic's, and [`ModuloSchedule::minimality`] says
+/// whether it is proven minimal ([`ModuloSchedule::lower`] the bound
+/// proven when it is not).
+pub fn modulo_schedule_with(p: &Program, m: &Machine, nodes: u64) -> ModuloSchedule {
     let heuristic = iterative(p, m);
     if heuristic.minimality == Minimality::Mii || p.len() > exact::MAX_OPS {
         return heuristic;
@@ -372,38 +402,23 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
     // The search decides nothing above its largest II: stop there, and the
     // IIs left untried keep the heuristic's II unproven.
     let top = heuristic.ii.min(exact::MAX_II + 1);
-    let mut all_infeasible = top == heuristic.ii;
-    let mut left = exact::LOOP_STEPS;
-    for ii in heuristic.mii..top {
-        let mut steps = left.min(exact::STEPS);
-        let before = steps;
-        let outcome = exact::search_counted(p, m, ii, &mut steps);
-        left -= before - steps;
-        match outcome {
-            exact::Outcome::Found(cycles) => {
-                return ModuloSchedule {
-                    ii,
-                    cycles,
-                    minimality: if ii == heuristic.mii {
-                        Minimality::Mii
-                    } else if all_infeasible {
-                        Minimality::Proven
-                    } else {
-                        Minimality::Heuristic
-                    },
-                    ..heuristic
-                };
-            }
-            exact::Outcome::Infeasible => {}
-            exact::Outcome::Undecided => all_infeasible = false,
-        }
-    }
+    let found = exact::minimal_ii(p, m, heuristic.mii, top, nodes);
+    let (ii, cycles) = found
+        .found
+        .unwrap_or_else(|| (heuristic.ii, heuristic.cycles.clone()));
+    let minimality = if ii == heuristic.mii {
+        Minimality::Mii
+    } else if found.lower == ii {
+        Minimality::Proven
+    } else {
+        Minimality::Bounded
+    };
     ModuloSchedule {
-        minimality: if all_infeasible {
-            Minimality::Proven
-        } else {
-            Minimality::Heuristic
-        },
+        ii,
+        cycles,
+        minimality,
+        lower: found.lower.min(ii),
+        infeasible: found.infeasible,
         ..heuristic
     }
 }
@@ -442,6 +457,8 @@ pub fn iterative(p: &Program, m: &Machine) -> ModuloSchedule {
                 attempts,
                 minimality: minimality(ii),
                 heuristic_ii: ii,
+                lower: mii,
+                infeasible: Vec::new(),
             };
         }
         attempts += 1;
@@ -455,6 +472,8 @@ pub fn iterative(p: &Program, m: &Machine) -> ModuloSchedule {
         attempts,
         minimality: minimality(safe),
         heuristic_ii: safe,
+        lower: mii,
+        infeasible: Vec::new(),
     }
 }
 

@@ -585,6 +585,11 @@ impl ModuloTable {
         overflow(self, &m.class(class).folded, c, |r| self.caps[r.index()]).is_none()
     }
 
+    /// Units of `r` in use in the row of cycle `c`.
+    pub fn used(&self, r: ResourceId, c: Cycle) -> u32 {
+        self.counts[self.key(r, c, 0)]
+    }
+
     /// The first cycle in `from … from + II − 1` where `class` fits, the
     /// answer of trying `fits` at each in turn. When a pair overflows in
     /// row `w`, every cycle that puts the pair in a full row after `w` is

@@ -36,8 +36,15 @@ pub struct Schedule {
     pub ii_facts: Option<IiFacts>,
 }
 
-/// The reference schedule of `p` on `m`.
+/// The reference schedule of `p` on `m`, a loop's exact search with its
+/// default budget ([`crate::engine::exact::DEFAULT_NODES`]).
 pub fn reference(p: &Program, m: &Machine) -> Schedule {
+    reference_with(p, m, crate::engine::exact::DEFAULT_NODES)
+}
+
+/// [`reference`] with `nodes` search nodes for a loop's exact search
+/// (`course schedule --search-nodes`); a block ignores it.
+pub fn reference_with(p: &Program, m: &Machine, nodes: u64) -> Schedule {
     match p.kind() {
         Kind::Block => {
             let s = sched::list_schedule(p, m);
@@ -51,7 +58,7 @@ pub fn reference(p: &Program, m: &Machine) -> Schedule {
             }
         }
         Kind::Loop => {
-            let s = modulo::modulo_schedule(p, m);
+            let s = modulo::modulo_schedule_with(p, m, nodes);
             let length = sched::schedule_length(p, m, &s.cycles);
             Schedule {
                 ii_facts: Some(s.facts()),

@@ -6,7 +6,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::engine::exact;
+use crate::engine::exact::{self, Proof};
 use crate::engine::mii::Bounds;
 use crate::engine::modulo::{IiFacts, Minimality};
 use crate::model::ids::{ClassId, Cycle};
@@ -236,7 +236,7 @@ pub fn capitalized(s: &str) -> String {
 
 /// How a reference reached its II and what is known about it being the
 /// minimum: `iterative modulo scheduling reaches II = 5, the minimum: II 4
-/// is infeasible`. `ops` is the size of the loop.
+/// is infeasible (exhaustive search)`. `ops` is the size of the loop.
 pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
     let mut s = if f.heuristic_ii > ii {
         format!(
@@ -248,25 +248,75 @@ pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
     };
     match f.minimality {
         Minimality::Mii => s.push_str(&format!(", the minimum (MII = {})", f.mii)),
-        Minimality::Proven if ii == f.mii + 1 => {
-            s.push_str(&format!(", the minimum: II {} is infeasible", f.mii))
-        }
-        Minimality::Proven => s.push_str(&format!(
-            ", the minimum: IIs {}–{} are infeasible",
+        Minimality::Proven if ii == f.mii + 1 => s.push_str(&format!(
+            ", the minimum: II {} is infeasible{}",
             f.mii,
-            ii - 1
+            proofs_text(&f.infeasible)
+        )),
+        Minimality::Proven => s.push_str(&format!(
+            ", the minimum: IIs {}–{} are infeasible{}",
+            f.mii,
+            ii - 1,
+            proofs_text(&f.infeasible)
         )),
         Minimality::Heuristic if ops > exact::MAX_OPS => s.push_str(&format!(
             " (heuristic: MII = {}; the exact search covers loops of up to {} operations)",
             f.mii,
             exact::MAX_OPS
         )),
-        Minimality::Heuristic => s.push_str(&format!(
-            " (heuristic: MII = {}; the exact search did not finish)",
-            f.mii
-        )),
+        Minimality::Heuristic | Minimality::Bounded => {
+            let range = if f.lower + 1 >= ii {
+                format!("{} or {ii}", f.lower.min(ii - 1))
+            } else {
+                format!("between {} and {ii}", f.lower)
+            };
+            s.push_str(&format!(
+                " (not proven minimal: MII = {}, the minimum is {range}; the exact search ran out of nodes at II {})",
+                f.mii, f.lower
+            ))
+        }
     }
     s
+}
+
+/// Why IIs are infeasible, as a clause: ` (exhaustive search)` when the
+/// search decided each, else each II's reason.
+fn proofs_text(proofs: &[(u64, Proof)]) -> String {
+    if proofs
+        .iter()
+        .all(|(_, p)| matches!(p, Proof::Search { .. }))
+    {
+        return " (exhaustive search)".to_string();
+    }
+    if let [(_, p)] = proofs {
+        return format!(": {}", proof_text(p, proofs[0].0));
+    }
+    let each: Vec<String> = proofs
+        .iter()
+        .map(|(ii, p)| format!("II {ii}: {}", proof_text(p, *ii)))
+        .collect();
+    format!(" ({})", each.join("; "))
+}
+
+/// One II's reason for being infeasible, in words.
+pub fn proof_text(p: &Proof, ii: u64) -> String {
+    match p {
+        Proof::Recurrence => format!("a dependence cycle has latency above its distance × {ii}"),
+        Proof::Cells {
+            resource,
+            needed,
+            cells,
+        } => format!("{resource} needs {needed} cells mod {ii} but has {cells}"),
+        Proof::Alone {
+            class,
+            resource,
+            needed,
+            capacity,
+        } => format!(
+            "one {class} alone needs {needed} units of {resource} in one row mod {ii}, which has {capacity}"
+        ),
+        Proof::Search { .. } => "exhaustive search".to_string(),
+    }
 }
 
 /// `a → d (3)` lines; loop-carried edges show their distance.

@@ -71,7 +71,8 @@ pub fn write_text<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt:
         Some(ii) => {
             let claim = s
                 .ii_facts
-                .map(|f| report::ii_claim(ii, &f, p.len()))
+                .as_ref()
+                .map(|f| report::ii_claim(ii, f, p.len()))
                 .unwrap_or_else(|| format!("iterative modulo scheduling reaches II = {ii}"));
             writeln!(
                 w,

@@ -13,7 +13,7 @@ use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, Progra
 use crate::content::gen::GenParams;
 use crate::engine::check;
 use crate::engine::mii;
-use crate::engine::modulo::{IiFacts, Minimality};
+use crate::engine::modulo::IiFacts;
 use crate::engine::schedule;
 use crate::formats::submission;
 use crate::model::ids::Cycle;
@@ -124,9 +124,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     let b = mii::analyze(&p, m);
     let reference = schedule::reference(&p, m);
     let reference_ii = reference.ii.unwrap_or(0);
-    let proven = reference
-        .ii_facts
-        .is_some_and(|f| f.minimality != Minimality::Heuristic);
+    let proven = reference.ii_facts.as_ref().is_some_and(IiFacts::proven);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     let mut mistakes: Vec<Mistake> = result

@@ -12,7 +12,7 @@ const TASK: &str = concat!(
 Modulo-schedule this loop body: choose an initiation interval II and an
 issue cycle t for each operation of one iteration (iteration k issues it at
 t + k·II). The reference II is expected: the minimum, found by an exact
-search, for loops of up to 16 operations.
+search, for loops of up to 40 operations.
 ",
     super::loop_dependences!(),
     "  An edge i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.
@@ -32,7 +32,8 @@ pub fn problem(p: &Problem) -> String {
     if let Some(s) = &p.solution {
         let claim = s
             .ii_facts
-            .map(|f| report::ii_claim(s.ii, &f, p.program.len()))
+            .as_ref()
+            .map(|f| report::ii_claim(s.ii, f, p.program.len()))
             .unwrap_or_else(|| format!("iterative modulo scheduling reaches II = {}", s.ii));
         text.push_str("\nSolution\n\nDependences:\n");
         text.push_str(&report::edges_text(&p.program));

@@ -106,8 +106,26 @@ fn dispatch(req: &Value) -> Out {
         "flash_reveal" => flash_reveal(&args(req)?),
         "flash_rate" => flash_rate(&args(req)?),
         "flash_import" => flash_import(&args(req)?),
+        "bench_exact" => bench_exact(&args(req)?),
         _ => Err(format!("unknown command `{cmd}`")),
     }
+}
+
+/// `{"cmd":"bench_exact","ops":N,"seed":S}`: the reference of `course gen
+/// loop --ops N --seed S` on the toy machine, for `course bench --only
+/// exact` (which times the call from node).
+#[derive(Deserialize)]
+struct BenchExact {
+    ops: u64,
+    seed: u64,
+}
+
+fn bench_exact(a: &BenchExact) -> Out {
+    if a.ops == 0 || a.ops > 1000 {
+        return Err("ops: between 1 and 1000".into());
+    }
+    let (proven, gap) = course::bench::exact_one(&Machine::toy(), a.ops, a.seed);
+    Ok(json!({ "proven": proven, "above_mii": gap }))
 }
 
 /// The request's fields as `T`.
