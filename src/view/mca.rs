@@ -52,6 +52,10 @@ pub struct McaOutput<'m> {
     pub texts: Vec<String>,
     #[serde(skip)]
     pub model: &'m Machine,
+    /// Assembly instructions left out (`--skip-unsupported`), each as
+    /// `file:line:column: why`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
     /// The simulation itself (unrounded figures, timeline stamps).
     #[serde(skip)]
     pub report: Report,

@@ -129,6 +129,7 @@ fn course_mca_agrees_with_llvm_mca_14() {
                     timeline,
                     ..Views::default()
                 },
+                skip_unsupported: false,
             };
             let ours = mca::run(&text, &name, &m, &req(100, false)).unwrap();
             let ours_text = course::view::mca::text(&ours);
@@ -165,4 +166,86 @@ fn course_mca_agrees_with_llvm_mca_14() {
         "mca_corpus: {kernels} kernels agree with {} (summary at 100 iterations, timelines at 3)",
         bin.display()
     ));
+}
+
+/// The corpus's assembly read as `course mca FILE.s` reads it gives what
+/// its hand-written lab form gives: the same class for every instruction
+/// and the same Total Cycles, IPC, Block RThroughput (100 iterations) and
+/// timeline (3 iterations). No llvm-mca needed: the lab forms are the ones
+/// checked against llvm-mca-14 above.
+#[test]
+fn the_corpus_assembly_reads_as_its_lab_form() {
+    let root = common::root().join("tests/data/mca-corpus");
+    let mut kernels = 0;
+    let mut failures = Vec::new();
+    for &(model, _, _) in MODELS {
+        let m = machine(&root, model);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "s"))
+            .collect();
+        files.sort();
+        for asm in files {
+            kernels += 1;
+            let name = format!("{model}/{}", asm.file_name().unwrap().to_string_lossy());
+            let s = std::fs::read_to_string(&asm).unwrap();
+            let lab = std::fs::read_to_string(asm.with_extension("txt")).unwrap();
+            let req = |n, timeline| Request {
+                iterations: n,
+                timeline_iterations: n,
+                views: Views {
+                    timeline,
+                    ..Views::default()
+                },
+                skip_unsupported: false,
+            };
+            let ours = match mca::run(&s, &name, &m, &req(100, false)) {
+                Ok(o) => o,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            let lab_name = format!("{}.txt", name.trim_end_matches(".s"));
+            let hand = mca::run(&lab, &lab_name, &m, &req(100, false)).unwrap();
+            let classes = |o: &mca::McaOutput| -> Vec<String> {
+                o.program
+                    .ops()
+                    .iter()
+                    .map(|op| m.class(op.class).name.clone())
+                    .collect()
+            };
+            if classes(&ours) != classes(&hand) {
+                failures.push(format!(
+                    "{name}: classes {:?}, the lab form's {:?}",
+                    classes(&ours),
+                    classes(&hand)
+                ));
+            }
+            let (a, b) = (
+                course::view::mca::text(&ours),
+                course::view::mca::text(&hand),
+            );
+            for key in ["Total Cycles:", "IPC:", "Block RThroughput:"] {
+                if field(&a, key) != field(&b, key) {
+                    failures.push(format!(
+                        "{name}: {key} {} from the assembly, {} from the lab form",
+                        field(&a, key),
+                        field(&b, key)
+                    ));
+                }
+            }
+            let t = |text: &str, origin: &str| {
+                let o = mca::run(text, origin, &m, &req(3, true)).unwrap();
+                render_timeline(&o.texts, &o.report)
+            };
+            let (ta, tb) = (t(&s, &name), t(&lab, &lab_name));
+            if ta != tb {
+                failures.push(format!("{name}: the timelines differ:\n{ta}\n{tb}"));
+            }
+        }
+    }
+    assert!(kernels >= 35, "{kernels} kernels");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -355,6 +355,7 @@ fn mca(a: &McaReq) -> Out {
             resource_pressure: a.resource_pressure,
             timeline: a.timeline,
         },
+        skip_unsupported: false,
     };
     let out = api::mca::run(&a.input_text, &a.input, &m, &req).map_err(|e| e.to_string())?;
     Ok(object([
