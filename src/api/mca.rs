@@ -221,7 +221,12 @@ pub fn run<'m>(
             })
             .collect()
     });
+    let bottleneck = views.bottleneck.then(|| {
+        let b = mca::bottleneck::bottleneck(&p, m, &r);
+        crate::view::mca::bottleneck_view(&p, m, &b, &texts)
+    });
     Ok(McaOutput {
+        bottleneck,
         block_rthroughput: r.block_rthroughput.to_f64(),
         bound: r.bound.fraction_string(),
         dispatch_width: r.dispatch_width,
@@ -261,6 +266,7 @@ mod tests {
         let j = serde_json::to_value(&out).unwrap();
         assert!(j.get("timeline").is_none() && j.get("instruction_info").is_none());
         req.views = Views {
+            bottleneck: false,
             instruction_info: true,
             resource_pressure: true,
             timeline: true,

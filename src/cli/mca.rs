@@ -10,7 +10,7 @@ use course::view;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Input: a lab-format block or loop body, or assembly (AT&T x86-64 or AArch64, as clang -S writes it; a .s file, or text that is not a lab header), lowered to the lab format (--emit-lab shows how).\n\nllvm-mca's spelling is read too: -mtriple=…, -mcpu=NAME (a built-in machine; -mcpu=help lists them), -iterations=N, -timeline, -timeline-max-iterations=N, -resource-pressure[=false], -instruction-info[=false], --instruction-tables[=full], -all-views, -json, -skip-unsupported-instructions.\n\nExamples:\n  course mca div.s -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake -iterations=1 -timeline\n  course mca labs/ch23-sched/inputs/mca/div.txt --machine skylake --iterations 1 --timeline\n  course mca labs/ch23-sched/inputs/mca/dot-x86.txt --machine znver4 --iterations 100 --format json\n  course mca labs/ch23-sched/inputs/mca/model.txt --machine skylake --instruction-tables"
+    after_help = "Input: a lab-format block or loop body, or assembly (AT&T x86-64 or AArch64, as clang -S writes it; a .s file, or text that is not a lab header), lowered to the lab format (--emit-lab shows how).\n\nllvm-mca's spelling is read too: -mtriple=…, -mcpu=NAME (a built-in machine; -mcpu=help lists them), -iterations=N, -timeline, -timeline-max-iterations=N, -resource-pressure[=false], -instruction-info[=false], -bottleneck-analysis (as --bottleneck), --instruction-tables[=full], -all-views, -json, -skip-unsupported-instructions.\n\nExamples:\n  course mca div.s -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake -iterations=1 -timeline\n  course mca labs/ch23-sched/inputs/mca/div.txt --machine skylake --iterations 1 --timeline\n  course mca labs/ch23-sched/inputs/mca/dot-x86.txt --machine znver4 --iterations 100 --format json\n  course mca labs/ch23-sched/inputs/mca/model.txt --machine skylake --instruction-tables"
 )]
 pub struct McaArgs {
     /// A lab-format block or loop body, or an assembly file (`-` for
@@ -32,6 +32,11 @@ pub struct McaArgs {
     /// Print the timeline view.
     #[arg(long)]
     pub timeline: bool,
+    /// Say which bound of Theorem 23.1.12 binds the simulated cycles per
+    /// iteration (a resource or a recurrence), the instructions behind it,
+    /// and what would lift it.
+    #[arg(long)]
+    pub bottleneck: bool,
     /// Iterations the timeline shows (llvm-mca's -timeline-max-iterations).
     #[arg(long, default_value_t = DEFAULT_TIMELINE_ITERATIONS)]
     pub timeline_max_iterations: u64,
@@ -84,6 +89,7 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
         iterations: args.iterations,
         timeline_iterations: args.timeline_max_iterations,
         views: Views {
+            bottleneck: args.bottleneck,
             instruction_info: args.instruction_info,
             resource_pressure: args.resource_pressure,
             timeline: args.timeline,
@@ -178,7 +184,12 @@ pub fn llvm_spelling(args: Vec<OsString>) -> Result<Vec<OsString>, CliError> {
                 out.push(format!("--{name}").into());
                 out.push(v.into());
             }
-            "timeline" | "resource-pressure" | "instruction-info" => {
+            "bottleneck-analysis" => {
+                if flag(&value) {
+                    out.push("--bottleneck".into());
+                }
+            }
+            "timeline" | "resource-pressure" | "instruction-info" | "bottleneck" => {
                 if flag(&value) {
                     out.push(format!("--{name}").into());
                 }
@@ -190,7 +201,12 @@ pub fn llvm_spelling(args: Vec<OsString>) -> Result<Vec<OsString>, CliError> {
             }
             "all-views" => {
                 if flag(&value) {
-                    for f in ["--timeline", "--resource-pressure", "--instruction-info"] {
+                    for f in [
+                        "--timeline",
+                        "--resource-pressure",
+                        "--instruction-info",
+                        "--bottleneck",
+                    ] {
                         out.push(f.into());
                     }
                 }

@@ -249,3 +249,58 @@ fn the_corpus_assembly_reads_as_its_lab_form() {
     assert!(kernels >= 35, "{kernels} kernels");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// On every corpus kernel the simulation never beats the Theorem 23.1.12
+/// bound in its steady state, and where it sits within 5 % of the larger
+/// bound, `--bottleneck` names that bound: the resource RThroughput comes
+/// from, or the critical recurrence.
+#[test]
+fn the_bottleneck_names_the_bound_the_corpus_sits_on() {
+    use course::engine::mca::bottleneck::{bottleneck, Binding};
+    use course::engine::mca::{recurrence, simulate, Options};
+    use course::engine::mii;
+    let root = common::root().join("tests/data/mca-corpus");
+    let mut named = 0;
+    for &(model, _, _) in MODELS {
+        let m = machine(&root, model);
+        for e in std::fs::read_dir(root.join(model)).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "txt") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let p = course::model::program::parse(&text, "k.txt", &m).unwrap();
+            let r = simulate(
+                &p,
+                &m,
+                &Options {
+                    iterations: 100,
+                    timeline_iterations: 0,
+                },
+            )
+            .unwrap();
+            let b = bottleneck(&p, &m, &r);
+            let res = mii::analyze(&p, &m).rthroughput.to_f64();
+            let rec = recurrence(&p, &m).map_or(0.0, |z| z.ratio().to_f64());
+            let bound = res.max(rec);
+            let name = path.display();
+            assert!(
+                b.steady >= bound - 1e-9,
+                "{name}: {} below {bound}",
+                b.steady
+            );
+            if b.steady <= bound * 1.05 {
+                named += 1;
+                match b.binding {
+                    Binding::Recurrence(_) => {
+                        assert!(rec > res, "{name}: recurrence named, {rec} ≤ {res}")
+                    }
+                    Binding::Resource { .. } => {
+                        assert!(res >= rec, "{name}: resource named, {res} < {rec}")
+                    }
+                }
+            }
+        }
+    }
+    assert!(named >= 10, "only {named} kernels sit on a bound");
+}

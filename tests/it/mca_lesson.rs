@@ -199,3 +199,24 @@ fn assembly_problems_are_located_and_the_lab_form_is_shown() {
         .stderr_has("-mtriple=riscv64")
         .run();
 }
+
+#[test]
+fn the_bottleneck_of_the_boxes_is_the_lessons() {
+    let out = mca(&["-mcpu=skylake", "--bottleneck", "--format", "json", "div.s"]);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let b = &j["bottleneck"];
+    assert_eq!(b["binding"], "resource", "{b}");
+    assert_eq!(b["resource"], "SKLFPDivider", "{b}");
+    assert_eq!(b["bound"], "16", "{b}");
+    assert_eq!(b["instructions"].as_array().unwrap().len(), 2, "{b}");
+    let out = mca(&["-mcpu=skylake", "-bottleneck-analysis", "dot-x86.s"]);
+    assert!(
+        out.contains("Binding: the recurrence at 4; the simulation is 0.0 % above it."),
+        "{out}"
+    );
+    assert!(
+        out.contains("vfmadd231pd (%rsi,%rax), %ymm1, %ymm0  (ℓ = 4, d = 1)"),
+        "{out}"
+    );
+    assert!(out.contains("with 2 it would be 2.0"), "{out}");
+}

@@ -39,6 +39,7 @@ use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::{Edge, EdgeKind, Program};
 use crate::util::ratio::Ratio;
 
+pub mod bottleneck;
 mod ooo;
 mod ports;
 

@@ -335,6 +335,8 @@ struct McaReq {
     resource_pressure: bool,
     #[serde(default)]
     instruction_info: bool,
+    #[serde(default)]
+    bottleneck: bool,
 }
 
 fn hundred() -> u64 {
@@ -351,6 +353,7 @@ fn mca(a: &McaReq) -> Out {
         iterations: a.iterations,
         timeline_iterations: a.timeline_iterations,
         views: api::mca::Views {
+            bottleneck: a.bottleneck,
             instruction_info: a.instruction_info,
             resource_pressure: a.resource_pressure,
             timeline: a.timeline,
