@@ -57,8 +57,13 @@ const LAB_INPUTS: [&str; 8] = [
     "labs/ch23-sched/inputs/chase.txt",
 ];
 
-/// The llvm-mca kernels, with the machine each was written for.
-const KERNELS: [(&str, &str); 4] = [
+/// The llvm-mca kernels, with the machine each was written for: the
+/// lesson's assembly, then the same kernels in the lab format.
+const KERNELS: [(&str, &str); 8] = [
+    ("labs/ch23-sched/inputs/mca/div.s", "skylake"),
+    ("labs/ch23-sched/inputs/mca/model.s", "skylake"),
+    ("labs/ch23-sched/inputs/mca/dot-x86.s", "skylake"),
+    ("labs/ch23-sched/inputs/mca/dot-a64.s", "neoverse-v2"),
     ("labs/ch23-sched/inputs/mca/div.txt", "skylake"),
     ("labs/ch23-sched/inputs/mca/model.txt", "skylake"),
     ("labs/ch23-sched/inputs/mca/dot-x86.txt", "skylake"),
