@@ -25,6 +25,8 @@ pub struct Request {
     /// Assembly input: drop instructions the model has no class for (with
     /// a note) instead of refusing the file.
     pub skip_unsupported: bool,
+    /// How loads pass older stores (llvm-mca's `-noalias`).
+    pub memory: mca::MemoryOrder,
 }
 
 /// Why a simulation did not run.
@@ -192,7 +194,7 @@ pub fn run<'m>(
 ) -> Result<McaOutput<'m>, Error> {
     let (text, skipped) = lab_source(text, origin, m, req.skip_unsupported)?;
     let text = text.as_ref();
-    let p = program::parse(text, origin, m)?;
+    let p = mca::llvm_memory(&program::parse(text, origin, m)?, m, req.memory);
     let views = req.views;
     let opts = Options {
         iterations: req.iterations,
@@ -260,6 +262,7 @@ mod tests {
             timeline_iterations: 10,
             views: Views::default(),
             skip_unsupported: false,
+            memory: mca::MemoryOrder::NoAlias,
         };
         let out = run(body, "t", &m, &req).unwrap();
         assert_eq!(out.total_cycles, 7);

@@ -10,7 +10,7 @@ use course::view;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Input: a lab-format block or loop body, or assembly (AT&T x86-64 or AArch64, as clang -S writes it; a .s file, or text that is not a lab header), lowered to the lab format (--emit-lab shows how).\n\nllvm-mca's spelling is read too: -mtriple=…, -mcpu=NAME (a built-in machine; -mcpu=help lists them), -iterations=N, -timeline, -timeline-max-iterations=N, -resource-pressure[=false], -instruction-info[=false], -bottleneck-analysis (as --bottleneck), --instruction-tables[=full], -all-views, -json, -skip-unsupported-instructions.\n\nExamples:\n  course mca div.s -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake -iterations=1 -timeline\n  course mca labs/ch23-sched/inputs/mca/div.txt --machine skylake --iterations 1 --timeline\n  course mca labs/ch23-sched/inputs/mca/dot-x86.txt --machine znver4 --iterations 100 --format json\n  course mca labs/ch23-sched/inputs/mca/model.txt --machine skylake --instruction-tables"
+    after_help = "Input: a lab-format block or loop body, or assembly (AT&T x86-64 or AArch64, as clang -S writes it; a .s file, or text that is not a lab header), lowered to the lab format (--emit-lab shows how).\n\nllvm-mca's spelling is read too: -mtriple=…, -mcpu=NAME (a built-in machine; -mcpu=help lists them), -iterations=N, -timeline, -timeline-max-iterations=N, -resource-pressure[=false], -instruction-info[=false], -bottleneck-analysis (as --bottleneck), --instruction-tables[=full], -all-views, -json, -skip-unsupported-instructions, -noalias[=false].\n\nExamples:\n  course mca div.s -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake -iterations=1 -timeline\n  course mca labs/ch23-sched/inputs/mca/div.txt --machine skylake --iterations 1 --timeline\n  course mca labs/ch23-sched/inputs/mca/dot-x86.txt --machine znver4 --iterations 100 --format json\n  course mca labs/ch23-sched/inputs/mca/model.txt --machine skylake --instruction-tables"
 )]
 pub struct McaArgs {
     /// A lab-format block or loop body, or an assembly file (`-` for
@@ -23,6 +23,10 @@ pub struct McaArgs {
     /// note on standard error, instead of refusing the file.
     #[arg(long)]
     pub skip_unsupported: bool,
+    /// llvm-mca's -noalias: loads pass older stores (true, the default), or
+    /// wait for the youngest older store to execute (false).
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub noalias: bool,
     /// llvm-mca's -mtriple: checked against the machine's family.
     #[arg(long, value_name = "TRIPLE")]
     pub mtriple: Option<String>,
@@ -95,6 +99,11 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
             timeline: args.timeline,
         },
         skip_unsupported: args.skip_unsupported,
+        memory: if args.noalias {
+            course::engine::mca::MemoryOrder::NoAlias
+        } else {
+            course::engine::mca::MemoryOrder::Conservative
+        },
     };
     let out = mca::run(&text, &args.input, &ctx.machine, &req)?;
     for n in &out.skipped {
@@ -178,6 +187,10 @@ pub fn llvm_spelling(args: Vec<OsString>) -> Result<Vec<OsString>, CliError> {
             "mtriple" => {
                 out.push("--mtriple".into());
                 out.push(take_value("mtriple")?.into());
+            }
+            "noalias" => {
+                out.push("--noalias".into());
+                out.push(value.clone().unwrap_or_else(|| "true".into()).into());
             }
             "iterations" | "timeline-max-iterations" => {
                 let v = take_value(name)?;

@@ -111,7 +111,8 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
     (
         "labs/ch23-sched/inputs/mca/dot-x86.txt",
         include_str!("../../labs/ch23-sched/inputs/mca/dot-x86.txt"),
-    ),    (
+    ),
+    (
         "labs/ch23-sched/inputs/mca/div.s",
         include_str!("../../labs/ch23-sched/inputs/mca/div.s"),
     ),

@@ -130,6 +130,7 @@ fn course_mca_agrees_with_llvm_mca_14() {
                     ..Views::default()
                 },
                 skip_unsupported: false,
+                memory: Default::default(),
             };
             let ours = mca::run(&text, &name, &m, &req(100, false)).unwrap();
             let ours_text = course::view::mca::text(&ours);
@@ -199,6 +200,7 @@ fn the_corpus_assembly_reads_as_its_lab_form() {
                     ..Views::default()
                 },
                 skip_unsupported: false,
+                memory: Default::default(),
             };
             let ours = match mca::run(&s, &name, &m, &req(100, false)) {
                 Ok(o) => o,
@@ -303,4 +305,62 @@ fn the_bottleneck_names_the_bound_the_corpus_sits_on() {
         }
     }
     assert!(named >= 10, "only {named} kernels sit on a bound");
+}
+
+/// llvm-mca's `-noalias=false` (every load waits for the youngest older
+/// store) against `course mca --noalias false`, on every corpus kernel:
+/// Total Cycles and IPC at 100 iterations.
+#[test]
+fn the_conservative_memory_order_agrees_with_llvm_mca_14() {
+    let Some(bin) = llvm_mca_14() else {
+        common::note("SKIP mca_corpus -noalias=false: no llvm-mca of LLVM 14");
+        return;
+    };
+    let root = common::root().join("tests/data/mca-corpus");
+    let mut failures = Vec::new();
+    let mut kernels = 0;
+    for &(model, triple, cpu) in MODELS {
+        let m = machine(&root, model);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "s"))
+            .collect();
+        files.sort();
+        for asm in files {
+            kernels += 1;
+            let name = format!("{model}/{}", asm.file_name().unwrap().to_string_lossy());
+            let theirs = llvm(
+                &bin,
+                triple,
+                cpu,
+                &asm,
+                &["-iterations=100", "-noalias=false"],
+            );
+            let req = Request {
+                iterations: 100,
+                timeline_iterations: 0,
+                views: Views::default(),
+                skip_unsupported: false,
+                memory: course::engine::mca::MemoryOrder::Conservative,
+            };
+            let s = std::fs::read_to_string(&asm).unwrap();
+            let ours = course::view::mca::text(&mca::run(&s, &name, &m, &req).unwrap());
+            for key in ["Total Cycles:", "IPC:"] {
+                if field(&theirs, key) != field(&ours, key) {
+                    failures.push(format!(
+                        "{name}: {key} llvm-mca {} course {}",
+                        field(&theirs, key),
+                        field(&ours, key)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {kernels}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -364,6 +364,7 @@ fn mca(a: &McaReq) -> Out {
             timeline: a.timeline,
         },
         skip_unsupported: false,
+        memory: Default::default(),
     };
     let out = api::mca::run(&a.input_text, &a.input, &m, &req).map_err(|e| e.to_string())?;
     Ok(object([
