@@ -155,19 +155,21 @@ pub fn bottleneck_text(b: &BottleneckView) -> String {
         format!("the simulation is {:.1} % above it", b.percent_above)
     } else {
         format!(
-            "but the simulation is {:.1} % above it: neither bound explains the run alone (queues, the reorder buffer, ports chosen round-robin; see -resource-pressure and -timeline)",
+            "but the simulation is {:.1} % above it: neither bound explains the run alone (queues, the reorder buffer, ports chosen round-robin; see --resource-pressure and --timeline)",
             b.percent_above
         )
     };
     match b.resource.as_deref() {
         Some(r) => {
-            let _ = writeln!(s, "  Binding: the resource {r} at {}; {sits}.", b.bound);
+            let line = format!("  Binding: the resource {r} at {}; {sits}.", b.bound);
+            let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
             for st in &b.instructions {
                 let _ = writeln!(s, "    {:>3} cycles  {}", st.cycles, st.instruction);
             }
         }
         None => {
-            let _ = writeln!(s, "  Binding: the recurrence at {}; {sits}.", b.bound);
+            let line = format!("  Binding: the recurrence at {}; {sits}.", b.bound);
+            let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
             for st in &b.instructions {
                 let _ = writeln!(
                     s,
@@ -182,7 +184,12 @@ pub fn bottleneck_text(b: &BottleneckView) -> String {
             }
         }
     }
-    let _ = writeln!(s, "  To lift it: {}.", b.advice);
+    s.push_str(&crate::util::text::wrap_line(
+        &format!("  To lift it: {}.", b.advice),
+        "    ",
+        80,
+    ));
+    s.push('\n');
     s
 }
 
