@@ -616,19 +616,33 @@
 
   // ---- llvm-mca --------------------------------------------------------------------
 
+  const MCA_KEY = "course-mca-text";
+
+  // The kernel text: what the student typed (kept in local storage), or the
+  // chosen kernel's own text.
+  function mcaLoad(path) {
+    const file = call({ cmd: "file", path });
+    $("mca-text").value = file.ok ? file.text : "";
+    $("mca-text").dataset.name = basename(path);
+  }
+
   function mcaRun() {
-    const input = $("mca-input").value;
-    const file = call({ cmd: "file", path: input });
+    const text = $("mca-text").value;
+    // An edited text has no file name: the engine tells assembly from the
+    // lab format by its content.
+    const name = $("mca-text").dataset.name || "my-kernel";
     const machine = $("mca-machine").value;
     const iterations = Math.max(1, Math.min(100000, seedOf($("mca-iter")) || 1));
     const req = {
-      cmd: "mca", input, input_text: file.ok ? file.text : "", machine, iterations,
+      cmd: "mca", input: name, input_text: text, machine, iterations,
       timeline: $("mca-timeline").checked,
       resource_pressure: $("mca-pressure").checked,
       instruction_info: $("mca-info").checked,
+      bottleneck: $("mca-bottleneck").checked,
     };
-    $("mca-cli").textContent = "course mca " + input + " --machine " + machine + " --iterations " + iterations +
-      (req.timeline ? " --timeline" : "") + (req.resource_pressure ? " --resource-pressure" : "") + (req.instruction_info ? " --instruction-info" : "");
+    $("mca-cli").textContent = "course mca " + name + " --machine " + machine + " --iterations " + iterations +
+      (req.timeline ? " --timeline" : "") + (req.resource_pressure ? " --resource-pressure" : "") +
+      (req.instruction_info ? " --instruction-info" : "") + (req.bottleneck ? " --bottleneck" : "");
     show($("mca-out"), call(req));
   }
 
@@ -638,8 +652,22 @@
     $("mca-input").addEventListener("change", () => {
       const k = info.kernels.find((x) => x.path === $("mca-input").value);
       $("mca-machine").value = k ? k.machine : "toy";
+      mcaLoad($("mca-input").value);
+      try { localStorage.removeItem(MCA_KEY); } catch (e) { /* storage off */ }
+    });
+    $("mca-text").addEventListener("input", () => {
+      $("mca-text").dataset.name = "";
+      try { localStorage.setItem(MCA_KEY, $("mca-text").value); } catch (e) { /* storage off */ }
     });
     $("mca-machine").value = info.kernels[0].machine;
+    let saved = null;
+    try { saved = localStorage.getItem(MCA_KEY); } catch (e) { saved = null; }
+    if (saved) {
+      $("mca-text").value = saved;
+      $("mca-text").dataset.name = "";
+    } else {
+      mcaLoad(info.kernels[0].path);
+    }
     $("mca-form").addEventListener("submit", (e) => { e.preventDefault(); mcaRun(); });
     mcaRun();
   }

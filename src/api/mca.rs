@@ -4,7 +4,10 @@
 use std::collections::BTreeMap;
 
 use crate::engine::mca::{self, McaError, Options};
-use crate::formats::diagnostic::Diagnostics;
+use std::borrow::Cow;
+
+use crate::formats::asm;
+use crate::formats::diagnostic::{Diagnostic, Diagnostics};
 use crate::model::machine::Machine;
 use crate::model::program;
 use crate::view::mca::{InstructionPressure, InstructionRow, PressureOutput, TimelineRow};
@@ -19,6 +22,11 @@ pub struct Request {
     /// How many leading iterations the timeline shows, when asked for.
     pub timeline_iterations: u64,
     pub views: Views,
+    /// Assembly input: drop instructions the model has no class for (with
+    /// a note) instead of refusing the file.
+    pub skip_unsupported: bool,
+    /// How loads pass older stores (llvm-mca's `-noalias`).
+    pub memory: mca::MemoryOrder,
 }
 
 /// Why a simulation did not run.
@@ -117,8 +125,56 @@ fn pressure_output(m: &Machine, pr: &mca::Pressure, texts: &[String]) -> Pressur
     }
 }
 
+/// The lab-format text of an input and the notes of what was left out:
+/// the text itself, or, for assembly ([`asm::is_assembly`]), its lowering
+/// ([`asm::lower`]). A problem the lab parser finds in a lowering is
+/// reported at the assembly's line.
+pub fn lab_source<'t>(
+    text: &'t str,
+    origin: &str,
+    m: &Machine,
+    skip_unsupported: bool,
+) -> Result<(Cow<'t, str>, Vec<Diagnostic>), Error> {
+    if !asm::is_assembly(origin, text) {
+        return Ok((Cow::Borrowed(text), Vec::new()));
+    }
+    let l = asm::lower(text, origin, m, &asm::Options { skip_unsupported })?;
+    if let Err(e) = program::parse(&l.lab, origin, m) {
+        let asm_lines: Vec<&str> = text.lines().collect();
+        return Err(Error::Input(Diagnostics(
+            e.0.into_iter()
+                .map(|d| {
+                    let line = d.line.saturating_sub(1).max(1);
+                    let column = asm_lines
+                        .get(line as usize - 1)
+                        .map_or(1, |l| 1 + (l.len() - l.trim_start().len()) as u32);
+                    Diagnostic::new(
+                        d.file,
+                        line,
+                        column,
+                        format!("{} (in its lab form)", d.message),
+                    )
+                })
+                .collect(),
+        )));
+    }
+    Ok((Cow::Owned(l.lab), l.skipped))
+}
+
 /// Parses `text` and reports the model's view of each instruction.
 pub fn tables(text: &str, origin: &str, m: &Machine) -> Result<TablesOutput, Error> {
+    tables_with(text, origin, m, false)
+}
+
+/// [`tables`], dropping unsupported assembly instructions when asked.
+pub fn tables_with(
+    text: &str,
+    origin: &str,
+    m: &Machine,
+    skip_unsupported: bool,
+) -> Result<TablesOutput, Error> {
+    let (text, _) = lab_source(text, origin, m, skip_unsupported)?;
+    let text = text.as_ref();
     let p = program::parse(text, origin, m)?;
     let texts = instruction_texts(text, &p);
     Ok(TablesOutput {
@@ -136,7 +192,9 @@ pub fn run<'m>(
     m: &'m Machine,
     req: &Request,
 ) -> Result<McaOutput<'m>, Error> {
-    let p = program::parse(text, origin, m)?;
+    let (text, skipped) = lab_source(text, origin, m, req.skip_unsupported)?;
+    let text = text.as_ref();
+    let p = mca::llvm_memory(&program::parse(text, origin, m)?, m, req.memory);
     let views = req.views;
     let opts = Options {
         iterations: req.iterations,
@@ -165,7 +223,12 @@ pub fn run<'m>(
             })
             .collect()
     });
+    let bottleneck = views.bottleneck.then(|| {
+        let b = mca::bottleneck::bottleneck(&p, m, &r);
+        crate::view::mca::bottleneck_view(&p, m, &b, &texts)
+    });
     Ok(McaOutput {
+        bottleneck,
         block_rthroughput: r.block_rthroughput.to_f64(),
         bound: r.bound.fraction_string(),
         dispatch_width: r.dispatch_width,
@@ -182,6 +245,7 @@ pub fn run<'m>(
         texts,
         model: m,
         report: r,
+        skipped: skipped.iter().map(|d| d.to_string()).collect(),
     })
 }
 
@@ -197,12 +261,15 @@ mod tests {
             iterations: 1,
             timeline_iterations: 10,
             views: Views::default(),
+            skip_unsupported: false,
+            memory: mca::MemoryOrder::NoAlias,
         };
         let out = run(body, "t", &m, &req).unwrap();
         assert_eq!(out.total_cycles, 7);
         let j = serde_json::to_value(&out).unwrap();
         assert!(j.get("timeline").is_none() && j.get("instruction_info").is_none());
         req.views = Views {
+            bottleneck: false,
             instruction_info: true,
             resource_pressure: true,
             timeline: true,

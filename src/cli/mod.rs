@@ -273,10 +273,17 @@ pub type CmdResult = Result<u8, CliError>;
 
 pub fn main() -> ExitCode {
     let width = term::width();
+    let args = match mca::llvm_spelling(std::env::args_os().collect()) {
+        Ok(a) => a,
+        Err(CliError(msg)) => {
+            let _ = writeln!(io::stderr(), "course: error: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     let parsed = Cli::command()
         .term_width(width)
         .max_term_width(width)
-        .try_get_matches()
+        .try_get_matches_from(args)
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(c) => c,

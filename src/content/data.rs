@@ -112,6 +112,22 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         "labs/ch23-sched/inputs/mca/dot-x86.txt",
         include_str!("../../labs/ch23-sched/inputs/mca/dot-x86.txt"),
     ),
+    (
+        "labs/ch23-sched/inputs/mca/div.s",
+        include_str!("../../labs/ch23-sched/inputs/mca/div.s"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/model.s",
+        include_str!("../../labs/ch23-sched/inputs/mca/model.s"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-x86.s",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-x86.s"),
+    ),
+    (
+        "labs/ch23-sched/inputs/mca/dot-a64.s",
+        include_str!("../../labs/ch23-sched/inputs/mca/dot-a64.s"),
+    ),
 ];
 
 impl Source {

@@ -10,13 +10,187 @@ use crate::engine::mca::{Report, TIMELINE_MAX_CYCLES};
 use crate::model::ids::{Cycle, ResourceId};
 use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::Program;
+use crate::util::ratio::Ratio;
 
 /// Which views follow the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Views {
+    /// Which bound of Theorem 23.1.12 binds (`--bottleneck`).
+    pub bottleneck: bool,
     pub instruction_info: bool,
     pub resource_pressure: bool,
     pub timeline: bool,
+}
+
+/// The bottleneck section as data ([`crate::engine::mca::bottleneck`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct BottleneckView {
+    /// `resource` or `recurrence`.
+    pub binding: String,
+    /// The bound's value, as a fraction.
+    pub bound: String,
+    /// How far above the bound the simulation ends, in percent (rounded to
+    /// tenths).
+    pub percent_above: f64,
+    /// Simulated cycles per iteration, rounded to cents.
+    pub per_iteration: f64,
+    /// Cycles per iteration once the pipeline is full (rounded to cents):
+    /// what the bound is compared with.
+    pub steady: f64,
+    /// RThroughput, as a fraction.
+    pub resource_bound: String,
+    /// The busiest resource, when it binds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// ℓ(Z)/d(Z) of the critical recurrence, as a fraction (0 without one).
+    pub recurrence_bound: String,
+    /// The instructions behind the bound: the recurrence in cycle order,
+    /// or the resource's users with their cycles per iteration.
+    pub instructions: Vec<BottleneckStep>,
+    /// What would lift the bound.
+    pub advice: String,
+}
+
+/// One instruction behind a bound.
+#[derive(Clone, Debug, Serialize)]
+pub struct BottleneckStep {
+    /// Cycles: the edge's latency to the next (a recurrence), or the cycles
+    /// booked per iteration (a resource).
+    pub cycles: u64,
+    /// Iterations the edge spans (a recurrence only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u64>,
+    pub instruction: String,
+}
+
+/// The bottleneck of `b` as data, instructions named by `texts`.
+pub fn bottleneck_view(
+    p: &Program,
+    m: &Machine,
+    b: &crate::engine::mca::bottleneck::Bottleneck,
+    texts: &[String],
+) -> BottleneckView {
+    use crate::engine::mca::bottleneck::Binding;
+    let round = |x: f64, k: f64| (x * k).round() / k;
+    let name = |o: crate::model::ids::OpId| texts.get(o.index()).cloned().unwrap_or_default();
+    let (binding, resource, instructions, advice) = match &b.binding {
+        Binding::Recurrence(z) => {
+            let steps: Vec<BottleneckStep> = z
+                .edges
+                .iter()
+                .map(|&e| {
+                    let e = &p.edges()[e as usize];
+                    BottleneckStep {
+                        cycles: u64::from(e.latency),
+                        distance: Some(u64::from(e.distance)),
+                        instruction: expand_tabs(&name(e.from)),
+                    }
+                })
+                .collect();
+            let two = Ratio::new(z.latency, 2 * z.distance);
+            let advice = if two >= b.resource_bound {
+                format!(
+                    "break the chain: k independent accumulators (or chains) divide ℓ/d by k; with 2 it would be {}, until the resource bound {} binds",
+                    two.decimal1(),
+                    b.resource_bound.decimal1()
+                )
+            } else {
+                format!(
+                    "break the chain: with 2 independent accumulators (or chains) the resource bound {} binds instead",
+                    b.resource_bound.decimal1()
+                )
+            };
+            ("recurrence", None, steps, advice)
+        }
+        Binding::Resource {
+            resource, users, ..
+        } => {
+            let r = m.resource(*resource).name.clone();
+            let steps = users
+                .iter()
+                .map(|&(o, c)| BottleneckStep {
+                    cycles: c,
+                    distance: None,
+                    instruction: expand_tabs(&name(o)),
+                })
+                .collect();
+            let advice = if *resource == crate::model::ids::ResourceId(0) {
+                "fewer micro-ops per iteration (a folded form, fewer instructions): more iterations in flight do not lift a dispatch bound".to_string()
+            } else {
+                format!(
+                    "fewer cycles on {r}: fewer of its users, or forms that hold it for fewer cycles or use another unit; unrolling and more accumulators do not lift a resource bound"
+                )
+            };
+            ("resource", Some(r), steps, advice)
+        }
+    };
+    BottleneckView {
+        binding: binding.into(),
+        bound: b.bound().fraction_string(),
+        percent_above: round(b.above * 100.0, 10.0),
+        per_iteration: round(b.per_iteration, 100.0),
+        steady: round(b.steady, 100.0),
+        resource_bound: b.resource_bound.fraction_string(),
+        resource,
+        recurrence_bound: b.recurrence_bound.fraction_string(),
+        instructions,
+        advice,
+    }
+}
+
+/// The bottleneck section as text.
+pub fn bottleneck_text(b: &BottleneckView) -> String {
+    use std::fmt::Write;
+    let mut s = String::from(
+        "\n\nBottleneck (Theorem 23.1.12: cycles per iteration ≥ max(RThroughput, ℓ/d)):\n",
+    );
+    let _ = writeln!(
+        s,
+        "  simulated:        {:.2} cycles per iteration ({:.2} in the steady state)",
+        b.per_iteration, b.steady
+    );
+    let _ = writeln!(s, "  RThroughput:      {}", b.resource_bound);
+    let _ = writeln!(s, "  recurrence ℓ/d:   {}", b.recurrence_bound);
+    let sits = if b.percent_above <= crate::engine::mca::bottleneck::CLOSE * 100.0 {
+        format!("the simulation is {:.1} % above it", b.percent_above)
+    } else {
+        format!(
+            "but the simulation is {:.1} % above it: neither bound explains the run alone (queues, the reorder buffer, ports chosen round-robin; see --resource-pressure and --timeline)",
+            b.percent_above
+        )
+    };
+    match b.resource.as_deref() {
+        Some(r) => {
+            let line = format!("  Binding: the resource {r} at {}; {sits}.", b.bound);
+            let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
+            for st in &b.instructions {
+                let _ = writeln!(s, "    {:>3} cycles  {}", st.cycles, st.instruction);
+            }
+        }
+        None => {
+            let line = format!("  Binding: the recurrence at {}; {sits}.", b.bound);
+            let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
+            for st in &b.instructions {
+                let _ = writeln!(
+                    s,
+                    "    {}  (ℓ = {}{})",
+                    st.instruction,
+                    st.cycles,
+                    match st.distance {
+                        Some(d) if d > 0 => format!(", d = {d}"),
+                        _ => String::new(),
+                    }
+                );
+            }
+        }
+    }
+    s.push_str(&crate::util::text::wrap_line(
+        &format!("  To lift it: {}.", b.advice),
+        "    ",
+        80,
+    ));
+    s.push('\n');
+    s
 }
 
 /// A simulation with llvm-mca's summary fields and the views asked for.
@@ -29,6 +203,8 @@ pub struct McaOutput<'m> {
     /// The Theorem 23.1.12 bound, as a fraction.
     pub bound: String,
     pub dispatch_width: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bottleneck: Option<BottleneckView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instruction_info: Option<Vec<InstructionRow>>,
     pub instructions: u64,
@@ -52,6 +228,10 @@ pub struct McaOutput<'m> {
     pub texts: Vec<String>,
     #[serde(skip)]
     pub model: &'m Machine,
+    /// Assembly instructions left out (`--skip-unsupported`), each as
+    /// `file:line:column: why`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
     /// The simulation itself (unrounded figures, timeline stamps).
     #[serde(skip)]
     pub report: Report,
@@ -220,6 +400,9 @@ pub fn text(o: &McaOutput) -> String {
     if o.timeline.is_some() {
         s.push_str("\n\n");
         s.push_str(&render_timeline(&o.texts, r));
+    }
+    if let Some(b) = &o.bottleneck {
+        s.push_str(&bottleneck_text(b));
     }
     s
 }

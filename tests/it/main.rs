@@ -24,6 +24,7 @@ mod lab_solutions;
 mod layers;
 mod mca;
 mod mca_corpus;
+mod mca_lesson;
 mod mca_props;
 mod modulo_exact;
 mod modulo_quality;

@@ -129,6 +129,8 @@ fn course_mca_agrees_with_llvm_mca_14() {
                     timeline,
                     ..Views::default()
                 },
+                skip_unsupported: false,
+                memory: Default::default(),
             };
             let ours = mca::run(&text, &name, &m, &req(100, false)).unwrap();
             let ours_text = course::view::mca::text(&ours);
@@ -165,4 +167,200 @@ fn course_mca_agrees_with_llvm_mca_14() {
         "mca_corpus: {kernels} kernels agree with {} (summary at 100 iterations, timelines at 3)",
         bin.display()
     ));
+}
+
+/// The corpus's assembly read as `course mca FILE.s` reads it gives what
+/// its hand-written lab form gives: the same class for every instruction
+/// and the same Total Cycles, IPC, Block RThroughput (100 iterations) and
+/// timeline (3 iterations). No llvm-mca needed: the lab forms are the ones
+/// checked against llvm-mca-14 above.
+#[test]
+fn the_corpus_assembly_reads_as_its_lab_form() {
+    let root = common::root().join("tests/data/mca-corpus");
+    let mut kernels = 0;
+    let mut failures = Vec::new();
+    for &(model, _, _) in MODELS {
+        let m = machine(&root, model);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "s"))
+            .collect();
+        files.sort();
+        for asm in files {
+            kernels += 1;
+            let name = format!("{model}/{}", asm.file_name().unwrap().to_string_lossy());
+            let s = std::fs::read_to_string(&asm).unwrap();
+            let lab = std::fs::read_to_string(asm.with_extension("txt")).unwrap();
+            let req = |n, timeline| Request {
+                iterations: n,
+                timeline_iterations: n,
+                views: Views {
+                    timeline,
+                    ..Views::default()
+                },
+                skip_unsupported: false,
+                memory: Default::default(),
+            };
+            let ours = match mca::run(&s, &name, &m, &req(100, false)) {
+                Ok(o) => o,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            let lab_name = format!("{}.txt", name.trim_end_matches(".s"));
+            let hand = mca::run(&lab, &lab_name, &m, &req(100, false)).unwrap();
+            let classes = |o: &mca::McaOutput| -> Vec<String> {
+                o.program
+                    .ops()
+                    .iter()
+                    .map(|op| m.class(op.class).name.clone())
+                    .collect()
+            };
+            if classes(&ours) != classes(&hand) {
+                failures.push(format!(
+                    "{name}: classes {:?}, the lab form's {:?}",
+                    classes(&ours),
+                    classes(&hand)
+                ));
+            }
+            let (a, b) = (
+                course::view::mca::text(&ours),
+                course::view::mca::text(&hand),
+            );
+            for key in ["Total Cycles:", "IPC:", "Block RThroughput:"] {
+                if field(&a, key) != field(&b, key) {
+                    failures.push(format!(
+                        "{name}: {key} {} from the assembly, {} from the lab form",
+                        field(&a, key),
+                        field(&b, key)
+                    ));
+                }
+            }
+            let t = |text: &str, origin: &str| {
+                let o = mca::run(text, origin, &m, &req(3, true)).unwrap();
+                render_timeline(&o.texts, &o.report)
+            };
+            let (ta, tb) = (t(&s, &name), t(&lab, &lab_name));
+            if ta != tb {
+                failures.push(format!("{name}: the timelines differ:\n{ta}\n{tb}"));
+            }
+        }
+    }
+    assert!(kernels >= 35, "{kernels} kernels");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// On every corpus kernel the simulation never beats the Theorem 23.1.12
+/// bound in its steady state, and where it sits within 5 % of the larger
+/// bound, `--bottleneck` names that bound: the resource RThroughput comes
+/// from, or the critical recurrence.
+#[test]
+fn the_bottleneck_names_the_bound_the_corpus_sits_on() {
+    use course::engine::mca::bottleneck::{bottleneck, Binding};
+    use course::engine::mca::{recurrence, simulate, Options};
+    use course::engine::mii;
+    let root = common::root().join("tests/data/mca-corpus");
+    let mut named = 0;
+    for &(model, _, _) in MODELS {
+        let m = machine(&root, model);
+        for e in std::fs::read_dir(root.join(model)).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "txt") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let p = course::model::program::parse(&text, "k.txt", &m).unwrap();
+            let r = simulate(
+                &p,
+                &m,
+                &Options {
+                    iterations: 100,
+                    timeline_iterations: 0,
+                },
+            )
+            .unwrap();
+            let b = bottleneck(&p, &m, &r);
+            let res = mii::analyze(&p, &m).rthroughput.to_f64();
+            let rec = recurrence(&p, &m).map_or(0.0, |z| z.ratio().to_f64());
+            let bound = res.max(rec);
+            let name = path.display();
+            assert!(
+                b.steady >= bound - 1e-9,
+                "{name}: {} below {bound}",
+                b.steady
+            );
+            if b.steady <= bound * 1.05 {
+                named += 1;
+                match b.binding {
+                    Binding::Recurrence(_) => {
+                        assert!(rec > res, "{name}: recurrence named, {rec} ≤ {res}")
+                    }
+                    Binding::Resource { .. } => {
+                        assert!(res >= rec, "{name}: resource named, {res} < {rec}")
+                    }
+                }
+            }
+        }
+    }
+    assert!(named >= 10, "only {named} kernels sit on a bound");
+}
+
+/// llvm-mca's `-noalias=false` (every load waits for the youngest older
+/// store) against `course mca --noalias false`, on every corpus kernel:
+/// Total Cycles and IPC at 100 iterations.
+#[test]
+fn the_conservative_memory_order_agrees_with_llvm_mca_14() {
+    let Some(bin) = llvm_mca_14() else {
+        common::note("SKIP mca_corpus -noalias=false: no llvm-mca of LLVM 14");
+        return;
+    };
+    let root = common::root().join("tests/data/mca-corpus");
+    let mut failures = Vec::new();
+    let mut kernels = 0;
+    for &(model, triple, cpu) in MODELS {
+        let m = machine(&root, model);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "s"))
+            .collect();
+        files.sort();
+        for asm in files {
+            kernels += 1;
+            let name = format!("{model}/{}", asm.file_name().unwrap().to_string_lossy());
+            let theirs = llvm(
+                &bin,
+                triple,
+                cpu,
+                &asm,
+                &["-iterations=100", "-noalias=false"],
+            );
+            let req = Request {
+                iterations: 100,
+                timeline_iterations: 0,
+                views: Views::default(),
+                skip_unsupported: false,
+                memory: course::engine::mca::MemoryOrder::Conservative,
+            };
+            let s = std::fs::read_to_string(&asm).unwrap();
+            let ours = course::view::mca::text(&mca::run(&s, &name, &m, &req).unwrap());
+            for key in ["Total Cycles:", "IPC:"] {
+                if field(&theirs, key) != field(&ours, key) {
+                    failures.push(format!(
+                        "{name}: {key} llvm-mca {} course {}",
+                        field(&theirs, key),
+                        field(&ours, key)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {kernels}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -241,6 +241,21 @@ try {
   const mca = await text("#mca-out");
   expect("llvm-mca shows the summary, timeline and pressure", ["Iterations:", "Block RThroughput:", "Timeline view:", "Resource pressure"].every((s) => mca.includes(s)), mca.slice(0, 200));
   await shot("mca");
+  // The student's own text: the lesson's dot-x86.s pasted into the editor.
+  const dot = fs.readFileSync(path.join(root, "labs/ch23-sched/inputs/mca/dot-x86.s"), "utf8");
+  await page.evaluate((t) => {
+    const a = document.getElementById("mca-text");
+    a.value = t;
+    a.dispatchEvent(new Event("input", { bubbles: true }));
+  }, dot);
+  await page.select("#mca-machine", "skylake");
+  await page.click("#mca-form button[type=submit]");
+  const own = await text("#mca-out");
+  expect("pasted assembly runs: 410 cycles on skylake", own.includes("Total Cycles:      410"), own.slice(0, 300));
+  expect("the bottleneck names the recurrence", own.includes("Binding: the recurrence at 4"), own);
+  const kept = await page.evaluate(() => localStorage.getItem("course-mca-text"));
+  expect("the pasted text is kept in local storage", kept === dot);
+  await shot("mca-own-text");
   await page.setViewport({ width: 360, height: 740 });
   for (const s of ["list-schedule", "drills", "quiz", "flash", "lab", "mca"]) {
     await go(s);

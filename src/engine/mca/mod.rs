@@ -34,11 +34,12 @@
 
 use crate::engine::mii;
 use crate::engine::rtable::WindowTable;
-use crate::model::ids::{ClassId, Cycle, ResourceId};
+use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
 use crate::model::machine::{Machine, ISSUE};
 use crate::model::program::{Edge, EdgeKind, Program};
 use crate::util::ratio::Ratio;
 
+pub mod bottleneck;
 mod ooo;
 mod ports;
 
@@ -192,6 +193,62 @@ pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaE
     } else {
         ooo::simulate(p, m, opts)
     }
+}
+
+/// How loads are ordered against older stores, as llvm-mca's load/store
+/// unit does it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemoryOrder {
+    /// llvm-mca's default (`-noalias=true`): a load passes every older
+    /// store; only stores stay behind older loads and stores.
+    #[default]
+    NoAlias,
+    /// `-noalias=false`: a load waits until the youngest older store has
+    /// executed (every store is assumed to write what the load reads).
+    Conservative,
+}
+
+/// `p` with the memory dependences llvm-mca's load/store unit keeps on a
+/// machine with a micro-op buffer (the lab's may-alias pairs into loads
+/// replaced by `order`'s rule; memory edges into stores kept, as the
+/// simulation orders stores itself). A machine without a buffer keeps the
+/// program's own edges (in-order issue, the lab's rule).
+pub fn llvm_memory(p: &Program, m: &Machine, order: MemoryOrder) -> Program {
+    if m.micro_op_buffer_size() == 0 {
+        return p.clone();
+    }
+    let is_load = |i: usize| {
+        let op = &p.ops()[i];
+        op.address().is_some() && op.dest.is_some()
+    };
+    let mut edges: Vec<Edge> = p
+        .edges()
+        .iter()
+        .filter(|e| !(e.kind == EdgeKind::Mem && is_load(e.to.index())))
+        .copied()
+        .collect();
+    if order == MemoryOrder::Conservative {
+        let n = p.len();
+        let stores: Vec<usize> = (0..n).filter(|&i| p.ops()[i].writes_memory()).collect();
+        if let Some(&last) = stores.last() {
+            for j in (0..n).filter(|&j| is_load(j)) {
+                // The youngest older store: earlier in this iteration, else
+                // the last of the previous one.
+                let (s, d) = match stores.iter().rev().find(|&&s| s < j) {
+                    Some(&s) => (s, 0),
+                    None => (last, 1),
+                };
+                edges.push(Edge {
+                    from: OpId::from_index(s),
+                    to: OpId::from_index(j),
+                    latency: m.class(p.ops()[s].class).latency,
+                    distance: d,
+                    kind: EdgeKind::Mem,
+                });
+            }
+        }
+    }
+    p.with_edges(edges)
 }
 
 /// The latency the out-of-order simulation gives a dependence: register

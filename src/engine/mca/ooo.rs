@@ -23,10 +23,11 @@
 //!    whose producer has issued becomes ready `max(0, L_w − a)` cycles after
 //!    that issue; one whose producer has already executed is ready.
 //!
-//! Memory: the program's memory edges (may-alias pairs, product.md §4) are
-//! honoured with their latencies, and, as in llvm-mca's load/store unit, a
-//! store never issues before an older load or store has issued; loads
-//! pass older stores they do not alias.
+//! Memory: the program's memory edges into loads are honoured with their
+//! latencies (`course mca` first gives the program llvm-mca's: none under
+//! its default `-noalias`, the youngest older store under `-noalias=false`;
+//! [`super::llvm_memory`]), and, as in llvm-mca's load/store unit, a store
+//! never issues before an older load or store has issued.
 //!
 //! Timing: an instance dispatched in cycle `D` issues at `I ≥ D + 1`
 //! (`I = D` for a zero-latency instance that books nothing), its result is

@@ -509,6 +509,17 @@ impl Program {
         s
     }
 
+    /// The same operations with other dependences: `edges` must keep the
+    /// rule of [`Program::assemble`] (a distance-0 edge points forward in
+    /// the source); edges that break it are dropped.
+    pub fn with_edges(&self, edges: Vec<Edge>) -> Program {
+        let edges = edges
+            .into_iter()
+            .filter(|e| e.distance > 0 || e.from < e.to)
+            .collect();
+        Program::assemble(self.name.clone(), self.kind, self.ops.clone(), edges)
+    }
+
     /// Builds the program from parsed operations and their edges. Every
     /// distance-0 edge points forward in the source (flow from a definition
     /// to a later read, anti from a read to a later definition, memory in

@@ -57,8 +57,13 @@ const LAB_INPUTS: [&str; 8] = [
     "labs/ch23-sched/inputs/chase.txt",
 ];
 
-/// The llvm-mca kernels, with the machine each was written for.
-const KERNELS: [(&str, &str); 4] = [
+/// The llvm-mca kernels, with the machine each was written for: the
+/// lesson's assembly, then the same kernels in the lab format.
+const KERNELS: [(&str, &str); 8] = [
+    ("labs/ch23-sched/inputs/mca/div.s", "skylake"),
+    ("labs/ch23-sched/inputs/mca/model.s", "skylake"),
+    ("labs/ch23-sched/inputs/mca/dot-x86.s", "skylake"),
+    ("labs/ch23-sched/inputs/mca/dot-a64.s", "neoverse-v2"),
     ("labs/ch23-sched/inputs/mca/div.txt", "skylake"),
     ("labs/ch23-sched/inputs/mca/model.txt", "skylake"),
     ("labs/ch23-sched/inputs/mca/dot-x86.txt", "skylake"),
@@ -335,6 +340,8 @@ struct McaReq {
     resource_pressure: bool,
     #[serde(default)]
     instruction_info: bool,
+    #[serde(default)]
+    bottleneck: bool,
 }
 
 fn hundred() -> u64 {
@@ -351,10 +358,13 @@ fn mca(a: &McaReq) -> Out {
         iterations: a.iterations,
         timeline_iterations: a.timeline_iterations,
         views: api::mca::Views {
+            bottleneck: a.bottleneck,
             instruction_info: a.instruction_info,
             resource_pressure: a.resource_pressure,
             timeline: a.timeline,
         },
+        skip_unsupported: false,
+        memory: Default::default(),
     };
     let out = api::mca::run(&a.input_text, &a.input, &m, &req).map_err(|e| e.to_string())?;
     Ok(object([

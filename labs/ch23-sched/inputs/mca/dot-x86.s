@@ -1,0 +1,6 @@
+.Lloop:
+  vmovupd (%rdi,%rax), %ymm1
+  vfmadd231pd (%rsi,%rax), %ymm1, %ymm0
+  addq $32, %rax
+  cmpq %rcx, %rax
+  jne .Lloop

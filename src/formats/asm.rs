@@ -1,0 +1,1506 @@
+//! Assembly as `clang -S` and llvm-mca read it, lowered to the lab format
+//! so that `course mca` simulates a student's own kernel (Lesson 23.1 §7).
+//!
+//! Two dialects: AT&T x86-64 (`vdivpd %ymm0, %ymm1, %ymm2`, destination
+//! last) and AArch64 (`fmla v0.2d, v1.2d, v2.2d`, destination first),
+//! told apart by the `%` of AT&T registers. Labels, directives and
+//! comments are skipped; when the text has `LLVM-MCA-BEGIN` / `LLVM-MCA-END`
+//! comments, only the instructions of that region count.
+//!
+//! Each instruction becomes one lab operation, on the line of the lab text
+//! one below its own (the header `loop NAME` is line 1), with the
+//! instruction after `# asm:` as llvm-mca prints it (mnemonic, a tab, the
+//! operands joined by `, `). The body is a loop, as llvm-mca repeats it:
+//!
+//! - **Registers as llvm-mca sees them.** Every spelling of one physical
+//!   register is one name (`eax` and `rax`, `xmm0` and `ymm0`, `w8` and
+//!   `x8`, `q1`, `d1` and `v1.2d`). A lab loop defines a name once per
+//!   iteration, so a register written again gets a fresh name (`rax2`),
+//!   and a read before any write in the body names the last write of the
+//!   body: the previous iteration's value. `xzr`, `wzr` and `%rip` carry no
+//!   dependence.
+//! - **Flags.** A compare writes `eflags` / `nzcv`; an arithmetic
+//!   instruction that also sets the flags (`subq`, `decq`, `subs`) has one
+//!   destination in the lab format, so a later flag reader (`jne`, `b.ne`,
+//!   `cmov`, `csel`) reads that instruction's destination instead: the
+//!   same producer, the same latency.
+//! - **Operand order.** x86: a two-operand instruction reads its
+//!   destination first (`addq $32, %rax` is `rax = addq rax, 32`) unless it
+//!   only writes it (`mov`, `lea`, `cvt`, `popcnt`, …); three-operand AVX
+//!   keeps the AT&T order of its sources, an FMA reads its destination
+//!   last; a compare lists its operands in Intel order; a store puts its
+//!   address first. Immediates go last. AArch64: the destination is the
+//!   first operand, read first by the accumulating instructions (`fmla`,
+//!   `mla`, `movk`, `bfi`); a store puts its address first.
+//! - **The class.** Among the model's opcodes spelled as the mnemonic
+//!   (`movq`, or `movq.st` for another form of it), the ones whose forms
+//!   take the operands' kinds (register, immediate, memory); when more than
+//!   one does, the class whose LLVM name matches the operands (`rm`, `mr`,
+//!   `Y` for a 256-bit register on x86; the register letter and `ro`/`ui`
+//!   addressing on AArch64). An instruction no class takes is an error at
+//!   its line and column, naming the forms the model has, or is skipped
+//!   with a note under `skip_unsupported` (llvm-mca's
+//!   `-skip-unsupported-instructions`).
+
+use crate::formats::diagnostic::{Diagnostic, Diagnostics};
+use crate::model::form::{Shape, IMM, MEM, REG};
+use crate::model::machine::Machine;
+
+/// The two assembly dialects read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// AT&T x86-64, as clang and llvm-mca print it.
+    X86,
+    /// AArch64.
+    AArch64,
+}
+
+/// How to lower.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Drop an instruction the model has no class for, with a note, instead
+    /// of refusing the file.
+    pub skip_unsupported: bool,
+}
+
+/// A kernel in the lab format, with what was left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lowered {
+    /// The lab text: `loop NAME`, then line `k + 1` for line `k` of the
+    /// assembly.
+    pub lab: String,
+    pub dialect: Dialect,
+    /// Instructions skipped under [`Options::skip_unsupported`], each with
+    /// why.
+    pub skipped: Vec<Diagnostic>,
+}
+
+/// Whether `text` (named `origin`) is assembly rather than a lab-format
+/// input: a `.s`, `.S` or `.asm` name, or a first instruction line that is
+/// not a lab header.
+pub fn is_assembly(origin: &str, text: &str) -> bool {
+    let lower = origin.to_ascii_lowercase();
+    if lower.ends_with(".s") || lower.ends_with(".asm") {
+        return true;
+    }
+    if lower.ends_with(".txt") {
+        return false;
+    }
+    for line in text.lines() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with("//") {
+            continue;
+        }
+        let first = t.split_whitespace().next().unwrap_or("");
+        return !matches!(first, "block" | "loop");
+    }
+    false
+}
+
+/// The dialect of a text: AT&T when a `%` register appears.
+pub fn dialect_of(text: &str) -> Dialect {
+    let att = text.lines().any(|l| {
+        let code = l.split('#').next().unwrap_or("");
+        code.contains('%')
+    });
+    if att {
+        Dialect::X86
+    } else {
+        Dialect::AArch64
+    }
+}
+
+/// A register as written: its physical register and its kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Reg {
+    /// The physical register (`R0` for rax/eax/…, `V0` for xmm0/ymm0/q0/v0).
+    phys: String,
+    /// The spelling without `%` and arrangement (`ymm0`, `x8`, `q1`).
+    spelled: String,
+    /// The register letter an LLVM opcode name carries: `X`/`W` (AArch64
+    /// general), `Q`/`D`/`S`/`H`/`B`/`V` (AArch64 vector), `Y` (ymm), `Z`
+    /// (zmm), `x` (xmm), `g` (x86 general).
+    letter: char,
+    /// Reads nothing and keeps no write (`xzr`, `wzr`, `%rip`).
+    zero: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Mem {
+    regs: Vec<Reg>,
+    offset: Option<i64>,
+    symbol: Option<String>,
+    /// An AArch64 address with a register index (`[x0, x8]`).
+    indexed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Opnd {
+    Reg(Reg),
+    Imm(i64),
+    Mem(Mem),
+    /// A branch target or other symbol outside an address.
+    Label,
+}
+
+/// One instruction, parsed.
+struct Insn {
+    mnemonic: String,
+    operands: Vec<Opnd>,
+    /// As llvm-mca prints it.
+    text: String,
+    line: u32,
+    column: u32,
+}
+
+/// What an instruction does, in lab terms.
+struct Sem {
+    dest: Option<Reg>,
+    /// Whether the destination is the flags themselves (a compare).
+    dest_flags: bool,
+    sources: Vec<Opnd>,
+    writes_flags: bool,
+    reads_flags: bool,
+}
+
+type LineResult<T> = Result<T, (u32, String)>;
+
+/// Lowers the assembly `text` (named `origin`) for machine `m`.
+pub fn lower(
+    text: &str,
+    origin: &str,
+    m: &Machine,
+    opts: &Options,
+) -> Result<Lowered, Diagnostics> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let dialect = dialect_of(text);
+    let mut errors = Vec::new();
+    let mut insns = Vec::new();
+    let regions = text.lines().any(|l| marker(l, dialect) == Some(true));
+    let mut inside = !regions;
+    let mut seen_region = false;
+    for (i, line) in text.lines().enumerate() {
+        let n = i as u32 + 1;
+        match marker(line, dialect) {
+            Some(true) => {
+                if seen_region {
+                    errors.push(Diagnostic::new(
+                        origin,
+                        n,
+                        1,
+                        "a second LLVM-MCA-BEGIN region: course mca analyzes one region a file; put each in a file of its own",
+                    ));
+                }
+                seen_region = true;
+                inside = true;
+                continue;
+            }
+            Some(false) => {
+                inside = false;
+                continue;
+            }
+            None => {}
+        }
+        if !inside {
+            continue;
+        }
+        match parse_line(line, n, dialect) {
+            Ok(Some(insn)) => insns.push(insn),
+            Ok(None) => {}
+            Err((col, msg)) => errors.push(Diagnostic::new(origin, n, col, msg)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    let line_count = text.lines().count();
+    // What each instruction does, and its class, or why it has none.
+    let mut lowered: Vec<(Insn, Sem, String)> = Vec::new();
+    let mut skipped = Vec::new();
+    for insn in insns {
+        let sem = match dialect {
+            Dialect::X86 => x86_semantics(&insn),
+            Dialect::AArch64 => a64_semantics(&insn),
+        };
+        let sem = match sem {
+            Ok(s) => s,
+            Err(msg) => {
+                let d = Diagnostic::new(origin, insn.line, insn.column, msg);
+                if opts.skip_unsupported {
+                    skipped.push(d);
+                    continue;
+                }
+                errors.push(d);
+                continue;
+            }
+        };
+        match choose_opcode(m, &insn, &sem, dialect) {
+            Ok(op) => lowered.push((insn, sem, op)),
+            Err(msg) => {
+                let d = Diagnostic::new(origin, insn.line, insn.column, msg);
+                if opts.skip_unsupported {
+                    skipped.push(d);
+                } else {
+                    errors.push(d);
+                }
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    if lowered.is_empty() {
+        return Err(Diagnostics(vec![Diagnostic::new(
+            origin,
+            1,
+            1,
+            if skipped.is_empty() {
+                "no instruction to simulate (only labels, directives and comments)".to_string()
+            } else {
+                format!(
+                    "no instruction left to simulate: all {} were skipped as unsupported",
+                    skipped.len()
+                )
+            },
+        )]));
+    }
+    let lab = emit(&lowered, origin, line_count, dialect);
+    Ok(Lowered {
+        lab,
+        dialect,
+        skipped,
+    })
+}
+
+/// `Some(true)` for an `LLVM-MCA-BEGIN` comment, `Some(false)` for an
+/// `LLVM-MCA-END` one.
+fn marker(line: &str, dialect: Dialect) -> Option<bool> {
+    let t = line.trim_start();
+    let body = t
+        .strip_prefix("//")
+        .or_else(|| t.strip_prefix('#'))
+        .or_else(|| t.strip_prefix(';'))?;
+    // An AArch64 `#` starts an immediate, never a line.
+    if dialect == Dialect::AArch64 && t.starts_with('#') && !body.trim_start().starts_with("LLVM") {
+        return None;
+    }
+    let word = body.split_whitespace().next()?;
+    match word {
+        "LLVM-MCA-BEGIN" => Some(true),
+        "LLVM-MCA-END" => Some(false),
+        _ => None,
+    }
+}
+
+/// The code of a line without its comment.
+fn strip_comment(line: &str, dialect: Dialect) -> &str {
+    let mut end = line.len();
+    if let Some(i) = line.find("//") {
+        end = end.min(i);
+    }
+    match dialect {
+        Dialect::X86 => {
+            if let Some(i) = line.find('#') {
+                end = end.min(i);
+            }
+        }
+        Dialect::AArch64 => {
+            if let Some(i) = line.find(';') {
+                end = end.min(i);
+            }
+            // `#` at the start of a line is a comment; elsewhere an immediate.
+            if line.trim_start().starts_with('#') {
+                end = 0;
+            }
+        }
+    }
+    &line[..end]
+}
+
+/// The instruction on a line, if it has one.
+fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> {
+    let mut code = strip_comment(line, dialect);
+    let mut col = 1 + (code.len() - code.trim_start().len()) as u32;
+    code = code.trim();
+    // Labels, possibly followed by an instruction.
+    while let Some(i) = label_end(code) {
+        let rest = &code[i + 1..];
+        col += (i + 1 + (rest.len() - rest.trim_start().len())) as u32;
+        code = rest.trim();
+    }
+    if code.is_empty() || code.starts_with('.') {
+        return Ok(None);
+    }
+    let (mnemonic, rest) = match code.find(|c: char| c.is_whitespace()) {
+        Some(i) => (&code[..i], code[i..].trim()),
+        None => (code, ""),
+    };
+    let mnemonic = mnemonic.to_ascii_lowercase();
+    let rest_col = col + (code.len() - rest.len()) as u32;
+    let pieces = split_operands(rest);
+    let mut operands = Vec::new();
+    let mut shown = Vec::new();
+    let mut post_index = false;
+    for (off, piece) in pieces {
+        let pcol = rest_col + off as u32;
+        let p = piece.trim();
+        if p.is_empty() {
+            return Err((pcol, "an empty operand".into()));
+        }
+        shown.push(match dialect {
+            Dialect::X86 => p.split_whitespace().collect::<String>(),
+            Dialect::AArch64 => normalize_a64(p),
+        });
+        match dialect {
+            Dialect::X86 => operands.push(x86_operand(p).map_err(|m| (pcol, m))?),
+            Dialect::AArch64 => {
+                if is_modifier(p) {
+                    continue;
+                }
+                let o = a64_operand(p).map_err(|m| (pcol, m))?;
+                // `[x0], #16`: the immediate after an address is a post-index.
+                if matches!(o, Opnd::Imm(_)) && matches!(operands.last(), Some(Opnd::Mem(_))) {
+                    post_index = true;
+                }
+                operands.push(o);
+            }
+        }
+    }
+    if post_index || (dialect == Dialect::AArch64 && rest.contains("]!")) {
+        return Err((
+            rest_col,
+            format!("{mnemonic}: an address with writeback ({rest}) writes its base register as well; course mca models one destination an instruction, so write the increment as its own add"),
+        ));
+    }
+    let text = if shown.is_empty() {
+        mnemonic.clone()
+    } else {
+        format!("{mnemonic}\t{}", shown.join(", "))
+    };
+    Ok(Some(Insn {
+        mnemonic,
+        operands,
+        text,
+        line: n,
+        column: col,
+    }))
+}
+
+/// The index of a label's `:` at the start of `code`, if it is one.
+fn label_end(code: &str) -> Option<usize> {
+    let i = code.find(':')?;
+    let name = &code[..i];
+    (!name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+    .then_some(i)
+}
+
+/// Operands split at top-level commas, each with its byte offset.
+fn split_operands(s: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    if s.is_empty() {
+        return out;
+    }
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push((start + lead(&s[start..i]), &s[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push((start + lead(&s[start..]), &s[start..]));
+    out
+}
+
+fn lead(s: &str) -> usize {
+    s.len() - s.trim_start().len()
+}
+
+/// An AArch64 operand as llvm-mca prints it: `[x0, x8]`, `v0.2d`.
+fn normalize_a64(p: &str) -> String {
+    if p.starts_with('[') {
+        let inner = p.trim_start_matches('[');
+        let (inner, tail) = match inner.find(']') {
+            Some(i) => (&inner[..i], &inner[i + 1..]),
+            None => (inner, ""),
+        };
+        let parts: Vec<String> = inner
+            .split(',')
+            .map(|x| x.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        format!("[{}]{}", parts.join(", "), tail.trim())
+    } else {
+        p.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// An integer as assemblers write it: decimal, `0x…` hex, a sign.
+fn parse_int(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()?
+    } else {
+        body.parse::<i64>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
+// ------------------------------------------------------------------ x86
+
+const X86_GPR: [&str; 8] = ["ax", "bx", "cx", "dx", "si", "di", "bp", "sp"];
+
+/// An x86 register's physical name and letter.
+fn x86_reg(name: &str) -> Option<Reg> {
+    let lower = name.to_ascii_lowercase();
+    let mk = |phys: String, letter: char| Reg {
+        phys,
+        spelled: lower.clone(),
+        letter,
+        zero: false,
+    };
+    if lower == "rip" || lower == "eip" {
+        return Some(Reg {
+            zero: true,
+            ..mk("RIP".into(), 'g')
+        });
+    }
+    for (k, p) in ["xmm", "ymm", "zmm"].iter().enumerate() {
+        if let Some(n) = lower.strip_prefix(p) {
+            if n.parse::<u32>().is_ok_and(|v| v < 32) {
+                return Some(mk(format!("V{n}"), ['x', 'Y', 'Z'][k]));
+            }
+        }
+    }
+    for (i, g) in X86_GPR.iter().enumerate() {
+        let forms = [
+            format!("r{g}"),
+            format!("e{g}"),
+            g.to_string(),
+            match *g {
+                "ax" | "bx" | "cx" | "dx" => format!("{}l", &g[..1]),
+                _ => format!("{g}l"),
+            },
+        ];
+        if forms.contains(&lower) || (i < 4 && lower == format!("{}h", &g[..1])) {
+            return Some(mk(format!("R{i}"), 'g'));
+        }
+    }
+    if let Some(rest) = lower.strip_prefix('r') {
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let suffix = &rest[digits.len()..];
+        if let Ok(n) = digits.parse::<u32>() {
+            if (8..16).contains(&n) && matches!(suffix, "" | "d" | "w" | "b") {
+                return Some(mk(format!("R{n}"), 'g'));
+            }
+        }
+    }
+    None
+}
+
+fn x86_operand(p: &str) -> Result<Opnd, String> {
+    if let Some(r) = p.strip_prefix('%') {
+        return x86_reg(r)
+            .map(Opnd::Reg)
+            .ok_or_else(|| format!("unknown register %{r}"));
+    }
+    if let Some(v) = p.strip_prefix('$') {
+        return Ok(Opnd::Imm(parse_int(v).unwrap_or(0)));
+    }
+    if p.starts_with('*') {
+        return Err(format!("an indirect operand ({p}) is not modelled"));
+    }
+    if let Some(open) = p.find('(') {
+        let disp = p[..open].trim();
+        let inner = p[open + 1..].trim_end_matches(')');
+        let mut regs = Vec::new();
+        let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+        for part in parts.iter().take(2) {
+            if part.is_empty() {
+                continue;
+            }
+            let Some(name) = part.strip_prefix('%') else {
+                return Err(format!(
+                    "expected a register in the address {p}, found '{part}'"
+                ));
+            };
+            let r = x86_reg(name).ok_or_else(|| format!("unknown register %{name} in {p}"))?;
+            if !r.zero {
+                regs.push(r);
+            }
+        }
+        let (offset, symbol) = if disp.is_empty() {
+            (None, None)
+        } else if let Some(v) = parse_int(disp) {
+            (Some(v), None)
+        } else {
+            let sym: String = disp
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'))
+                .collect();
+            (None, Some(sym).filter(|s| !s.is_empty()))
+        };
+        return Ok(Opnd::Mem(Mem {
+            regs,
+            offset,
+            symbol,
+            indexed: parts.len() > 1,
+        }));
+    }
+    if let Some(v) = parse_int(p) {
+        // An absolute address.
+        return Ok(Opnd::Mem(Mem {
+            regs: Vec::new(),
+            offset: Some(v),
+            symbol: None,
+            indexed: false,
+        }));
+    }
+    Ok(Opnd::Label)
+}
+
+/// The x86 mnemonic without its size suffix, when it is a flag-setting
+/// integer instruction's (`addq` → `add`).
+fn x86_int_base(m: &str) -> Option<&str> {
+    const SETS: &[&str] = &[
+        "add", "sub", "adc", "sbb", "and", "or", "xor", "neg", "inc", "dec", "cmp", "test", "shl",
+        "shr", "sar", "sal", "rol", "ror", "imul", "mul", "popcnt", "lzcnt", "tzcnt", "bsf", "bsr",
+        "bt", "bts", "btr", "btc",
+    ];
+    SETS.iter().copied().find(|b| {
+        m == *b
+            || (m.len() == b.len() + 1
+                && m.starts_with(b)
+                && matches!(m.as_bytes()[b.len()], b'b' | b'w' | b'l' | b'q'))
+    })
+}
+
+fn x86_semantics(insn: &Insn) -> Result<Sem, String> {
+    let m = insn.mnemonic.as_str();
+    let ops = &insn.operands;
+    let base = x86_int_base(m);
+    let writes_flags = base.is_some()
+        || ["ucomis", "comis", "vucomis", "vcomis"]
+            .iter()
+            .any(|p| m.starts_with(p));
+    let reads_flags = (m.starts_with('j') && m != "jmp")
+        || m.starts_with("cmov")
+        || m.starts_with("set")
+        || matches!(base, Some("adc" | "sbb"));
+    let mut sem = Sem {
+        dest: None,
+        dest_flags: false,
+        sources: Vec::new(),
+        writes_flags,
+        reads_flags,
+    };
+    if m.starts_with('j') || m.starts_with("call") || m.starts_with("ret") || m == "nop" {
+        if m.starts_with("call") {
+            return Err(format!("{m}: a call is not modelled inside a kernel"));
+        }
+        sem.sources = ops
+            .iter()
+            .filter(|o| !matches!(o, Opnd::Label))
+            .cloned()
+            .collect();
+        return Ok(sem);
+    }
+    let is_compare = matches!(base, Some("cmp" | "test" | "bt"))
+        || ["ucomis", "comis", "vucomis", "vcomis"]
+            .iter()
+            .any(|p| m.starts_with(p));
+    if is_compare {
+        sem.dest_flags = true;
+        sem.sources = imm_last(ops.iter().rev().cloned().collect());
+        return Ok(sem);
+    }
+    let Some(last) = ops.last() else {
+        return Ok(sem);
+    };
+    if m.starts_with("lea") {
+        // An address computed, not read: its registers and offset.
+        let (Some(Opnd::Mem(a)), Opnd::Reg(d)) = (ops.first(), last) else {
+            return Err(format!("{m}: expected an address and a register"));
+        };
+        sem.dest = Some(d.clone());
+        sem.sources = a.regs.iter().cloned().map(Opnd::Reg).collect();
+        if let Some(v) = a.offset {
+            sem.sources.push(Opnd::Imm(v));
+        }
+        return Ok(sem);
+    }
+    match last {
+        Opnd::Mem(_) => {
+            // A store (or a read-modify-write of memory): the address first.
+            let mut s = vec![last.clone()];
+            s.extend(ops[..ops.len() - 1].iter().cloned());
+            sem.sources = imm_last(s);
+        }
+        Opnd::Reg(d) => {
+            sem.dest = Some(d.clone());
+            let others: Vec<Opnd> = ops[..ops.len() - 1].to_vec();
+            sem.sources = if others.is_empty() {
+                vec![last.clone()]
+            } else if others.len() == 1 && !x86_write_only(m) {
+                imm_last(vec![last.clone(), others[0].clone()])
+            } else if x86_fma(m) {
+                let mut s = imm_last(others);
+                s.push(last.clone());
+                s
+            } else {
+                imm_last(others)
+            };
+            if m.starts_with("cmov") {
+                // Reads the destination too (kept when the condition fails).
+                sem.sources = vec![last.clone(), ops[0].clone()];
+            }
+        }
+        _ => {
+            return Err(format!(
+                "{m}: the last operand is not a register or an address"
+            ))
+        }
+    }
+    Ok(sem)
+}
+
+/// x86 instructions whose two-operand form only writes its destination.
+fn x86_write_only(m: &str) -> bool {
+    [
+        "mov",
+        "vmov",
+        "lea",
+        "cvt",
+        "vcvt",
+        "popcnt",
+        "lzcnt",
+        "tzcnt",
+        "bsf",
+        "bsr",
+        "sqrt",
+        "vsqrt",
+        "rcp",
+        "vrcp",
+        "rsqrt",
+        "vrsqrt",
+        "vbroadcast",
+        "vpbroadcast",
+        "pmovzx",
+        "pmovsx",
+        "vpmovzx",
+        "vpmovsx",
+        "set",
+        "vpermq",
+        "vpermpd",
+        "pshufd",
+        "vpshufd",
+    ]
+    .iter()
+    .any(|p| m.starts_with(p))
+}
+
+fn x86_fma(m: &str) -> bool {
+    ["vfmadd", "vfmsub", "vfnmadd", "vfnmsub"]
+        .iter()
+        .any(|p| m.starts_with(p))
+}
+
+/// The operands with immediates moved to the end (the lab forms' order).
+fn imm_last(v: Vec<Opnd>) -> Vec<Opnd> {
+    let (imm, rest): (Vec<Opnd>, Vec<Opnd>) =
+        v.into_iter().partition(|o| matches!(o, Opnd::Imm(_)));
+    rest.into_iter().chain(imm).collect()
+}
+
+// -------------------------------------------------------------- AArch64
+
+fn a64_reg(p: &str) -> Option<Reg> {
+    let lower = p.to_ascii_lowercase();
+    // `v1.2d`, `v1.s[1]`, `v1.16b`: the arrangement is not the register.
+    let name = lower.split('.').next().unwrap_or("");
+    let mk = |phys: String, letter: char, zero: bool| Reg {
+        phys,
+        spelled: name.to_string(),
+        letter,
+        zero,
+    };
+    match name {
+        "xzr" => return Some(mk("XZR".into(), 'X', true)),
+        "wzr" => return Some(mk("XZR".into(), 'W', true)),
+        "sp" => return Some(mk("SP".into(), 'X', false)),
+        "wsp" => return Some(mk("SP".into(), 'W', false)),
+        "lr" => return Some(mk("X30".into(), 'X', false)),
+        "fp" => return Some(mk("X29".into(), 'X', false)),
+        _ => {}
+    }
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    let n: u32 = chars.as_str().parse().ok()?;
+    if n > 31 {
+        return None;
+    }
+    match first {
+        'x' | 'w' if n <= 30 => Some(mk(format!("X{n}"), first.to_ascii_uppercase(), false)),
+        'v' | 'q' | 'd' | 's' | 'h' | 'b' => {
+            Some(mk(format!("V{n}"), first.to_ascii_uppercase(), false))
+        }
+        _ => None,
+    }
+}
+
+/// A shift or extend modifier (`lsl #3`, `uxtw`, `sxtw #2`).
+fn is_modifier(p: &str) -> bool {
+    let w = p
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        w.as_str(),
+        "lsl"
+            | "lsr"
+            | "asr"
+            | "ror"
+            | "msl"
+            | "uxtb"
+            | "uxth"
+            | "uxtw"
+            | "uxtx"
+            | "sxtb"
+            | "sxth"
+            | "sxtw"
+            | "sxtx"
+    )
+}
+
+fn a64_operand(p: &str) -> Result<Opnd, String> {
+    if let Some(inner) = p.strip_prefix('[') {
+        let inner = inner.trim_end_matches('!');
+        let inner = inner.strip_suffix(']').unwrap_or(inner);
+        let mut regs = Vec::new();
+        let mut offset = None;
+        let mut indexed = false;
+        for (k, part) in inner.split(',').map(str::trim).enumerate() {
+            if is_modifier(part) {
+                continue;
+            }
+            if let Some(v) = part.strip_prefix('#') {
+                offset = parse_int(v).or(Some(0));
+                continue;
+            }
+            if part.starts_with(':') {
+                // `:lo12:sym`
+                continue;
+            }
+            let r = a64_reg(part)
+                .ok_or_else(|| format!("unknown register '{part}' in the address {p}"))?;
+            if k > 0 {
+                indexed = true;
+            }
+            if !r.zero {
+                regs.push(r);
+            }
+        }
+        return Ok(Opnd::Mem(Mem {
+            regs,
+            offset,
+            symbol: None,
+            indexed,
+        }));
+    }
+    if let Some(v) = p.strip_prefix('#') {
+        return Ok(Opnd::Imm(parse_int(v).unwrap_or(0)));
+    }
+    if let Some(v) = parse_int(p) {
+        return Ok(Opnd::Imm(v));
+    }
+    if p.starts_with('{') {
+        return Err(format!("a register list ({p}) is not modelled"));
+    }
+    match a64_reg(p) {
+        Some(r) => Ok(Opnd::Reg(r)),
+        None => Ok(Opnd::Label),
+    }
+}
+
+fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
+    let m = insn.mnemonic.as_str();
+    let ops = &insn.operands;
+    let writes_flags = matches!(
+        m,
+        "adds"
+            | "subs"
+            | "ands"
+            | "bics"
+            | "cmp"
+            | "cmn"
+            | "tst"
+            | "fcmp"
+            | "fcmpe"
+            | "ccmp"
+            | "ccmn"
+            | "fccmp"
+            | "negs"
+            | "ngcs"
+            | "adcs"
+            | "sbcs"
+    );
+    let reads_flags = m.starts_with("b.")
+        || matches!(
+            m,
+            "csel"
+                | "csinc"
+                | "csinv"
+                | "csneg"
+                | "cset"
+                | "csetm"
+                | "cinc"
+                | "cinv"
+                | "cneg"
+                | "ccmp"
+                | "ccmn"
+                | "fccmp"
+                | "fcsel"
+                | "adc"
+                | "adcs"
+                | "sbc"
+                | "sbcs"
+                | "ngc"
+                | "ngcs"
+        );
+    let mut sem = Sem {
+        dest: None,
+        dest_flags: false,
+        sources: Vec::new(),
+        writes_flags,
+        reads_flags,
+    };
+    let operands: Vec<Opnd> = ops
+        .iter()
+        .filter(|o| !matches!(o, Opnd::Label))
+        .cloned()
+        .collect();
+    if m == "b"
+        || m.starts_with("b.")
+        || matches!(m, "cbz" | "cbnz" | "tbz" | "tbnz" | "ret" | "br" | "nop")
+    {
+        sem.sources = imm_last(operands);
+        return Ok(sem);
+    }
+    if m == "bl" || m == "blr" {
+        return Err(format!("{m}: a call is not modelled inside a kernel"));
+    }
+    if matches!(m, "ldp" | "ldnp" | "ldpsw") {
+        return Err(format!("{m}: a load pair writes two registers; course mca models one destination an instruction"));
+    }
+    if matches!(
+        m,
+        "cmp" | "cmn" | "tst" | "fcmp" | "fcmpe" | "ccmp" | "ccmn" | "fccmp"
+    ) {
+        sem.dest_flags = true;
+        sem.sources = imm_last(operands);
+        return Ok(sem);
+    }
+    if m.starts_with("st") {
+        // A store: its address first, then the data.
+        let (mem, data): (Vec<Opnd>, Vec<Opnd>) = operands
+            .into_iter()
+            .partition(|o| matches!(o, Opnd::Mem(_)));
+        sem.sources = mem.into_iter().chain(data).collect();
+        return Ok(sem);
+    }
+    let Some(Opnd::Reg(d)) = operands.first() else {
+        return Err(format!("{m}: expected a register as the first operand"));
+    };
+    sem.dest = Some(d.clone());
+    let accumulates = matches!(
+        m,
+        "fmla" | "fmls" | "mla" | "mls" | "bfi" | "bfxil" | "movk" | "sdot" | "udot" | "ins"
+    );
+    let mut sources: Vec<Opnd> = Vec::new();
+    if accumulates {
+        sources.push(operands[0].clone());
+    }
+    sources.extend(operands[1..].iter().cloned());
+    sem.sources = imm_last(sources);
+    Ok(sem)
+}
+
+// ------------------------------------------------------------- classes
+
+/// The lab shape of an instruction.
+fn shape_of(sem: &Sem) -> Shape {
+    Shape {
+        dest: sem.dest.is_some() || sem.dest_flags,
+        kinds: sem
+            .sources
+            .iter()
+            .map(|o| match o {
+                Opnd::Reg(_) => REG,
+                Opnd::Imm(_) => IMM,
+                Opnd::Mem(_) => MEM,
+                Opnd::Label => REG,
+            })
+            .chain(sem.reads_flags.then_some(REG))
+            .collect(),
+    }
+}
+
+/// The opcode of the model for `insn`: see the module header.
+fn choose_opcode(m: &Machine, insn: &Insn, sem: &Sem, dialect: Dialect) -> Result<String, String> {
+    let shape = shape_of(sem);
+    let spelled: Vec<&str> = m
+        .opcodes()
+        .filter(|o| o.split('.').next() == Some(insn.mnemonic.as_str()) || *o == insn.mnemonic)
+        .filter(|o| {
+            *o == insn.mnemonic
+                || o.len() > insn.mnemonic.len() && o.as_bytes()[insn.mnemonic.len()] == b'.'
+        })
+        .collect();
+    let takes: Vec<&str> = spelled
+        .iter()
+        .copied()
+        .filter(|o| m.class_for_shape(o, &shape).is_some())
+        .collect();
+    if takes.is_empty() {
+        if spelled.is_empty() {
+            let near = nearest(m, &insn.mnemonic);
+            return Err(format!(
+                "{}: the model {} has no class for this instruction{}",
+                insn.mnemonic,
+                m.name(),
+                if near.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (it knows {})", near.join(", "))
+                }
+            ));
+        }
+        let forms: Vec<String> = spelled
+            .iter()
+            .filter_map(|o| m.class_by_opcode(o))
+            .map(|c| format!("{} {}", m.class(c).name, m.class(c).forms_text()))
+            .collect();
+        return Err(format!(
+            "{}: the model {} has no form of it for '{}' (its forms: {})",
+            insn.mnemonic,
+            m.name(),
+            shape,
+            forms.join("; ")
+        ));
+    }
+    let wanted = signature(sem, dialect, &insn.mnemonic);
+    let best = takes
+        .iter()
+        .copied()
+        .max_by_key(|o| {
+            let c = m
+                .class_for_shape(o, &shape)
+                .map(|c| m.class(c).name.as_str())
+                .unwrap_or("");
+            let score: i32 = wanted
+                .iter()
+                .map(|(pat, w)| if c.contains(pat.as_str()) { *w } else { 0 })
+                .sum();
+            (
+                score,
+                std::cmp::Reverse(o.len()),
+                std::cmp::Reverse(o.to_string()),
+            )
+        })
+        .unwrap_or(takes[0]);
+    Ok(best.to_string())
+}
+
+/// Fragments of the LLVM opcode name an instruction should have, each with
+/// a weight, to choose among classes that all take its operand kinds.
+fn signature(sem: &Sem, dialect: Dialect, mnemonic: &str) -> Vec<(String, i32)> {
+    let mut out = Vec::new();
+    let kinds: String = sem
+        .dest
+        .iter()
+        .map(|_| 'r')
+        .chain(sem.sources.iter().skip(usize::from(sem.dest.is_some() && sem.sources.len() > 1 && matches!(sem.sources.first(), Some(Opnd::Reg(r)) if Some(r) == sem.dest.as_ref()))).map(|o| match o {
+            Opnd::Mem(_) => 'm',
+            Opnd::Imm(_) => 'i',
+            _ => 'r',
+        }))
+        .take(2)
+        .collect();
+    let regs = || {
+        sem.dest
+            .iter()
+            .chain(sem.sources.iter().filter_map(|o| match o {
+                Opnd::Reg(r) => Some(r),
+                _ => None,
+            }))
+    };
+    match dialect {
+        Dialect::X86 => {
+            if kinds.len() == 2 {
+                out.push((kinds, 2));
+            }
+            if regs().any(|r| r.letter == 'Y') {
+                out.push(("Y".into(), 1));
+            }
+        }
+        Dialect::AArch64 => {
+            let data = if mnemonic.starts_with("st") {
+                sem.sources.iter().find_map(|o| match o {
+                    Opnd::Reg(r) => Some(r.letter),
+                    _ => None,
+                })
+            } else {
+                sem.dest.as_ref().map(|r| r.letter)
+            };
+            if let Some(l) = data {
+                let up = mnemonic.to_ascii_uppercase();
+                out.push((format!("{up}{l}"), 2));
+            }
+            if let Some(Opnd::Mem(a)) = sem.sources.iter().find(|o| matches!(o, Opnd::Mem(_))) {
+                out.push((if a.indexed { "ro" } else { "ui" }.into(), 1));
+            } else if sem.sources.iter().any(|o| matches!(o, Opnd::Imm(_))) {
+                out.push(("ri".into(), 1));
+            } else {
+                out.push(("rr".into(), 1));
+            }
+        }
+    }
+    out
+}
+
+/// Up to three opcodes of the model spelled most like `word`.
+fn nearest(m: &Machine, word: &str) -> Vec<String> {
+    let mut all: Vec<(usize, &str)> = m
+        .opcodes()
+        .map(|o| (edit_distance(o.split('.').next().unwrap_or(o), word), o))
+        .filter(|(d, _)| *d <= 2)
+        .collect();
+    all.sort();
+    let mut out: Vec<String> = Vec::new();
+    for (_, o) in all {
+        let b = o.split('.').next().unwrap_or(o).to_string();
+        if !out.contains(&b) {
+            out.push(b);
+        }
+        if out.len() == 3 {
+            break;
+        }
+    }
+    out
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur.push(
+                (prev[j] + usize::from(ca != cb))
+                    .min(prev[j + 1] + 1)
+                    .min(cur[j] + 1),
+            );
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+// ---------------------------------------------------------------- emit
+
+/// Names for one iteration: a register written again gets a fresh name.
+struct Names {
+    /// The physical register's base spelling (its first one in the file).
+    base: std::collections::HashMap<String, String>,
+    /// Names of each physical register's writes, in order.
+    writes: std::collections::HashMap<String, Vec<String>>,
+    used: std::collections::HashSet<String>,
+}
+
+impl Names {
+    fn base_of(&mut self, r: &Reg) -> String {
+        self.base
+            .entry(r.phys.clone())
+            .or_insert_with(|| r.spelled.clone())
+            .clone()
+    }
+
+    fn fresh(&mut self, base: &str) -> String {
+        let mut k = 1;
+        loop {
+            let n = if k == 1 {
+                base.to_string()
+            } else {
+                format!("{base}{k}")
+            };
+            if self.used.insert(n.clone()) {
+                return n;
+            }
+            k += 1;
+        }
+    }
+}
+
+/// A name for the flags themselves.
+fn flags_base(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::X86 => "eflags",
+        Dialect::AArch64 => "nzcv",
+    }
+}
+
+fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialect) -> String {
+    let mut names = Names {
+        base: Default::default(),
+        writes: Default::default(),
+        used: Default::default(),
+    };
+    // Every spelling of a register reserves its base name, so that fresh
+    // names never take one.
+    for (_, sem, _) in ops {
+        for r in sem
+            .dest
+            .iter()
+            .chain(sem.sources.iter().flat_map(|o| match o {
+                Opnd::Reg(r) => vec![r],
+                Opnd::Mem(a) => a.regs.iter().collect(),
+                _ => Vec::new(),
+            }))
+        {
+            let b = names.base_of(r);
+            names.used.insert(b);
+        }
+    }
+    names.used.insert(flags_base(dialect).to_string());
+    // Pass 1: the name each write gets.
+    const FLAGS: &str = "\u{0}flags";
+    let mut dest_names: Vec<Option<String>> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = Default::default();
+    for (_, sem, _) in ops {
+        let name = if sem.dest_flags {
+            let n = if seen.insert(FLAGS.to_string()) {
+                flags_base(dialect).to_string()
+            } else {
+                names.fresh(flags_base(dialect))
+            };
+            names
+                .writes
+                .entry(FLAGS.into())
+                .or_default()
+                .push(n.clone());
+            Some(n)
+        } else if let Some(d) = &sem.dest {
+            let base = names.base_of(d);
+            let n = if d.zero {
+                names.fresh(&format!("{base}_"))
+            } else if seen.insert(d.phys.clone()) {
+                base
+            } else {
+                names.fresh(&base)
+            };
+            if !d.zero {
+                names
+                    .writes
+                    .entry(d.phys.clone())
+                    .or_default()
+                    .push(n.clone());
+            }
+            if sem.writes_flags {
+                names
+                    .writes
+                    .entry(FLAGS.into())
+                    .or_default()
+                    .push(n.clone());
+            }
+            Some(n)
+        } else {
+            None
+        };
+        dest_names.push(name);
+    }
+    // Pass 2: reads name the latest write so far, else the body's last.
+    let mut current: std::collections::HashMap<String, String> = Default::default();
+    let mut out = String::new();
+    let stem = std::path::Path::new(origin)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name = format!("kernel{name}");
+    }
+    let mut text_lines: Vec<String> = vec![String::new(); lines.max(1)];
+    let mut label_no = 0usize;
+    for ((insn, sem, opcode), dest) in ops.iter().zip(&dest_names) {
+        let read = |names: &mut Names,
+                    current: &std::collections::HashMap<String, String>,
+                    r: &Reg|
+         -> String {
+            if r.zero {
+                return format!("{}_zero", names.base_of(r));
+            }
+            if let Some(n) = current.get(&r.phys) {
+                return n.clone();
+            }
+            match names.writes.get(&r.phys).and_then(|w| w.last()) {
+                Some(n) => n.clone(),
+                None => names.base_of(r),
+            }
+        };
+        let mut parts: Vec<String> = Vec::new();
+        for o in &sem.sources {
+            parts.push(match o {
+                Opnd::Reg(r) => read(&mut names, &current, r),
+                Opnd::Imm(v) => v.to_string(),
+                Opnd::Mem(a) => {
+                    let mut inside: Vec<String> = Vec::new();
+                    if let Some(s) = &a.symbol {
+                        inside.push(s.clone());
+                    }
+                    for r in a.regs.iter().take(2 - inside.len().min(1)) {
+                        inside.push(read(&mut names, &current, r));
+                    }
+                    if let Some(v) = a.offset {
+                        inside.push(v.to_string());
+                    }
+                    if inside.is_empty() {
+                        inside.push("mem".into());
+                    }
+                    format!("[{}]", inside.join(" + "))
+                }
+                Opnd::Label => "0".into(),
+            });
+        }
+        if sem.reads_flags {
+            let f = current
+                .get(FLAGS)
+                .cloned()
+                .or_else(|| names.writes.get(FLAGS).and_then(|w| w.last().cloned()))
+                .unwrap_or_else(|| flags_base(dialect).to_string());
+            parts.push(f);
+        }
+        if let Some(n) = dest {
+            if sem.dest_flags {
+                current.insert(FLAGS.into(), n.clone());
+            } else if let Some(d) = &sem.dest {
+                if !d.zero {
+                    current.insert(d.phys.clone(), n.clone());
+                }
+                if sem.writes_flags {
+                    current.insert(FLAGS.into(), n.clone());
+                }
+            }
+        }
+        label_no += 1;
+        let label = op_label(label_no);
+        let mut line = format!("{label}: ");
+        if let Some(n) = dest {
+            line.push_str(&format!("{n} = "));
+        }
+        line.push_str(opcode);
+        if !parts.is_empty() {
+            line.push(' ');
+            line.push_str(&parts.join(", "));
+        }
+        line.push_str("   # asm: ");
+        line.push_str(&insn.text);
+        if let Some(slot) = text_lines.get_mut(insn.line as usize - 1) {
+            *slot = line;
+        }
+    }
+    out.push_str(&format!("loop {name}\n"));
+    for l in text_lines {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
+/// `a`, `b`, …, `z`, `aa`, `ab`, …: the labels of the lowered operations.
+fn op_label(k: usize) -> String {
+    let mut k = k;
+    let mut s = Vec::new();
+    while k > 0 {
+        k -= 1;
+        s.push(b'a' + (k % 26) as u8);
+        k /= 26;
+    }
+    s.reverse();
+    String::from_utf8(s).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builtin(name: &str) -> Machine {
+        let text = crate::content::data::builtin_machine(name).unwrap();
+        Machine::from_yaml(text, name).unwrap()
+    }
+
+    fn skl() -> Machine {
+        builtin("skylake-llvm14")
+    }
+
+    #[test]
+    fn the_dot_box_lowers_to_the_corpus_form() {
+        let s = "# dot\n.Lloop:\n  vmovupd (%rdi,%rax), %ymm1\n  vfmadd231pd (%rsi,%rax), %ymm1, %ymm0\n  addq $32, %rax\n  cmpq %rcx, %rax\n  jne .Lloop\n";
+        let l = lower(s, "dot.s", &skl(), &Options::default()).unwrap();
+        let ops: Vec<&str> = l
+            .lab
+            .lines()
+            .filter(|l| l.contains(": "))
+            .map(|l| l.split("   #").next().unwrap())
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                "a: ymm1 = vmovupd [rdi + rax]",
+                "b: ymm0 = vfmadd231pd [rsi + rax], ymm1, ymm0",
+                "c: rax = addq rax, 32",
+                "d: eflags = cmpq rax, rcx",
+                "e: jne eflags",
+            ]
+        );
+        assert!(l.lab.starts_with("loop dot\n"));
+        // Line k of the assembly is line k + 1 of the lab text.
+        assert_eq!(
+            l.lab.lines().nth(3).unwrap().split("   #").next(),
+            Some("a: ymm1 = vmovupd [rdi + rax]")
+        );
+        assert!(l.lab.contains("# asm: vmovupd\t(%rdi,%rax), %ymm1"));
+    }
+
+    #[test]
+    fn a_register_written_twice_is_renamed_and_flags_follow_their_writer() {
+        let s = "movq (%rdi), %rax\naddq $1, %rax\nsubq $1, %rcx\njne .L\n";
+        let l = lower(s, "k.s", &skl(), &Options::default()).unwrap();
+        let ops: Vec<&str> = l
+            .lab
+            .lines()
+            .filter(|l| l.contains(": "))
+            .map(|l| l.split("   #").next().unwrap())
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                "a: rax = movq [rdi]",
+                "b: rax2 = addq rax, 1",
+                "c: rcx = subq rcx, 1",
+                "d: jne rcx",
+            ]
+        );
+    }
+
+    #[test]
+    fn sub_registers_are_one_register_and_stores_put_the_address_first() {
+        // addl writes eax, which is rax: the store reads that write.
+        let s = "addl $1, %eax\nmovq %rax, 8(%rsi)\nmovq %rax, %rbx\n";
+        let l = lower(s, "k.s", &skl(), &Options::default()).unwrap();
+        let ops: Vec<&str> = l
+            .lab
+            .lines()
+            .filter(|l| l.contains(": "))
+            .map(|l| l.split("   #").next().unwrap())
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                "a: eax = addl eax, 1",
+                "b: movq.st [rsi + 8], eax",
+                "c: rbx = movq.rr eax",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unknown_instruction_is_located_and_can_be_skipped() {
+        let s = "  vaddps %ymm0, %ymm1, %ymm2\naddq $1, %rax\n";
+        let e = lower(s, "k.s", &skl(), &Options::default()).unwrap_err();
+        let d = &e.0[0];
+        assert_eq!((d.line, d.column), (1, 3));
+        assert!(d.message.contains("vaddps"), "{}", d.message);
+        let l = lower(
+            s,
+            "k.s",
+            &skl(),
+            &Options {
+                skip_unsupported: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(l.skipped.len(), 1);
+        assert!(l.lab.contains("addq"));
+    }
+
+    #[test]
+    fn regions_directives_and_writeback() {
+        let s =
+            "\t.text\nfoo:\n# LLVM-MCA-BEGIN k\naddq $1, %rax\n# LLVM-MCA-END\nimulq %rax, %rbx\n";
+        let l = lower(s, "k.s", &skl(), &Options::default()).unwrap();
+        assert!(
+            l.lab.contains("addq") && !l.lab.contains("imulq"),
+            "{}",
+            l.lab
+        );
+        let m1 = builtin("apple-m1");
+        let e = lower("ldr q0, [x0], #16\n", "k.s", &m1, &Options::default()).unwrap_err();
+        assert!(e.0[0].message.contains("writeback"), "{}", e.0[0].message);
+    }
+
+    #[test]
+    fn aarch64_registers_and_accumulators() {
+        let m1 = builtin("apple-m1");
+        let s = ".Lloop:\n  ldr q1, [x0, x8]\n  ldr q2, [x1, x8]\n  fmla v0.2d, v1.2d, v2.2d\n  add x8, x8, #16\n  cmp x8, x9\n  b.ne .Lloop\n";
+        let l = lower(s, "dot.s", &m1, &Options::default()).unwrap();
+        let ops: Vec<&str> = l
+            .lab
+            .lines()
+            .filter(|l| l.contains(": "))
+            .map(|l| l.split("   #").next().unwrap())
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                "a: q1 = ldr [x0 + x8]",
+                "b: q2 = ldr [x1 + x8]",
+                "c: v0 = fmla v0, q1, q2",
+                "d: x8 = add x8, 16",
+                "e: nzcv = cmp x8, x9",
+                "f: b.ne nzcv",
+            ]
+        );
+        assert!(l.lab.contains("# asm: fmla\tv0.2d, v1.2d, v2.2d"));
+        assert!(l.lab.contains("# asm: ldr\tq1, [x0, x8]"));
+    }
+
+    #[test]
+    fn detection() {
+        assert!(is_assembly("div.s", "loop x"));
+        assert!(!is_assembly("k.txt", "vdivpd %ymm0, %ymm1, %ymm2"));
+        assert!(is_assembly("-", "vdivpd %ymm0, %ymm1, %ymm2\n"));
+        assert!(!is_assembly("-", "# c\nloop l\na: r1 = add r1, 1\n"));
+        assert_eq!(dialect_of("add x0, x0, #1"), Dialect::AArch64);
+        assert_eq!(op_label(27), "aa");
+    }
+}
