@@ -21,16 +21,21 @@ pub enum QuizFormat {
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Interactive: each question is shown with the syntax its answer takes; you type
-an answer and press Enter, and see right or wrong with an explanation; the
-score comes at the end. Numbers may be written 3, 5/2 or 2.5; sets in braces,
-{0, 2} in any order ({} when empty); choices by letter (b, B, b), (b)) or by
-their text, several as a, c or as texts separated by ;. An answer that cannot
-be read (\"abc\" for a number, {1, 2 for a set) is not graded: it is said why,
-and the question is asked again. End of input stops the quiz; the remaining
-questions count as unanswered. The order of the choices and the generated
-questions (on the toy machine) depend on the seed, so letters in an answer file
-refer to that seed's order; a choice's text works for any seed.
+Interactive: each question is shown with the rules its answer is read and
+graded by; you type an answer and press Enter, and see right or wrong with an
+explanation; the score comes at the end. Numbers may be written 3, 5/2 or 2.5,
+a unit word may follow (5 cycles), and each number question states its
+tolerance (or that it is exact). Sets: {0, 2}, [0, 2], 0, 2 or 0 2 in any order
+({} when empty); ranges such as 0..3 are refused. Bit vectors: offset 0 first,
+0101 (no 0b), or the set of the offsets holding 1. Choices by letter (b, B,
+b), (b)) or by their text; several as a, c or a c or a; c or a and c or ac, or
+as texts separated by ;. Sets and multiple choice earn partial credit
+|given ∩ answer| / |given ∪ answer|. An answer that cannot be read (\"abc\" for
+a number, {1, 2 for a set) is not graded: it is said why, and the question is
+asked again. End of input stops the quiz; the remaining questions count as
+unanswered. The order of the choices and the generated questions (on the toy
+machine) depend on the seed, so letters in an answer file refer to that seed's
+order; a choice's text works for any seed.
 
 Answer file (--answers): one `id: answer` a line; `#` comments and blank lines
 are ignored; an optional `seed: N` line fixes the variant of the generated

@@ -70,14 +70,25 @@ pub fn summary_line(s: &Summary) -> String {
     )
 }
 
-/// Header, prompt and lettered choices of question `n` of `of`, wrapped.
+/// What a question shows under its header.
+struct Body<'a> {
+    prompt: &'a str,
+    choices: &'a [String],
+    rules: &'a str,
+}
+
+/// Header, prompt, lettered choices and the rules of question `n` of `of`,
+/// wrapped.
 fn question_text(
     n: usize,
     of: usize,
     id: &str,
     tags: &[String],
-    prompt: &str,
-    choices: &[String],
+    Body {
+        prompt,
+        choices,
+        rules,
+    }: Body<'_>,
     style: &Style,
 ) -> String {
     let mut s = wrap_line(
@@ -91,6 +102,7 @@ fn question_text(
         s += &wrap_line(&format!("  {}) {c}", letter(i)), "     ", style.width);
         s += "\n";
     }
+    s += &style.wrap(&format!("{rules}\n"));
     s
 }
 
@@ -130,7 +142,18 @@ pub fn reveal(r: &Reveal, style: &Style) -> String {
     let mut s = format!("Instructor view (seed {})\n\n", r.seed);
     let of = r.questions.len();
     for (i, q) in r.questions.iter().enumerate() {
-        s += &question_text(i + 1, of, &q.id, &q.tags, &q.prompt, &q.choices, style);
+        s += &question_text(
+            i + 1,
+            of,
+            &q.id,
+            &q.tags,
+            Body {
+                prompt: &q.prompt,
+                choices: &q.choices,
+                rules: &q.rules,
+            },
+            style,
+        );
         s += &wrap_line(
             &format!("Answer: {}", answer_display(&q.answer)),
             "  ",
@@ -218,7 +241,18 @@ pub fn intro(i: &Intro, style: &Style) -> String {
 
 /// A question as the student sees it: header, prompt, choices.
 pub fn question(q: &Asked, style: &Style) -> String {
-    question_text(q.number, q.of, &q.id, &q.tags, &q.prompt, &q.choices, style)
+    question_text(
+        q.number,
+        q.of,
+        &q.id,
+        &q.tags,
+        Body {
+            prompt: &q.prompt,
+            choices: &q.choices,
+            rules: &q.rules,
+        },
+        style,
+    )
 }
 
 /// The prompt for a reply, with how to write one.

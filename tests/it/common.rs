@@ -46,6 +46,7 @@ pub struct Course {
     dir: PathBuf,
     code: Option<i32>,
     stdout_has: Vec<String>,
+    stdout_wrapped: Vec<String>,
     stderr_has: Vec<String>,
 }
 
@@ -81,6 +82,7 @@ impl Course {
             dir: root().to_path_buf(),
             code: Some(0),
             stdout_has: Vec::new(),
+            stdout_wrapped: Vec::new(),
             stderr_has: Vec::new(),
         }
         .args(args)
@@ -177,6 +179,14 @@ impl Course {
     }
 
     /// A piece stderr must contain.
+    /// Stdout must contain `piece` once its lines are joined with blanks:
+    /// prose wrapped at 80 columns without an indent (the quiz's prompts),
+    /// looked for whole. A line break in `piece` matches a blank too.
+    pub fn stdout_has_wrapped(mut self, piece: impl Into<String>) -> Self {
+        self.stdout_wrapped.push(piece.into().replace('\n', " "));
+        self
+    }
+
     pub fn stderr_has(mut self, piece: impl Into<String>) -> Self {
         self.stderr_has.push(piece.into());
         self
@@ -281,6 +291,14 @@ impl Course {
             assert!(
                 o.stdout.contains(piece) || joined(&o.stdout).contains(piece),
                 "stdout lacks {piece:?}:\n{}",
+                shown()
+            );
+        }
+        let flat = o.stdout.replace('\n', " ");
+        for piece in &self.stdout_wrapped {
+            assert!(
+                flat.contains(piece),
+                "stdout lacks {piece:?} (lines joined):\n{}",
                 shown()
             );
         }

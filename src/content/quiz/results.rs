@@ -60,6 +60,8 @@ pub struct Revealed {
     pub id: String,
     pub kind: Kind,
     pub prompt: String,
+    /// How the reply is read and graded ([`Instance::rules`]).
+    pub rules: String,
     pub tags: Vec<String>,
 }
 
@@ -67,6 +69,7 @@ impl From<Instance> for Revealed {
     fn from(i: Instance) -> Revealed {
         Revealed {
             choices: i.choices().to_vec(),
+            rules: i.rules(),
             answer: i.expected,
             explanation: i.explanation,
             id: i.id,
@@ -104,6 +107,8 @@ pub struct Asked {
     /// How many questions the quiz has.
     pub of: usize,
     pub prompt: String,
+    /// How the reply is read and graded ([`Instance::rules`]).
+    pub rules: String,
     /// How to write the reply ([`Instance::syntax`]).
     pub syntax: String,
     pub tags: Vec<String>,
@@ -119,6 +124,7 @@ impl Asked {
             number,
             of,
             prompt: inst.prompt.clone(),
+            rules: inst.rules(),
             syntax: inst.syntax(),
             tags: inst.tags.clone(),
         }
