@@ -655,3 +655,39 @@ fn set_partial_credit_is_symmetric_and_stated() {
         .stdout_has_wrapped("Partly right (1/4 point; 1 of 1 right, 3 extra: 1, 2, 3)")
         .run();
 }
+
+/// Quiz results (`--answers --format json`) carry each question's tags,
+/// the bank's own, answered or not.
+#[test]
+fn results_carry_each_questions_tags() {
+    let listed = Course::new(["quiz", "23", "--list", "--format", "json"])
+        .run()
+        .json();
+    let tags_of = |id: &str| {
+        listed["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["id"] == id)
+            .unwrap()["tags"]
+            .clone()
+    };
+    let o = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
+        .stdin("find-skl-divider: 8\nznver4-divide: 4\n")
+        .code(1)
+        .run()
+        .json();
+    let qs = o["questions"].as_array().unwrap();
+    assert_eq!(qs.len(), listed["questions"].as_array().unwrap().len());
+    for q in qs {
+        let id = q["id"].as_str().unwrap();
+        assert_eq!(q["tags"], tags_of(id), "{id}");
+        assert!(!q["tags"].as_array().unwrap().is_empty(), "{id}");
+    }
+    let skl = qs.iter().find(|q| q["id"] == "find-skl-divider").unwrap();
+    assert_eq!(
+        skl["tags"],
+        serde_json::json!(["machine-model", "llvm-mca"])
+    );
+    assert_eq!(skl["status"], "right");
+}

@@ -442,6 +442,8 @@ pub struct Outcome {
     #[serde(serialize_with = "fraction")]
     pub score: Ratio,
     pub status: Status,
+    /// The question's tags, so that results can be added up by topic.
+    pub tags: Vec<String>,
 }
 
 /// Grades `reply` (or its absence) for `inst`.
@@ -470,6 +472,7 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
         points: score.to_f64(),
         score,
         status,
+        tags: inst.tags.clone(),
     }
 }
 
