@@ -4,8 +4,8 @@
 //! [`Style`]'s width; right and wrong are coloured when it says so.
 
 use crate::content::quiz::{
-    Asked, BankCheck, Expected, Feedback, InputEnded, Intro, Outcome, QuestionList, Results, Retry,
-    Reveal, Status, Summary,
+    Asked, BankCheck, Expected, Feedback, InputEnded, Intro, LastResult, NothingMissed, Outcome,
+    QuestionList, Results, Retry, Reveal, Status, Summary,
 };
 use crate::formats::answer::letter;
 use crate::util::ratio::Ratio;
@@ -230,13 +230,48 @@ pub fn intro(i: &Intro, style: &Style) -> String {
         .title
         .as_deref()
         .map_or(String::new(), |t| format!(" ({t})"));
-    let s = format!(
-        "Quiz {}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n",
-        i.chapter,
-        i.questions,
-        seed = i.seed
-    );
+    let s = if i.missed {
+        format!(
+            "Quiz {}{title}: the {} question(s) not right last time, seed {seed}.\n",
+            i.chapter,
+            i.questions,
+            seed = i.seed
+        )
+    } else {
+        format!(
+            "Quiz {}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n",
+            i.chapter,
+            i.questions,
+            seed = i.seed
+        )
+    };
     style.wrap(&s) + "\n"
+}
+
+/// After a quiz whose result was kept: how to be asked again what was not
+/// right (nothing when all was); `state` is the `--state` file, if one was
+/// named.
+pub fn kept(last: &LastResult, state: Option<&str>) -> String {
+    if last.missed.is_empty() {
+        return String::new();
+    }
+    format!(
+        "Ask the {} not right again with: course quiz {} --missed{}\n",
+        match last.missed.len() {
+            1 => "one".to_string(),
+            n => n.to_string(),
+        },
+        last.chapter,
+        state.map_or(String::new(), |s| format!(" --state {s}"))
+    )
+}
+
+/// `--missed` when the last quiz had every question right.
+pub fn nothing_missed(n: &NothingMissed) -> String {
+    format!(
+        "Nothing to ask again: every question of the last chapter {} quiz (seed {}) was right.\n",
+        n.chapter, n.seed
+    )
 }
 
 /// A question as the student sees it: header, prompt, choices.

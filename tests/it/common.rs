@@ -23,9 +23,10 @@ pub fn root() -> &'static Path {
 ///     .run();
 /// ```
 ///
-/// It runs from the repository root with `NO_COLOR=1` and `XDG_DATA_HOME`
-/// removed (so no test touches the user's data folder unless it sets one
-/// with [`env`]). [`run`] asserts the exit code (0 unless [`code`] or
+/// It runs from the repository root with `NO_COLOR=1`, `XDG_DATA_HOME`
+/// removed and `HOME` a folder under the build's temporary folder (so no
+/// test touches the user's data folder, where the quiz keeps its last
+/// result; a test sets its own with [`env`]). [`run`] asserts the exit code (0 unless [`code`] or
 /// [`any_code`] says otherwise), every expected piece of stdout and stderr,
 /// and that nothing panicked; on failure it prints the command and both
 /// streams.
@@ -210,6 +211,7 @@ impl Course {
             .current_dir(&self.dir)
             .env("NO_COLOR", "1")
             .env_remove("XDG_DATA_HOME")
+            .env("HOME", Path::new(env!("CARGO_TARGET_TMPDIR")).join("home"))
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

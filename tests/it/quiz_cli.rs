@@ -691,3 +691,121 @@ fn results_carry_each_questions_tags() {
     );
     assert_eq!(skl["status"], "right");
 }
+
+/// `--missed` with a scripted session: a quiz with two questions wrong
+/// keeps its result; `--missed` asks those two only, with the same seed;
+/// one right and one still wrong leaves one; then nothing is left.
+#[test]
+fn missed_asks_again_only_what_was_not_right() {
+    let tmp = common::tempdir();
+    let state = tmp.path().join("last.json");
+    let state_arg = state.display().to_string();
+    let quiz = |args: &[&str]| {
+        Course::new(["quiz", "23"])
+            .args(args)
+            .args(["--state", &state_arg])
+    };
+    quiz(&["--missed"])
+        .code(2)
+        .stderr_has("no quiz result yet; take the quiz first (course quiz 23)")
+        .run();
+
+    let qs = reveal("8", Some("llvm-mca"));
+    let id = |i: usize| qs[i]["id"].as_str().unwrap().to_string();
+    let input: String = qs
+        .iter()
+        .enumerate()
+        .map(|(i, q)| if i == 0 || i == 2 { wrong(q) } else { right(q) } + "\n")
+        .collect();
+    quiz(&["--seed", "8", "--tag", "llvm-mca"])
+        .stdin(input)
+        .code(1)
+        .stdout_has(format!(
+            "Ask the 2 not right again with: course quiz 23 --missed --state {state_arg}"
+        ))
+        .run();
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(
+        kept,
+        serde_json::json!({"chapter": 23, "missed": [id(0), id(2)], "seed": 8})
+    );
+
+    // Only the two, in bank order, for the same seed (the same variants).
+    let o = quiz(&["--missed"])
+        .stdin(format!("{}\n{}\n", right(&qs[0]), wrong(&qs[2])))
+        .code(1)
+        .stdout_has("the 2 question(s) not right last time, seed 8.")
+        .stdout_has(format!("Question 1/2 [{}]", id(0)))
+        .stdout_has(format!("Question 2/2 [{}]", id(2)))
+        .stdout_has("Score: 1/2 (50%): right 1, wrong 1")
+        .stdout_has("Ask the one not right again with: course quiz 23 --missed")
+        .run();
+    for i in [1, 3, 4] {
+        assert!(!o.stdout.contains(&format!("[{}]", id(i))), "{}", o.stdout);
+    }
+    quiz(&["--missed"])
+        .stdin(format!("{}\n", right(&qs[2])))
+        .stdout_has(format!("Question 1/1 [{}]", id(2)))
+        .stdout_has("Score: 1/1 (100%)")
+        .run();
+    quiz(&["--missed"])
+        .stdout_has(
+            "Nothing to ask again: every question of the last chapter 23 quiz (seed 8) was right.",
+        )
+        .run();
+
+    // Unanswered questions count as missed; the default file is in the
+    // data folder, next to the flashcard state.
+    let data = tmp.path().join("data");
+    Course::new(["quiz", "23", "--seed", "3", "--tag", "machine-model"])
+        .env("XDG_DATA_HOME", &data)
+        .stdin(format!(
+            "{}\n",
+            right(&reveal("3", Some("machine-model"))[0])
+        ))
+        .code(1)
+        .run();
+    let n = reveal("3", Some("machine-model")).len();
+    assert!(data.join("course/quiz-23.json").exists());
+    Course::new(["quiz", "23", "--missed"])
+        .env("XDG_DATA_HOME", &data)
+        .code(1)
+        .stdout_has(format!(
+            "the {} question(s) not right last time, seed 3.",
+            n - 1
+        ))
+        .run();
+    // A tag no missed question has, a damaged file, and other modes.
+    Course::new(["quiz", "23", "--missed", "--tag", "nope"])
+        .env("XDG_DATA_HOME", &data)
+        .code(2)
+        .stderr_has("unknown tag `nope`")
+        .run();
+    // Of those missed, the ones with a tag (bank tags are shared).
+    Course::new(["quiz", "23", "--missed", "--tag", "reservation-tables"])
+        .env("XDG_DATA_HOME", &data)
+        .code(1)
+        .stdout_has("the 2 question(s) not right last time, seed 3.")
+        .stdout_has("Question 1/2 [vdivpd-back-to-back]")
+        .stdout_has_wrapped("To review: vdivpd-back-to-back, itineraries")
+        .run();
+    std::fs::write(
+        data.join("course/quiz-23.json"),
+        "{\"chapter\": 23, \"missed\": [\"mca-ignores\"], \"seed\": 3}\n",
+    )
+    .unwrap();
+    Course::new(["quiz", "23", "--missed", "--tag", "machine-model"])
+        .env("XDG_DATA_HOME", &data)
+        .code(2)
+        .stderr_has(
+            "none of the questions missed last time has the tag(s) asked for: machine-model",
+        )
+        .run();
+    std::fs::write(&state, "{not json").unwrap();
+    quiz(&["--missed"])
+        .code(2)
+        .stderr_has("not a quiz result")
+        .run();
+    quiz(&["--missed", "--list"]).code(2).run();
+}

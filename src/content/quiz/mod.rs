@@ -45,5 +45,6 @@ pub use grading::{
     Results, Status, Summary,
 };
 pub use results::{
-    Asked, BankCheck, Feedback, InputEnded, Intro, Listed, QuestionList, Retry, Reveal, Revealed,
+    Asked, BankCheck, Feedback, InputEnded, Intro, LastResult, Listed, NothingMissed, QuestionList,
+    Retry, Reveal, Revealed,
 };
