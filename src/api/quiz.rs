@@ -520,4 +520,79 @@ mod tests {
         assert!(choice_questions >= 10);
         assert!(checked >= choice_questions * 20 * 2 * 4);
     }
+
+    /// A readable reply that earns nothing.
+    fn wrong(inst: &Instance) -> String {
+        match &inst.expected {
+            Expected::Number { .. } => "999".into(),
+            Expected::Set(_) => "{999}".into(),
+            Expected::Bits(ones) if ones.is_empty() => "1".into(),
+            Expected::Bits(_) => "0".into(),
+            Expected::Single { answer, .. } => letter((answer + 1) % inst.choices().len()).into(),
+            Expected::Multiple { answers, .. } => (0..inst.choices().len())
+                .find(|i| !answers.contains(i))
+                .map_or("a".into(), |i| letter(i).to_string()),
+            Expected::Find { .. } => "no such thing".into(),
+        }
+    }
+
+    /// A scripted session: the wrong ones are kept, `--missed` asks them
+    /// only (same seed, same prompts), and a second round narrows down.
+    #[test]
+    fn missed_sessions_narrow_down_to_what_is_still_wrong() {
+        let source = Source::Embedded;
+        let dir = std::env::temp_dir().join(format!("course-missed-{}", std::process::id()));
+        let path = dir.join("quiz-23.json");
+        assert!(matches!(
+            missed_session(sel(&source), None, &path),
+            Err(QuizError::NoLastResult(..))
+        ));
+        let mut s = session(sel(&source), Some(4)).unwrap();
+        let insts = s.insts.clone();
+        for (k, inst) in insts.iter().enumerate() {
+            let reply = if k % 5 == 1 {
+                wrong(inst)
+            } else {
+                inst.answer_text()
+            };
+            assert!(matches!(s.reply(&reply), Some(Reply::Feedback(_))));
+        }
+        let last = record(&s, &path).unwrap();
+        let wrong: Vec<String> = s
+            .summary()
+            .questions
+            .iter()
+            .filter(|o| o.status != Status::Right)
+            .map(|o| o.id.clone())
+            .collect();
+        assert!(!wrong.is_empty());
+        assert_eq!((last.missed.clone(), last.seed), (wrong.clone(), 4));
+        let Missed::Ask(mut again) = missed_session(sel(&source), None, &path).unwrap() else {
+            panic!("nothing missed")
+        };
+        assert!(again.intro().missed);
+        let asked: Vec<String> = again.insts.iter().map(|i| i.id.clone()).collect();
+        assert_eq!(asked, wrong);
+        for inst in &again.insts {
+            let first = insts.iter().find(|i| i.id == inst.id).unwrap();
+            assert_eq!(first, inst, "same seed, same variant");
+        }
+        // Right this time, all but the first.
+        let retry = again.insts.clone();
+        for (k, inst) in retry.iter().enumerate() {
+            let reply = if k == 0 {
+                "999".to_string()
+            } else {
+                inst.answer_text()
+            };
+            again.reply(&reply);
+        }
+        record(&again, &path).unwrap();
+        let Missed::Ask(third) = missed_session(sel(&source), None, &path).unwrap() else {
+            panic!("nothing missed")
+        };
+        assert_eq!(third.insts.len(), 1);
+        assert_eq!(third.insts[0].id, wrong[0]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
