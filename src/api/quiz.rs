@@ -2,15 +2,21 @@
 //! [`grade`] return a typed result; [`check_bank`] validates a bank; and
 //! [`session`] opens the interactive quiz, a [`Session`] the front end drives
 //! line by line (question → reply → feedback) without knowing how a reply is
-//! read or graded.
+//! read or graded. [`record`] keeps which questions of a session were not
+//! right, and [`missed_session`] asks only those again (`--missed`).
+
+use std::path::{Path, PathBuf};
 
 use crate::content::data::Source;
 use crate::content::quiz::{
     outcome, reply_text, AnswerFile, Asked, Bank, BankCheck, Feedback, InputEnded, Instance, Intro,
-    Outcome, Question, QuestionList, Results, Retry, Reveal, Status, Summary,
+    LastResult, NothingMissed, Outcome, Question, QuestionList, Results, Retry, Reveal, Status,
+    Summary,
 };
 use crate::formats::diagnostic::Diagnostics;
 use crate::host::clock;
+use crate::host::flash_state::StateError;
+use crate::host::quiz_state;
 
 /// Why a quiz could not be given.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +37,20 @@ pub enum QuizError {
     AnswerFile(Diagnostics),
     #[error("--seed {flag} disagrees with the answer file's `seed: {file}`")]
     SeedMismatch { flag: u64, file: u64 },
+    #[error("no data folder (HOME and XDG_DATA_HOME are unset); use --state FILE")]
+    NoDataFolder,
+    #[error("{0}: no quiz result yet; take the quiz first (course quiz {1}), then --missed asks again what was not right")]
+    NoLastResult(String, u32),
+    #[error("{path}: the last result is of chapter {found}, not {chapter}")]
+    OtherChapter {
+        path: String,
+        found: u32,
+        chapter: u32,
+    },
+    #[error("none of the questions missed last time has the tag(s) asked for: {0}")]
+    NoneMissedWithTags(String),
+    #[error(transparent)]
+    State(#[from] StateError),
 }
 
 /// Which questions: a chapter's bank from the course data, and tags (any
@@ -148,7 +168,81 @@ pub fn session(sel: Selection<'_>, seed: Option<u64>) -> Result<Session, QuizErr
         seed,
         insts: instances(&selected, seed),
         outcomes: Vec::new(),
+        missed: false,
     })
+}
+
+/// Where the last result of chapter `chapter` is kept: `state`, else
+/// `quiz-<chapter>.json` in the user's data folder (next to the flashcard
+/// state).
+pub fn result_path(state: Option<&Path>, chapter: u32) -> Result<PathBuf, QuizError> {
+    match state {
+        Some(p) => Ok(p.to_path_buf()),
+        None => quiz_state::default_path(|k| std::env::var(k).ok(), chapter)
+            .ok_or(QuizError::NoDataFolder),
+    }
+}
+
+/// What `--missed` found in the last result.
+#[derive(Debug)]
+pub enum Missed {
+    /// The questions that were not right, to ask again.
+    Ask(Session),
+    /// The last quiz had every question right.
+    Nothing(NothingMissed),
+}
+
+/// `--missed`: a session of the questions that were not right in the last
+/// result kept in `path` (among those with the selection's tags), in bank
+/// order, for `seed` (default: the last quiz's, so the same variants
+/// return).
+pub fn missed_session(
+    sel: Selection<'_>,
+    seed: Option<u64>,
+    path: &Path,
+) -> Result<Missed, QuizError> {
+    let last = quiz_state::load(path)?
+        .ok_or_else(|| QuizError::NoLastResult(path.display().to_string(), sel.chapter))?;
+    if last.chapter != sel.chapter {
+        return Err(QuizError::OtherChapter {
+            path: path.display().to_string(),
+            found: last.chapter,
+            chapter: sel.chapter,
+        });
+    }
+    let bank = load(sel.source, sel.chapter)?;
+    let selected = select(&bank, sel.tags)?;
+    let seed = seed.unwrap_or(last.seed);
+    if last.missed.is_empty() {
+        return Ok(Missed::Nothing(NothingMissed {
+            chapter: sel.chapter,
+            seed: last.seed,
+        }));
+    }
+    let asked: Vec<&Question> = selected
+        .into_iter()
+        .filter(|q| last.missed.contains(&q.id))
+        .collect();
+    if asked.is_empty() {
+        return Err(QuizError::NoneMissedWithTags(sel.tags.join(", ")));
+    }
+    Ok(Missed::Ask(Session {
+        chapter: sel.chapter,
+        title: bank.title.clone(),
+        seed,
+        insts: instances(&asked, seed),
+        outcomes: Vec::new(),
+        missed: true,
+    }))
+}
+
+/// Keeps the session's result in `path` for a later `--missed`: its seed
+/// and the questions that were not right (unanswered ones included). The
+/// result replaces the one before.
+pub fn record(session: &Session, path: &Path) -> Result<LastResult, QuizError> {
+    let last = LastResult::of(session.chapter, session.seed, &session.summary());
+    quiz_state::save(path, &last)?;
+    Ok(last)
 }
 
 /// What a reply led to.
@@ -172,6 +266,8 @@ pub struct Session {
     insts: Vec<Instance>,
     /// One per finished question, in order.
     outcomes: Vec<Outcome>,
+    /// Only the questions not right last time (`--missed`).
+    missed: bool,
 }
 
 impl Session {
@@ -179,6 +275,7 @@ impl Session {
     pub fn intro(&self) -> Intro {
         Intro {
             chapter: self.chapter,
+            missed: self.missed,
             questions: self.insts.len(),
             seed: self.seed,
             title: self.title.clone(),
@@ -422,5 +519,80 @@ mod tests {
             .count();
         assert!(choice_questions >= 10);
         assert!(checked >= choice_questions * 20 * 2 * 4);
+    }
+
+    /// A readable reply that earns nothing.
+    fn wrong(inst: &Instance) -> String {
+        match &inst.expected {
+            Expected::Number { .. } => "999".into(),
+            Expected::Set(_) => "{999}".into(),
+            Expected::Bits(ones) if ones.is_empty() => "1".into(),
+            Expected::Bits(_) => "0".into(),
+            Expected::Single { answer, .. } => letter((answer + 1) % inst.choices().len()).into(),
+            Expected::Multiple { answers, .. } => (0..inst.choices().len())
+                .find(|i| !answers.contains(i))
+                .map_or("a".into(), |i| letter(i).to_string()),
+            Expected::Find { .. } => "no such thing".into(),
+        }
+    }
+
+    /// A scripted session: the wrong ones are kept, `--missed` asks them
+    /// only (same seed, same prompts), and a second round narrows down.
+    #[test]
+    fn missed_sessions_narrow_down_to_what_is_still_wrong() {
+        let source = Source::Embedded;
+        let dir = std::env::temp_dir().join(format!("course-missed-{}", std::process::id()));
+        let path = dir.join("quiz-23.json");
+        assert!(matches!(
+            missed_session(sel(&source), None, &path),
+            Err(QuizError::NoLastResult(..))
+        ));
+        let mut s = session(sel(&source), Some(4)).unwrap();
+        let insts = s.insts.clone();
+        for (k, inst) in insts.iter().enumerate() {
+            let reply = if k % 5 == 1 {
+                wrong(inst)
+            } else {
+                inst.answer_text()
+            };
+            assert!(matches!(s.reply(&reply), Some(Reply::Feedback(_))));
+        }
+        let last = record(&s, &path).unwrap();
+        let wrong: Vec<String> = s
+            .summary()
+            .questions
+            .iter()
+            .filter(|o| o.status != Status::Right)
+            .map(|o| o.id.clone())
+            .collect();
+        assert!(!wrong.is_empty());
+        assert_eq!((last.missed.clone(), last.seed), (wrong.clone(), 4));
+        let Missed::Ask(mut again) = missed_session(sel(&source), None, &path).unwrap() else {
+            panic!("nothing missed")
+        };
+        assert!(again.intro().missed);
+        let asked: Vec<String> = again.insts.iter().map(|i| i.id.clone()).collect();
+        assert_eq!(asked, wrong);
+        for inst in &again.insts {
+            let first = insts.iter().find(|i| i.id == inst.id).unwrap();
+            assert_eq!(first, inst, "same seed, same variant");
+        }
+        // Right this time, all but the first.
+        let retry = again.insts.clone();
+        for (k, inst) in retry.iter().enumerate() {
+            let reply = if k == 0 {
+                "999".to_string()
+            } else {
+                inst.answer_text()
+            };
+            again.reply(&reply);
+        }
+        record(&again, &path).unwrap();
+        let Missed::Ask(third) = missed_session(sel(&source), None, &path).unwrap() else {
+            panic!("nothing missed")
+        };
+        assert_eq!(third.insts.len(), 1);
+        assert_eq!(third.insts[0].id, wrong[0]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,10 +4,11 @@
 //! JSON out.
 
 use std::io::{self, BufRead, IsTerminal};
+use std::path::PathBuf;
 
 use clap::ValueEnum;
 
-use course::api::quiz::{self as api, Reply, Selection};
+use course::api::quiz::{self as api, Missed, Reply, Selection};
 use course::view::quiz as view;
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
@@ -21,16 +22,27 @@ pub enum QuizFormat {
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Interactive: each question is shown with the syntax its answer takes; you type
-an answer and press Enter, and see right or wrong with an explanation; the
-score comes at the end. Numbers may be written 3, 5/2 or 2.5; sets in braces,
-{0, 2} in any order ({} when empty); choices by letter (b, B, b), (b)) or by
-their text, several as a, c or as texts separated by ;. An answer that cannot
-be read (\"abc\" for a number, {1, 2 for a set) is not graded: it is said why,
-and the question is asked again. End of input stops the quiz; the remaining
-questions count as unanswered. The order of the choices and the generated
-questions (on the toy machine) depend on the seed, so letters in an answer file
-refer to that seed's order; a choice's text works for any seed.
+Interactive: each question is shown with the rules its answer is read and
+graded by; you type an answer and press Enter, and see right or wrong with an
+explanation; the score comes at the end. Numbers may be written 3, 5/2 or 2.5,
+a unit word may follow (5 cycles), and each number question states its
+tolerance (or that it is exact). Sets: {0, 2}, [0, 2], 0, 2 or 0 2 in any order
+({} when empty); ranges such as 0..3 are refused. Bit vectors: offset 0 first,
+0101 (no 0b), or the set of the offsets holding 1. Choices by letter (b, B,
+b), (b)) or by their text; several as a, c or a c or a; c or a and c or ac, or
+as texts separated by ;. Sets and multiple choice earn partial credit
+|given ∩ answer| / |given ∪ answer|. An answer that cannot be read (\"abc\" for
+a number, {1, 2 for a set) is not graded: it is said why, and the question is
+asked again. End of input stops the quiz; the remaining questions count as
+unanswered. The order of the choices and the generated questions (on the toy
+machine) depend on the seed, so letters in an answer file refer to that seed's
+order; a choice's text works for any seed.
+
+The result of an interactive quiz (its seed and the questions not right) is
+kept in --state FILE or by default in $XDG_DATA_HOME/course/quiz-<chapter>.json
+(~/.local/share/course/..., next to the flashcard state); --missed asks only
+those questions again, with the same seed unless --seed is given, and keeps
+its own result in turn, so repeating it narrows down to what is still missed.
 
 Answer file (--answers): one `id: answer` a line; `#` comments and blank lines
 are ignored; an optional `seed: N` line fixes the variant of the generated
@@ -48,6 +60,7 @@ under --check-bank), 2 an error.
 Examples:
   course quiz 23
   course quiz 23 --tag llvm-mca --seed 7
+  course quiz 23 --missed
   course quiz 23 --list
   course quiz 23 --reveal --seed 7
   course quiz 23 --answers mine.txt --format json
@@ -73,6 +86,13 @@ pub struct QuizArgs {
     /// Validate a question bank (default: the chapter's) and report mistakes.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
     pub check_bank: Option<String>,
+    /// Ask only the questions not right in the last interactive quiz.
+    #[arg(long, conflicts_with_all = ["list", "reveal", "answers", "check_bank"])]
+    pub missed: bool,
+    /// The file keeping the last result for --missed (default: in the
+    /// user's data folder).
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
     /// Output format of --list, --reveal and --answers.
     #[arg(long, value_enum, default_value_t = QuizFormat::Text)]
     pub format: QuizFormat,
@@ -164,12 +184,24 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         }
         return Ok(0);
     }
-    let mut session = api::session(sel, args.seed)?;
     if json {
         return Err(CliError(
             "--format json needs --list, --reveal or --answers".into(),
         ));
     }
+    let state = args.state.as_deref();
+    let mut session = if args.missed {
+        let path = api::result_path(state, chapter)?;
+        match api::missed_session(sel, args.seed, &path)? {
+            Missed::Ask(s) => s,
+            Missed::Nothing(n) => {
+                print(&view::nothing_missed(&n));
+                return Ok(0);
+            }
+        }
+    } else {
+        api::session(sel, args.seed)?
+    };
     let style = ctx.style();
     print(&view::intro(&session.intro(), &style));
     let stdin = io::stdin();
@@ -196,5 +228,14 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
     }
     let summary = session.summary();
     print(&view::summary(&summary, &style));
+    // The result is kept for --missed; a quiz is not failed for want of it.
+    let kept = api::result_path(state, chapter).and_then(|p| api::record(&session, &p));
+    match kept {
+        Ok(last) => {
+            let flag = args.state.as_ref().map(|p| p.display().to_string());
+            print(&view::kept(&last, flag.as_deref()));
+        }
+        Err(e) => eprintln!("course: warning: the result is not kept for --missed: {e}"),
+    }
     Ok(u8::from(!summary.all_right))
 }

@@ -9,11 +9,11 @@
 //! |---|---|---|
 //! | text | UTF-8, an optional BOM, LF or CRLF; `#` starts a comment; blank lines are skipped | |
 //! | whole number | `0`, `42`, `+3` | `-1`, `3.0`, `4x` |
-//! | number | `3`, `5/2`, `2.5` (exact fractions) | `2,5`, `1e3`, `5/0`, `-1` |
-//! | set | `{0, 2}`, `{0 2}`, `{}`, `∅` (any order, repeats ignored) | `{1, 2` · `0,1` · `{0; 2}` · `{a}` |
-//! | bit vector | `000101`, `0 0 0 1 0 1` (offset 0 first; trailing zeros change nothing), or the set of its ones `{3, 5}` | `10x`, `0,1` |
-//! | choice | its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text | |
-//! | several choices | letters separated by commas or spaces (`a, c`, `a c`, `ac`), or texts separated by `;` | |
+//! | number | `3`, `5/2`, `2.5` (exact fractions), each optionally followed by a unit word: `5 cycles`, `2.5 cycles/iteration` ([`UNITS`]) | `2,5`, `1e3`, `5/0`, `-1`, `5 apples`, `0b1111` and `0x1f` (with their decimal value) |
+//! | set | `{0, 2}`, `{0 2}`, `[0, 2]`, `0, 2`, `0 2`, `{}`, `[]`, `∅` (any order, repeats ignored) | `{1, 2` · `{0; 2}` · `{a}` · `{0, 2]` · ranges `0..3`, `0-3`, `{0..3}` (the message lists the elements) |
+//! | bit vector | `000101`, `0 0 0 1 0 1` (offset 0 first; trailing zeros change nothing), or the set of its ones `{3, 5}`, `[3, 5]` | `10x`, `0,1` (bits or offsets?), `0b101` (a literal is written highest bit first) |
+//! | choice | its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text | two letters where one is asked for |
+//! | several choices | letters separated by commas, blanks, `;` or `and` (`a, c`, `a c`, `a; c`, `a and c`, `ac`), or texts separated by `;` (mixed with letters too) | a letter that is not a choice |
 //! | key and value | `key: value`, `key = value`, `key=value` or `key value`; keys ignore case, `-` and `_` | a key without a value |
 //! | row of sets | sets or `-` (none) separated by blanks, a `:` allowed after each: `{0, 2}: - {1}` | `{0 2` · `x` |
 //!
@@ -120,9 +120,81 @@ pub fn whole(s: &str) -> Result<u64, String> {
         .map_err(|_| format!("'{}' is too large", shorten(t)))
 }
 
-/// A non-negative number, exactly: `3`, `5/2` or `2.5`.
+/// The unit words a number answer may end with (`5 cycles`), compared
+/// ignoring case: they are read and dropped, the same on every question.
+pub const UNITS: [&str; 8] = [
+    "cycle",
+    "cycles",
+    "cycles per iteration",
+    "cycles/iteration",
+    "cycles/iter",
+    "state",
+    "states",
+    "µops",
+];
+
+/// `cycles, cycles per iteration, …`: the unit words, for messages.
+pub fn unit_list() -> String {
+    UNITS.join(", ")
+}
+
+/// The value of a `0b`/`0o`/`0x` literal, if `t` is one.
+fn prefixed_literal(t: &str) -> Option<(&'static str, Option<u64>)> {
+    let lower = t.to_ascii_lowercase();
+    let (name, radix) = match lower.get(..2)? {
+        "0b" => ("binary", 2),
+        "0o" => ("octal", 8),
+        "0x" => ("hexadecimal", 16),
+        _ => return None,
+    };
+    let digits = &t[2..];
+    if digits.is_empty()
+        || !digits
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return None;
+    }
+    Some((
+        name,
+        u64::from_str_radix(&digits.replace('_', ""), radix).ok(),
+    ))
+}
+
+/// A non-negative number, exactly: `3`, `5/2` or `2.5`, optionally followed
+/// by one of the [`UNITS`] (`5 cycles`, `2.5 cycles/iteration`). A `0b`,
+/// `0o` or `0x` literal is refused with its decimal value.
 pub fn number(s: &str) -> Result<Ratio, String> {
     let t = s.trim();
+    if let Some((name, value)) = prefixed_literal(t) {
+        let hint = value.map_or(String::new(), |v| format!(" ({v})"));
+        return Err(format!(
+            "'{}' is a {name} literal; write the number in decimal{hint}, such as 3, 5/2 or 2.5",
+            shorten(t)
+        ));
+    }
+    let split = t
+        .find(|c: char| c.is_alphabetic() || c == 'µ')
+        .filter(|&i| i > 0)
+        .unwrap_or(t.len());
+    let (value, unit) = t.split_at(split);
+    let unit = unit.split_whitespace().collect::<Vec<_>>().join(" ");
+    if !unit.is_empty() {
+        let value = value.trim();
+        let is_unit = UNITS.iter().any(|u| u.eq_ignore_ascii_case(&unit));
+        if !is_unit || value.is_empty() {
+            return Err(format!(
+                "'{}' is not a number (write 5/2 or 2.5; only a unit may follow it: {})",
+                shorten(t),
+                unit_list()
+            ));
+        }
+        return bare_number(value);
+    }
+    bare_number(t)
+}
+
+fn bare_number(t: &str) -> Result<Ratio, String> {
     let not = || format!("'{}' is not a number (write 5/2 or 2.5)", shorten(t));
     if t.starts_with('-') {
         return Err(format!("'{}' is negative", shorten(t)));
@@ -170,34 +242,78 @@ pub fn number(s: &str) -> Result<Ratio, String> {
         .map_err(|e| if e.contains("too large") { e } else { not() })
 }
 
-/// A set of non-negative integers in braces: `{0, 2}`, `{0 2}`, `{}`, `∅`.
+/// How a set is written, for messages and prompts.
+pub const SET_SYNTAX: &str = "write a set as {0, 2}, [0, 2] or 0, 2 ({} when empty)";
+
+/// The message for a range such as `0..3` or `0-3`: ranges are refused
+/// (is the end in it or not?), and the elements are shown instead.
+fn range_refused(whole_text: &str, from: &str, to: &str) -> String {
+    let listed = match (whole(from), whole(to)) {
+        (Ok(a), Ok(b)) if a <= b && b - a < 16 => set_text((a..=b).collect::<Vec<_>>().iter()),
+        (Ok(a), Ok(b)) if a <= b => format!("{{{a}, {}, …, {b}}}", a + 1),
+        _ => "{0, 1, 2, 3}".to_string(),
+    };
+    format!(
+        "'{}' is a range, and ranges are not read (is the end in it?); list the elements, such as {listed}",
+        shorten(whole_text)
+    )
+}
+
+/// A set of non-negative integers, any order, repeats ignored: in braces
+/// (`{0, 2}`, `{0 2}`), in brackets (`[0, 2]`) or bare (`0, 2`, `0 2`);
+/// `{}`, `[]` and `∅` are empty. A range (`0..3`, `0-3`) is refused with
+/// its elements listed; so is `;` between elements.
 pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
     let t = s.trim();
-    const SYNTAX: &str = "write a set as {0, 2} (or {} when empty)";
-    if t == "∅" || t == "{}" {
+    if t == "∅" {
         return Ok(BTreeSet::new());
     }
     if t.is_empty() {
-        return Err(format!("an empty answer; {SYNTAX}"));
+        return Err(format!("an empty answer; {SET_SYNTAX}"));
     }
-    let Some(inner) = t.strip_prefix('{') else {
-        return Err(format!(
-            "'{}' does not start with '{{'; {SYNTAX}",
-            shorten(t)
-        ));
+    let inner = match t.chars().next() {
+        Some(open @ ('{' | '[')) => {
+            let close = if open == '{' { '}' } else { ']' };
+            match t[1..].strip_suffix(close) {
+                Some(inner) => inner,
+                None => {
+                    return Err(format!(
+                        "'{}' does not end with '{close}'; {SET_SYNTAX}",
+                        shorten(t)
+                    ))
+                }
+            }
+        }
+        _ => t,
     };
-    let Some(inner) = inner.strip_suffix('}') else {
-        return Err(format!("'{}' does not end with '}}'; {SYNTAX}", shorten(t)));
-    };
+    // A range, with or without blanks around its `..` or `-`.
+    let squeezed: String = inner.chars().filter(|c| !c.is_whitespace()).collect();
+    for sep in ["..", "-", "–"] {
+        if let Some((a, b)) = squeezed.split_once(sep) {
+            let digits = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit());
+            if digits(a.rsplit(',').next().unwrap_or(a)) && digits(b.split(',').next().unwrap_or(b))
+            {
+                let from = a.rsplit(',').next().unwrap_or(a);
+                let to = b.split(',').next().unwrap_or(b);
+                return Err(range_refused(t, from, to));
+            }
+        }
+    }
     let mut out = BTreeSet::new();
     for tok in inner.split(|c: char| c == ',' || c.is_whitespace()) {
         if tok.is_empty() {
             continue;
         }
-        if tok.contains([';', '{', '}']) {
+        if tok.contains(';') {
             return Err(format!(
-                "'{}' in '{}': separate elements with commas; {SYNTAX}",
+                "'{}' in '{}': separate elements with commas; {SET_SYNTAX}",
                 shorten(tok),
+                shorten(t)
+            ));
+        }
+        if tok.contains(['{', '}', '[', ']']) {
+            return Err(format!(
+                "'{}' has unmatched braces or brackets; {SET_SYNTAX}",
                 shorten(t)
             ));
         }
@@ -208,29 +324,43 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
             Ok(_) => return Err(format!("{tok} is larger than {MAX_SET_ELEMENT}")),
             Err(_) => {
                 return Err(format!(
-                    "'{}' is not a non-negative integer; {SYNTAX}",
+                    "'{}' is not a non-negative integer; {SET_SYNTAX}",
                     shorten(tok)
                 ))
             }
         }
     }
-    if inner.split(',').skip(1).any(|part| part.trim().is_empty()) || inner.trim().starts_with(',')
-    {
-        return Err(format!("'{}' has an empty element; {SYNTAX}", shorten(t)));
+    let trimmed = inner.trim();
+    if inner.split(',').skip(1).any(|part| part.trim().is_empty()) || trimmed.starts_with(',') {
+        return Err(format!(
+            "'{}' has an empty element; {SET_SYNTAX}",
+            shorten(t)
+        ));
     }
     Ok(out)
 }
 
+/// How a bit vector is written, for messages and prompts.
+pub const BITS_SYNTAX: &str =
+    "write bits such as 0101, offset 0 first and no 0b (or the set of the offsets holding 1, {1, 3})";
+
 /// A bit vector written offset 0 first (`000101`, blanks between bits
-/// allowed), or the set of its ones (`{3, 5}`): the offsets whose bit is 1.
+/// allowed), or the set of its ones (`{3, 5}`, `[3, 5]`): the offsets
+/// whose bit is 1. A `0b` literal is refused (it is written highest bit
+/// first), and so is a bare list with commas (bits or offsets?).
 pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
     let t = s.trim();
-    const SYNTAX: &str = "write bits such as 0101, offset 0 first (or the set {1, 3})";
-    if t.starts_with('{') || t == "∅" {
+    if t.starts_with(['{', '[']) || t == "∅" {
         return set(t);
     }
     if t.is_empty() {
-        return Err(format!("an empty answer; {SYNTAX}"));
+        return Err(format!("an empty answer; {BITS_SYNTAX}"));
+    }
+    if t.len() > 2 && t[..2].eq_ignore_ascii_case("0b") {
+        return Err(format!(
+            "'{}' is a binary literal, written highest bit first; {BITS_SYNTAX}",
+            shorten(t)
+        ));
     }
     let mut out = BTreeSet::new();
     let mut k: u64 = 0;
@@ -240,7 +370,12 @@ pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
             '1' => {
                 out.insert(k);
             }
-            _ => return Err(format!("'{}' is not a bit vector; {SYNTAX}", shorten(t))),
+            _ => {
+                return Err(format!(
+                    "'{}' is not a bit vector; {BITS_SYNTAX}",
+                    shorten(t)
+                ))
+            }
         }
         k += 1;
         if k > MAX_SET_ELEMENT + 1 {
@@ -252,6 +387,17 @@ pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
         }
     }
     Ok(out)
+}
+
+/// `000101`: the bits of a set of offsets, offset 0 first, as long as its
+/// largest element needs (`0` when empty).
+pub fn bits_text(ones: &BTreeSet<u64>) -> String {
+    match ones.last() {
+        None => "0".to_string(),
+        Some(&last) => (0..=last)
+            .map(|k| if ones.contains(&k) { '1' } else { '0' })
+            .collect(),
+    }
 }
 
 /// `{0, 1, 2}`, or `{}` when empty: how sets are written back.
@@ -301,63 +447,88 @@ pub fn choice(s: &str, choices: &[String]) -> Result<usize, String> {
     if let Some(i) = choices.iter().position(|c| normalize(c) == n) {
         return Ok(i);
     }
-    letter_index(s, choices.len()).ok_or_else(|| {
-        format!(
-            "'{}' is neither a letter {} nor the text of a choice",
-            shorten(s.trim()),
-            choice_range(choices.len())
-        )
-    })
+    if let Some(i) = letter_index(s, choices.len()) {
+        return Ok(i);
+    }
+    if let Ok(several) = self::choices(s, choices) {
+        if several.len() > 1 {
+            return Err(format!(
+                "'{}' names {} choices; this question takes one letter {} (or the text of a choice)",
+                shorten(s.trim()),
+                several.len(),
+                choice_range(choices.len())
+            ));
+        }
+    }
+    Err(format!(
+        "'{}' is neither a letter {} nor the text of a choice",
+        shorten(s.trim()),
+        choice_range(choices.len())
+    ))
 }
 
-/// Several choices: letters separated by commas or spaces (`a, c`, `a c`,
-/// `ac`), or choice texts separated by `;`.
-pub fn choices(s: &str, choices: &[String]) -> Result<BTreeSet<usize>, String> {
-    let t = s.trim();
-    if t.is_empty() {
-        return Err("an empty answer; write letters such as 'a, c'".to_string());
-    }
-    let by_text: Option<BTreeSet<usize>> = t
-        .split(';')
-        .map(|part| {
-            let n = normalize(part);
-            choices.iter().position(|c| normalize(c) == n)
-        })
-        .collect();
-    if let Some(set) = by_text {
-        return Ok(set);
-    }
-    let mut out = BTreeSet::new();
-    for tok in t.split(|c: char| c == ',' || c.is_whitespace()) {
-        if tok.is_empty() {
+/// How several choices are written, for messages and prompts.
+pub const CHOICES_SYNTAX: &str =
+    "letters separated by commas, blanks, ';' or 'and' (a, c · a c · a; c · a and c · ac), or choice texts separated by ';'";
+
+/// Letters of one `;`-separated part of a several-choices answer.
+fn letters_into(part: &str, n: usize, out: &mut BTreeSet<usize>) -> Result<(), String> {
+    for tok in part.split(|c: char| c == ',' || c.is_whitespace()) {
+        if tok.is_empty() || tok.eq_ignore_ascii_case("and") || tok == "&" {
             continue;
         }
-        if let Some(i) = letter_index(tok, choices.len()) {
+        if let Some(i) = letter_index(tok, n) {
             out.insert(i);
             continue;
         }
-        // `ac` is shorthand for `a, c`.
-        if tok.chars().all(|c| c.is_ascii_alphabetic()) {
-            for c in tok.chars() {
-                match letter_index(&c.to_string(), choices.len()) {
-                    Some(i) => {
-                        out.insert(i);
-                    }
-                    None => {
-                        return Err(format!(
-                            "'{c}' is not one of the choices {}",
-                            choice_range(choices.len())
-                        ))
-                    }
-                }
+        // `ac` is shorthand for `a, c` when every letter is a choice.
+        let run: Option<Vec<usize>> = tok
+            .chars()
+            .map(|c| letter_index(&c.to_string(), n))
+            .collect();
+        match run {
+            Some(v) if tok.chars().all(|c| c.is_ascii_alphabetic()) => out.extend(v),
+            _ => {
+                return Err(format!(
+                    "'{}' is neither letters {} nor the text of a choice; write {CHOICES_SYNTAX}",
+                    shorten(tok),
+                    choice_range(n)
+                ))
             }
+        }
+    }
+    Ok(())
+}
+
+/// Several choices: letters separated by commas, blanks, `;` or the word
+/// `and` (`a, c`, `a c`, `a; c`, `a and c`, `ac`), or choice texts
+/// separated by `;` (letters and texts may be mixed between `;`s).
+pub fn choices(s: &str, choices: &[String]) -> Result<BTreeSet<usize>, String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(format!("an empty answer; write {CHOICES_SYNTAX}"));
+    }
+    let by_text = |part: &str| {
+        let n = normalize(part);
+        choices.iter().position(|c| normalize(c) == n)
+    };
+    if let Some(i) = by_text(t) {
+        return Ok(BTreeSet::from([i]));
+    }
+    let mut out = BTreeSet::new();
+    for part in t.split(';') {
+        if part.trim().is_empty() {
             continue;
         }
-        return Err(format!(
-            "'{}' is not one of the choices {}; write letters such as 'a, c'",
-            shorten(tok),
-            choice_range(choices.len())
-        ));
+        match by_text(part) {
+            Some(i) => {
+                out.insert(i);
+            }
+            None => letters_into(part, choices.len(), &mut out)?,
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("no choice given; write {CHOICES_SYNTAX}"));
     }
     Ok(out)
 }
@@ -442,7 +613,8 @@ pub struct RowItem {
 }
 
 /// A row of sets separated by blanks, such as `{0, 2}: - {0,1,2} {1}`:
-/// each item is a set as [`set`] reads it (`{…}`, `{}`, `∅`) or `-` for
+/// each item is a set as [`set`] reads it in braces or brackets (`{…}`,
+/// `[…]`, `{}`, `∅`) or `-` for
 /// none, and a `:` may follow an item. A mistake comes with the character
 /// offset of the item it is in.
 ///
@@ -460,12 +632,16 @@ pub fn set_row(s: &str) -> Result<Vec<RowItem>, (usize, String)> {
     let mut i = 0;
     while i < chars.len() {
         let (byte, c) = chars[i];
+        let c0 = c;
         if c.is_whitespace() {
             i += 1;
             continue;
         }
         let end = match c {
-            '{' => match chars[i..].iter().position(|&(_, c)| c == '}') {
+            '{' | '[' => match chars[i..]
+                .iter()
+                .position(|&(_, c)| c == if c0 == '{' { '}' } else { ']' })
+            {
                 Some(k) => i + k + 1,
                 None => chars.len(),
             },
@@ -478,7 +654,7 @@ pub fn set_row(s: &str) -> Result<Vec<RowItem>, (usize, String)> {
         let item = &s[byte..to];
         let set = match item {
             "-" => None,
-            _ if c == '{' || c == '∅' => Some(set(item).map_err(|e| (i, e))?),
+            _ if c == '{' || c == '[' || c == '∅' => Some(set(item).map_err(|e| (i, e))?),
             _ => {
                 return Err((
                     i,
@@ -538,54 +714,85 @@ mod tests {
     }
 
     #[test]
-    fn sets_need_braces_and_commas_or_spaces() {
-        let s = |t: &str| set(t).map(|s| s.into_iter().collect::<Vec<_>>());
-        assert_eq!(s("{0, 1,2}"), Ok(vec![0, 1, 2]));
-        assert_eq!(s("{2 0}"), Ok(vec![0, 2]));
-        assert_eq!(s("∅"), Ok(vec![]));
-        assert_eq!(s("{ }"), Ok(vec![]));
-        for bad in [
-            "{1, 2", "0,1,2,3", "{0; 2}", "{a}", "[0, 2]", "", "{1,,2}", "{,1}",
+    fn numbers_take_one_unit_word_and_refuse_literals() {
+        for (text, want) in [
+            ("5 cycles", Ratio::int(5)),
+            ("5cycles", Ratio::int(5)),
+            ("8 Cycles", Ratio::int(8)),
+            ("1 cycle", Ratio::int(1)),
+            ("5/2 cycles per iteration", Ratio::new(5, 2)),
+            ("2.5 cycles/iteration", Ratio::new(5, 2)),
+            ("3  states", Ratio::int(3)),
         ] {
-            assert!(set(bad).is_err(), "{bad}");
+            assert_eq!(number(text), Ok(want), "{text}");
         }
-    }
-
-    #[test]
-    fn bit_vectors_offset_0_first_or_as_sets() {
-        let b = |t: &str| bits(t).map(|s| s.into_iter().collect::<Vec<_>>());
-        assert_eq!(b("000101"), Ok(vec![3, 5]));
-        assert_eq!(b("0 0 0 1 0 1 0"), Ok(vec![3, 5]));
-        assert_eq!(b("{5, 3}"), Ok(vec![3, 5]));
-        assert_eq!(b("0000"), Ok(vec![]));
-        for bad in ["10x", "0,1", "", "{1, 2", "0b101"] {
-            assert!(bits(bad).is_err(), "{bad}");
+        for bad in ["cycles", "five cycles"] {
+            assert!(
+                number(bad).unwrap_err().contains("is not a number"),
+                "{bad}"
+            );
         }
-    }
-
-    #[test]
-    fn choices_by_letter_or_text() {
-        let c: Vec<String> = [
-            "Fits",
-            "Each pair (r, k) appears at most once in RT(o)",
-            "Place",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        assert_eq!(choice("B", &c), Ok(1));
-        assert_eq!(choice("(c)", &c), Ok(2));
-        assert_eq!(choice("a.", &c), Ok(0));
+        for bad in ["5 apples", "5 cycles cycles", "1e3"] {
+            let e = number(bad).unwrap_err();
+            assert!(
+                e.contains("only a unit may follow it: cycle, cycles"),
+                "{bad}: {e}"
+            );
+        }
+        let e = number("0b1111").unwrap_err();
         assert_eq!(
-            choice("Each pair (r, k) appears at most once in RT(o)", &c),
-            Ok(1)
+            e,
+            "'0b1111' is a binary literal; write the number in decimal (15), such as 3, 5/2 or 2.5"
         );
-        assert!(choice("d", &c).is_err());
-        let s = |t: &str| choices(t, &c).map(|s| s.into_iter().collect::<Vec<_>>());
-        assert_eq!(s("a, c"), Ok(vec![0, 2]));
-        assert_eq!(s("ac"), Ok(vec![0, 2]));
-        assert_eq!(s("fits; place"), Ok(vec![0, 2]));
-        assert!(s("a, z").is_err());
+        assert!(number("0x1F")
+            .unwrap_err()
+            .contains("hexadecimal literal; write the number in decimal (31)"));
+    }
+
+    #[test]
+    fn one_set_reader_for_braces_brackets_and_bare_lists() {
+        let s = |t: &str| set(t).map(|s| s.into_iter().collect::<Vec<_>>());
+        for ok in [
+            "{0, 1,2, 3}",
+            "{3 2 1 0}",
+            "[0,1,2,3]",
+            "[ 0, 1, 2, 3 ]",
+            "0, 1, 2, 3",
+            "0 1 2 3",
+            "3,2,1,0,0",
+        ] {
+            assert_eq!(s(ok), Ok(vec![0, 1, 2, 3]), "{ok}");
+        }
+        assert_eq!(s("7"), Ok(vec![7]));
+        for empty in ["∅", "{}", "{ }", "[]"] {
+            assert_eq!(s(empty), Ok(vec![]), "{empty}");
+        }
+        // Ranges are refused, and the message lists the elements.
+        for range in ["0..3", "{0..3}", "0-3", "[0 - 3]", "{0–3}", "{5, 0..3}"] {
+            let e = set(range).unwrap_err();
+            assert!(
+                e.contains("is a range, and ranges are not read") && e.ends_with("{0, 1, 2, 3}"),
+                "{range}: {e}"
+            );
+        }
+        assert!(set("0..100").unwrap_err().ends_with("{0, 1, …, 100}"));
+        for (bad, why) in [
+            ("{1, 2", "does not end with '}'"),
+            ("[1, 2", "does not end with ']'"),
+            ("{0, 2]", "does not end with '}'"),
+            ("0, 2}", "unmatched braces or brackets"),
+            ("{0; 2}", "separate elements with commas"),
+            ("{a}", "'a' is not a non-negative integer"),
+            ("{-1}", "'-1' is not a non-negative integer"),
+            ("", "an empty answer"),
+            ("{1,,2}", "an empty element"),
+            ("{,1}", "an empty element"),
+            ("1, 2,", "an empty element"),
+        ] {
+            let e = set(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+            assert!(e.ends_with(SET_SYNTAX), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -337,12 +337,17 @@ pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
 /// need not touch the process environment). A relative XDG_DATA_HOME is
 /// ignored, as the XDG spec says.
 pub fn default_state_path(env: impl Fn(&str) -> Option<String>, chapter: u32) -> Option<PathBuf> {
-    let file = format!("flash-{chapter}.json");
+    data_file(env, &format!("flash-{chapter}.json"))
+}
+
+/// The file `name` in the user's data folder: `$XDG_DATA_HOME/course/`,
+/// else `$HOME/.local/share/course/` (a relative XDG_DATA_HOME ignored).
+pub fn data_file(env: impl Fn(&str) -> Option<String>, name: &str) -> Option<PathBuf> {
     if let Some(x) = env("XDG_DATA_HOME").filter(|x| Path::new(x).is_absolute()) {
-        return Some(Path::new(&x).join("course").join(file));
+        return Some(Path::new(&x).join("course").join(name));
     }
     let home = env("HOME").filter(|h| !h.is_empty())?;
-    Some(Path::new(&home).join(".local/share/course").join(file))
+    Some(Path::new(&home).join(".local/share/course").join(name))
 }
 
 /// `20260102T134501Z`: the suffix of a moved-aside state file, for a Unix

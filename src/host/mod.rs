@@ -10,6 +10,7 @@ pub mod autograder;
 pub mod class;
 pub mod clock;
 pub mod flash_state;
+pub mod quiz_state;
 #[cfg(unix)]
 pub mod run;
 #[cfg(target_os = "linux")]

@@ -4,8 +4,8 @@
 //! [`Style`]'s width; right and wrong are coloured when it says so.
 
 use crate::content::quiz::{
-    Asked, BankCheck, Expected, Feedback, InputEnded, Intro, Outcome, QuestionList, Results, Retry,
-    Reveal, Status, Summary,
+    Asked, BankCheck, Expected, Feedback, InputEnded, Intro, LastResult, NothingMissed, Outcome,
+    QuestionList, Results, Retry, Reveal, Status, Summary,
 };
 use crate::formats::answer::letter;
 use crate::util::ratio::Ratio;
@@ -70,14 +70,25 @@ pub fn summary_line(s: &Summary) -> String {
     )
 }
 
-/// Header, prompt and lettered choices of question `n` of `of`, wrapped.
+/// What a question shows under its header.
+struct Body<'a> {
+    prompt: &'a str,
+    choices: &'a [String],
+    rules: &'a str,
+}
+
+/// Header, prompt, lettered choices and the rules of question `n` of `of`,
+/// wrapped.
 fn question_text(
     n: usize,
     of: usize,
     id: &str,
     tags: &[String],
-    prompt: &str,
-    choices: &[String],
+    Body {
+        prompt,
+        choices,
+        rules,
+    }: Body<'_>,
     style: &Style,
 ) -> String {
     let mut s = wrap_line(
@@ -91,6 +102,7 @@ fn question_text(
         s += &wrap_line(&format!("  {}) {c}", letter(i)), "     ", style.width);
         s += "\n";
     }
+    s += &style.wrap(&format!("{rules}\n"));
     s
 }
 
@@ -130,7 +142,18 @@ pub fn reveal(r: &Reveal, style: &Style) -> String {
     let mut s = format!("Instructor view (seed {})\n\n", r.seed);
     let of = r.questions.len();
     for (i, q) in r.questions.iter().enumerate() {
-        s += &question_text(i + 1, of, &q.id, &q.tags, &q.prompt, &q.choices, style);
+        s += &question_text(
+            i + 1,
+            of,
+            &q.id,
+            &q.tags,
+            Body {
+                prompt: &q.prompt,
+                choices: &q.choices,
+                rules: &q.rules,
+            },
+            style,
+        );
         s += &wrap_line(
             &format!("Answer: {}", answer_display(&q.answer)),
             "  ",
@@ -207,18 +230,64 @@ pub fn intro(i: &Intro, style: &Style) -> String {
         .title
         .as_deref()
         .map_or(String::new(), |t| format!(" ({t})"));
-    let s = format!(
-        "Quiz {}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n",
-        i.chapter,
-        i.questions,
-        seed = i.seed
-    );
+    let s = if i.missed {
+        format!(
+            "Quiz {}{title}: the {} question(s) not right last time, seed {seed}.\n",
+            i.chapter,
+            i.questions,
+            seed = i.seed
+        )
+    } else {
+        format!(
+            "Quiz {}{title}: {} questions, seed {seed} (repeat with --seed {seed}).\n",
+            i.chapter,
+            i.questions,
+            seed = i.seed
+        )
+    };
     style.wrap(&s) + "\n"
+}
+
+/// After a quiz whose result was kept: how to be asked again what was not
+/// right (nothing when all was); `state` is the `--state` file, if one was
+/// named.
+pub fn kept(last: &LastResult, state: Option<&str>) -> String {
+    if last.missed.is_empty() {
+        return String::new();
+    }
+    format!(
+        "Ask the {} not right again with: course quiz {} --missed{}\n",
+        match last.missed.len() {
+            1 => "one".to_string(),
+            n => n.to_string(),
+        },
+        last.chapter,
+        state.map_or(String::new(), |s| format!(" --state {s}"))
+    )
+}
+
+/// `--missed` when the last quiz had every question right.
+pub fn nothing_missed(n: &NothingMissed) -> String {
+    format!(
+        "Nothing to ask again: every question of the last chapter {} quiz (seed {}) was right.\n",
+        n.chapter, n.seed
+    )
 }
 
 /// A question as the student sees it: header, prompt, choices.
 pub fn question(q: &Asked, style: &Style) -> String {
-    question_text(q.number, q.of, &q.id, &q.tags, &q.prompt, &q.choices, style)
+    question_text(
+        q.number,
+        q.of,
+        &q.id,
+        &q.tags,
+        Body {
+            prompt: &q.prompt,
+            choices: &q.choices,
+            rules: &q.rules,
+        },
+        style,
+    )
 }
 
 /// The prompt for a reply, with how to write one.

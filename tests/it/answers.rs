@@ -91,8 +91,16 @@ fn set_spellings(items: &[u64]) -> Vec<(String, &'static str)> {
         (format!("{{{rev}}}"), "right"),
         (format!("{{{}, {}}}", list(", "), items[0]), "right"),
         (format!("{{{}", list(", ")), "format"),
-        (list(", "), "format"),
-        (format!("[{}]", list(", ")), "format"),
+        // Bare lists and brackets are sets too; a range is refused.
+        (list(", "), "right"),
+        (list(" "), "right"),
+        (format!("[{}]", list(", ")), "right"),
+        (format!("[{}}}", list(", ")), "format"),
+        (
+            format!("{{{}..{}}}", items[0], items[items.len() - 1]),
+            "format",
+        ),
+        (format!("{}-{}", items[0], items[items.len() - 1]), "format"),
         (format!("{{{}; x}}", items[0]), "format"),
         ("{a}".to_string(), "format"),
     ];
@@ -110,6 +118,10 @@ fn number_spellings(n: u64) -> Vec<(String, &'static str)> {
         (format!("{n}.0"), "right"),
         (format!("{}/2", 2 * n), "right"),
         (format!("+{n}"), "right"),
+        (format!("{n} cycles"), "right"),
+        (format!("{n} Cycles"), "right"),
+        (format!("{n} apples"), "format"),
+        (format!("0b{n:b}"), "format"),
         (format!("{n},0"), "format"),
         (format!("{n}/0"), "format"),
         (format!("-{n}"), "format"),
@@ -185,5 +197,69 @@ fn numbers_read_the_same_in_the_rthroughput_drill_and_the_quiz() {
     }
     for (text, want) in number_spellings(quiz_value) {
         assert_eq!(quiz_verdict("mca-rthroughput", &text), want, "quiz: {text}");
+    }
+}
+
+/// Spellings of the bit vector `bits` (offset 0 first).
+fn bit_spellings(bits: &str) -> Vec<(String, &'static str)> {
+    let ones: Vec<String> = bits
+        .char_indices()
+        .filter(|&(_, c)| c == '1')
+        .map(|(k, _)| k.to_string())
+        .collect();
+    let spaced: Vec<String> = bits.chars().map(String::from).collect();
+    vec![
+        (bits.to_string(), "right"),
+        (spaced.join(" "), "right"),
+        (format!("{bits}00"), "right"),
+        (format!("{{{}}}", ones.join(", ")), "right"),
+        (format!("[{}]", ones.join(",")), "right"),
+        (format!("0b{bits}"), "format"),
+        (format!("{bits}x"), "format"),
+        (format!("{},", ones.join(",")), "format"),
+    ]
+}
+
+#[test]
+fn bit_vectors_read_the_same_in_the_forbidden_drill_and_the_quiz() {
+    let sol = drill_solution("forbidden");
+    let forbidden = sol["solution"]["forbidden"].as_object().unwrap().clone();
+    let vectors = sol["solution"]["collision_vectors"]
+        .as_object()
+        .unwrap()
+        .clone();
+    let first = vectors.keys().next().unwrap().clone();
+    let bits = vectors[&first].as_str().unwrap().to_string();
+    for (text, want) in bit_spellings(&bits) {
+        let mut answer = String::new();
+        for (k, v) in &forbidden {
+            let v: Vec<String> = v
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_string())
+                .collect();
+            answer.push_str(&format!("{k} = {{{}}}\n", v.join(", ")));
+        }
+        for (class, b) in &vectors {
+            let b = if *class == first {
+                text.clone()
+            } else {
+                b.as_str().unwrap().to_string()
+            };
+            answer.push_str(&format!("CV({class}) = {b}\n"));
+        }
+        assert_eq!(
+            drill_verdict("forbidden", "1", &answer),
+            want,
+            "drill: {text}"
+        );
+    }
+    for (text, want) in bit_spellings("1111") {
+        assert_eq!(
+            quiz_verdict("div-collision-vector", &text),
+            want,
+            "quiz: {text}"
+        );
     }
 }

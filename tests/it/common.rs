@@ -23,9 +23,10 @@ pub fn root() -> &'static Path {
 ///     .run();
 /// ```
 ///
-/// It runs from the repository root with `NO_COLOR=1` and `XDG_DATA_HOME`
-/// removed (so no test touches the user's data folder unless it sets one
-/// with [`env`]). [`run`] asserts the exit code (0 unless [`code`] or
+/// It runs from the repository root with `NO_COLOR=1`, `XDG_DATA_HOME`
+/// removed and `HOME` a folder under the build's temporary folder (so no
+/// test touches the user's data folder, where the quiz keeps its last
+/// result; a test sets its own with [`env`]). [`run`] asserts the exit code (0 unless [`code`] or
 /// [`any_code`] says otherwise), every expected piece of stdout and stderr,
 /// and that nothing panicked; on failure it prints the command and both
 /// streams.
@@ -46,6 +47,7 @@ pub struct Course {
     dir: PathBuf,
     code: Option<i32>,
     stdout_has: Vec<String>,
+    stdout_wrapped: Vec<String>,
     stderr_has: Vec<String>,
 }
 
@@ -81,6 +83,7 @@ impl Course {
             dir: root().to_path_buf(),
             code: Some(0),
             stdout_has: Vec::new(),
+            stdout_wrapped: Vec::new(),
             stderr_has: Vec::new(),
         }
         .args(args)
@@ -177,6 +180,14 @@ impl Course {
     }
 
     /// A piece stderr must contain.
+    /// Stdout must contain `piece` once its lines are joined with blanks:
+    /// prose wrapped at 80 columns without an indent (the quiz's prompts),
+    /// looked for whole. A line break in `piece` matches a blank too.
+    pub fn stdout_has_wrapped(mut self, piece: impl Into<String>) -> Self {
+        self.stdout_wrapped.push(piece.into().replace('\n', " "));
+        self
+    }
+
     pub fn stderr_has(mut self, piece: impl Into<String>) -> Self {
         self.stderr_has.push(piece.into());
         self
@@ -200,6 +211,7 @@ impl Course {
             .current_dir(&self.dir)
             .env("NO_COLOR", "1")
             .env_remove("XDG_DATA_HOME")
+            .env("HOME", Path::new(env!("CARGO_TARGET_TMPDIR")).join("home"))
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -281,6 +293,14 @@ impl Course {
             assert!(
                 o.stdout.contains(piece) || joined(&o.stdout).contains(piece),
                 "stdout lacks {piece:?}:\n{}",
+                shown()
+            );
+        }
+        let flat = o.stdout.replace('\n', " ");
+        for piece in &self.stdout_wrapped {
+            assert!(
+                flat.contains(piece),
+                "stdout lacks {piece:?} (lines joined):\n{}",
                 shown()
             );
         }

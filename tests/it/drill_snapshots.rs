@@ -124,8 +124,8 @@ fn malformed_answers_get_located_format_errors() {
         ),
         (
             "forbidden",
-            "# no braces\nF(A,A) = 0,1\n",
-            "✗ <stdin>:2:10: F(A,A): '0,1' does not start with '{'",
+            "# a range\nF(A,A) = 0..1\n",
+            "✗ <stdin>:2:10: F(A,A): '0..1' is a range, and ranges are not read",
         ),
         (
             "hazard",

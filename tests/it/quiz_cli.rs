@@ -24,6 +24,7 @@ fn wrong(q: &serde_json::Value) -> String {
     match q["kind"].as_str().unwrap() {
         "number" => "999".into(),
         "set" => "{99}".into(),
+        "bits" => "0".into(),
         "single" | "multiple" => {
             let n = q["choices"].as_array().unwrap().len();
             (0..n)
@@ -86,7 +87,7 @@ fn malformed_answers_are_said_and_asked_again() {
             (0, _) => input += &format!("abc\n{}\n", right(q)),
             // Unreadable twice, then right: never graded as unreadable.
             (_, "set") if i < 3 => input += &format!("{{0, x}}\n{{1, 2\n{}\n", right(q)),
-            (_, "set") => input += "0,1,2,3\n{}\n",
+            (_, "set") => input += "0..3\n{}\n",
             (_, "number") => input += &format!("{}\n", right(q)),
             (_, "single") | (_, "multiple") => input += &format!("zz\nqq\n{}\n", wrong(q)),
             _ => input += &format!("{}\n", right(q)),
@@ -97,8 +98,8 @@ fn malformed_answers_are_said_and_asked_again() {
         .code(1)
         .stdout_has("Cannot read that: 'abc' is not a number")
         .stdout_has("'{1, 2' does not end with '}'")
-        .stdout_has("'0,1,2,3' does not start with '{'")
-        .stdout_has("Your answer (a set in braces: {0, 2}, or {} when empty): ")
+        .stdout_has_wrapped("'0..3' is a range, and ranges are not read (is the end in it?); list the elements, such as {0, 1, 2, 3}")
+        .stdout_has("Your answer (a set: {0, 2}, [0, 2] or 0, 2; {} when empty): ")
         .stdout_has("Your answer (one letter a–d, or the text of a choice): zz")
         .run();
     assert!(!o.stdout.contains("Format error"), "{}", o.stdout);
@@ -170,7 +171,7 @@ fn answer_files_are_graded_per_question() {
     // Mixed: right, partial set, wrong, format error, find forms, missing.
     let mixed = "# my answers\nseed: 42\n\
         find-skl-divider: ReleaseAtCycles = 8\n\
-        div-mul-forbidden: 0 1 2\n\
+        div-mul-forbidden: 0-2\n\
         mul-div-forbidden: {0, 1}\n\
         div-issued-at-5: eleven\n\
         skl-div-loop-rthroughput: 32/2\n\
@@ -182,7 +183,7 @@ fn answer_files_are_graded_per_question() {
         .current_dir(dir)
         .args(["--tag", "reservation-tables", "--tag", "llvm-mca"])
         .code(1)
-        .stdout_has("mixed.txt:4:20: '0 1 2' does not start with '{'")
+        .stdout_has("mixed.txt:4:20: '0-2' is a range, and ranges are not read")
         .stdout_has("mixed.txt:6:18: 'eleven' is not a number")
         .run();
     common::snapshot!("answers_mixed_text", o.stdout);
@@ -445,4 +446,366 @@ fn generated_questions_explain_with_their_own_numbers() {
         assert!(b.contains("\n              Why:\n"), "{b}");
     }
     assert!(o.stdout.contains("For this loop body:"), "{}", o.stdout);
+}
+
+/// An interactive quiz of the questions tagged `tag` for `seed`: every
+/// question answered right but `id`, which gets `replies` (one a line).
+fn session_with(tag: &str, seed: &str, id: &str, replies: &[&str]) -> Course {
+    let input: String = reveal(seed, Some(tag))
+        .iter()
+        .map(|q| {
+            if q["id"] == id {
+                replies.iter().map(|r| format!("{r}\n")).collect()
+            } else {
+                right(q) + "\n"
+            }
+        })
+        .collect();
+    Course::new(["quiz", "23", "--seed", seed, "--tag", tag]).stdin(input)
+}
+
+/// The question `id` for `seed`, from the instructor view.
+fn revealed(seed: &str, id: &str) -> serde_json::Value {
+    reveal(seed, None)
+        .into_iter()
+        .find(|q| q["id"] == id)
+        .unwrap_or_else(|| panic!("no question {id}"))
+}
+
+/// Several choices: `c and d`, `c; d`, `c d`, `cd` and `c, d` are one
+/// answer, at the prompt and in an answer file; the prompt says so.
+#[test]
+fn several_choices_are_read_in_every_natural_form() {
+    let q = revealed("1", "release-acquire-defaults");
+    let answer = right(&q);
+    let (x, y) = answer.split_once(", ").expect("two right letters");
+    for form in [
+        format!("{x} and {y}"),
+        format!("{x}; {y}"),
+        format!("{x} {y}"),
+        format!("{x}{y}"),
+        format!("{x}, {y}"),
+        format!("{} AND {}", x.to_uppercase(), y),
+    ] {
+        session_with("machine-model", "1", "release-acquire-defaults", &[&form])
+            .stdout_has_wrapped(format!(": {form}\nRight."))
+            .stdout_has_wrapped("Answer with every right letter a–d: a, c · a c · a; c · a and c")
+            .run();
+        Course::new(["quiz", "23", "--answers", "-", "--seed", "1"])
+            .args(["--tag", "machine-model"])
+            .stdin(format!("release-acquire-defaults: {form}\n"))
+            .code(1)
+            .stdout_has_wrapped("right         release-acquire-defaults")
+            .run();
+    }
+    // A letter that is no choice is said, and the question asked again.
+    session_with(
+        "machine-model",
+        "1",
+        "release-acquire-defaults",
+        &["a and z", &answer],
+    )
+    .stdout_has_wrapped("Cannot read that: 'z' is neither letters a–d nor the text of a choice")
+    .run();
+}
+
+/// Sets: braces, brackets and bare lists are one set; a range is refused
+/// with the elements it would mean, and asked again.
+#[test]
+fn sets_are_read_in_braces_brackets_or_bare_and_ranges_are_refused() {
+    for form in ["{0,1,2,3}", "0, 1, 2, 3", "[0,1,2,3]", "3 2 1 0"] {
+        session_with("reservation-tables", "2", "div-mul-forbidden", &[form])
+            .stdout_has_wrapped(format!(": {form}\nRight."))
+            .run();
+    }
+    session_with(
+        "reservation-tables",
+        "2",
+        "div-mul-forbidden",
+        &["{0..3}", "0-3", "{0, 1, 2, 3}"],
+    )
+    .stdout_has_wrapped("Cannot read that: '{0..3}' is a range, and ranges are not read (is the end in it?); list the elements, such as {0, 1, 2, 3}. Try again.")
+    .stdout_has_wrapped("Cannot read that: '0-3' is a range")
+    .stdout_has_wrapped(": {0, 1, 2, 3}\nRight.")
+    .run();
+}
+
+/// Numbers: a unit word after the number is read on every number
+/// question, as `8 cycles` always was on the find question.
+#[test]
+fn a_unit_word_after_a_number_is_read_on_every_number_question() {
+    session_with("llvm-mca", "4", "znver4-divide", &["5 cycles"])
+        .stdout_has_wrapped(": 5 cycles\nRight.")
+        .run();
+    session_with("reservation-tables", "4", "div-issued-at-5", &["11 cycles"])
+        .stdout_has_wrapped(": 11 cycles\nRight.")
+        .run();
+    session_with("llvm-mca", "4", "find-skl-divider", &["8 cycles"])
+        .stdout_has_wrapped(": 8 cycles\nRight.")
+        .run();
+    session_with("llvm-mca", "4", "znver4-divide", &["5 apples", "5"])
+        .stdout_has_wrapped("Cannot read that: '5 apples' is not a number (write 5/2 or 2.5; only a unit may follow it: cycle, cycles,")
+        .run();
+}
+
+/// `0b1111` is refused, not graded wrong: on the bit-vector question the
+/// message and the prompt say which form it takes; on a number question
+/// the message gives the decimal value.
+#[test]
+fn binary_literals_are_refused_with_the_form_to_use() {
+    session_with("reservation-tables", "4", "div-collision-vector", &["0b1111", "1111"])
+        .stdout_has_wrapped("Answer with bits, offset 0 first, such as 0101 (no 0b prefix")
+        .stdout_has_wrapped("Cannot read that: '0b1111' is a binary literal, written highest bit first; write bits such as 0101, offset 0 first and no 0b")
+        .stdout_has_wrapped(": 1111\nRight.")
+        .run();
+    session_with("llvm-mca", "4", "znver4-divide", &["0b101", "5"])
+        .stdout_has_wrapped("Cannot read that: '0b101' is a binary literal; write the number in decimal (5), such as 3, 5/2 or 2.5. Try again.")
+        .run();
+    let o = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
+        .args(["--tag", "reservation-tables"])
+        .stdin("div-collision-vector: 0b1111\n")
+        .code(1)
+        .run()
+        .json();
+    let q = o["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["id"] == "div-collision-vector")
+        .unwrap()
+        .clone();
+    assert_eq!(q["status"], "format-error", "{q}");
+}
+
+/// Every number question prints its tolerance with it: 0.01 for the
+/// generated RThroughput, exact for the operand latency, the bank's
+/// default 0.001 elsewhere; and grades by it.
+#[test]
+fn number_questions_state_their_tolerance() {
+    for q in reveal("6", None) {
+        if q["kind"] != "number" {
+            continue;
+        }
+        let rules = q["rules"].as_str().unwrap();
+        let want = match q["id"].as_str().unwrap() {
+            "mca-rthroughput" => "right within ±0.01 of the exact value.",
+            "operand-latency" => "graded exactly.",
+            "skl-div-loop-rthroughput" => "right within ±0.05 of the exact value.",
+            "dot-product-bound" => "right within ±0.2 of the exact value.",
+            _ => "right within ±0.001 of the exact value.",
+        };
+        assert!(rules.ends_with(want), "{}: {rules}", q["id"]);
+    }
+    let o = session_with("llvm-mca", "6", "mca-rthroughput", &[])
+        .code(1)
+        .run();
+    assert!(
+        o.stdout.contains("right within ±0.01 of the exact value"),
+        "{}",
+        o.stdout
+    );
+    // 3.49 counts for 3.5 as the prompt says; 3.48 does not.
+    let q = revealed("6", "mca-rthroughput");
+    let exact: Vec<f64> = right(&q).split('/').map(|x| x.parse().unwrap()).collect();
+    let value = exact[0] / exact.get(1).copied().unwrap_or(1.0);
+    for (delta, status) in [(0.01, "right"), (0.02, "wrong")] {
+        let o = Course::new([
+            "quiz",
+            "23",
+            "--answers",
+            "-",
+            "--format",
+            "json",
+            "--seed",
+            "6",
+        ])
+        .args(["--tag", "llvm-mca"])
+        .stdin(format!("mca-rthroughput: {:.2}\n", value - delta))
+        .code(1)
+        .run()
+        .json();
+        assert_eq!(o["questions"][0]["status"], status, "{value} - {delta}");
+    }
+}
+
+/// Set partial credit is symmetric: `{0}` for {0, 1, 2, 3} and
+/// `{0, 1, 2, 3}` for {0} both earn 1/4, and the prompt states the rule.
+#[test]
+fn set_partial_credit_is_symmetric_and_stated() {
+    let o = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
+        .args(["--tag", "reservation-tables"])
+        .stdin("div-mul-forbidden: {0}\nmul-div-forbidden: {0, 1, 2, 3}\n")
+        .code(1)
+        .run()
+        .json();
+    let score = |id: &str| {
+        o["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["id"] == id)
+            .unwrap()["score"]
+            .clone()
+    };
+    assert_eq!(score("div-mul-forbidden"), "1/4");
+    assert_eq!(score("mul-div-forbidden"), "1/4");
+    session_with("reservation-tables", "2", "mul-div-forbidden", &["{0, 1, 2, 3}"])
+        .code(1)
+        .stdout_has_wrapped("Partial credit: the elements in both sets over the elements in either, |given ∩ answer| / |given ∪ answer|.")
+        .stdout_has_wrapped("Partly right (1/4 point; 1 of 1 right, 3 extra: 1, 2, 3)")
+        .run();
+}
+
+/// Quiz results (`--answers --format json`) carry each question's tags,
+/// the bank's own, answered or not.
+#[test]
+fn results_carry_each_questions_tags() {
+    let listed = Course::new(["quiz", "23", "--list", "--format", "json"])
+        .run()
+        .json();
+    let tags_of = |id: &str| {
+        listed["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["id"] == id)
+            .unwrap()["tags"]
+            .clone()
+    };
+    let o = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
+        .stdin("find-skl-divider: 8\nznver4-divide: 4\n")
+        .code(1)
+        .run()
+        .json();
+    let qs = o["questions"].as_array().unwrap();
+    assert_eq!(qs.len(), listed["questions"].as_array().unwrap().len());
+    for q in qs {
+        let id = q["id"].as_str().unwrap();
+        assert_eq!(q["tags"], tags_of(id), "{id}");
+        assert!(!q["tags"].as_array().unwrap().is_empty(), "{id}");
+    }
+    let skl = qs.iter().find(|q| q["id"] == "find-skl-divider").unwrap();
+    assert_eq!(
+        skl["tags"],
+        serde_json::json!(["machine-model", "llvm-mca"])
+    );
+    assert_eq!(skl["status"], "right");
+}
+
+/// `--missed` with a scripted session: a quiz with two questions wrong
+/// keeps its result; `--missed` asks those two only, with the same seed;
+/// one right and one still wrong leaves one; then nothing is left.
+#[test]
+fn missed_asks_again_only_what_was_not_right() {
+    let tmp = common::tempdir();
+    let state = tmp.path().join("last.json");
+    let state_arg = state.display().to_string();
+    let quiz = |args: &[&str]| {
+        Course::new(["quiz", "23"])
+            .args(args)
+            .args(["--state", &state_arg])
+    };
+    quiz(&["--missed"])
+        .code(2)
+        .stderr_has("no quiz result yet; take the quiz first (course quiz 23)")
+        .run();
+
+    let qs = reveal("8", Some("llvm-mca"));
+    let id = |i: usize| qs[i]["id"].as_str().unwrap().to_string();
+    let input: String = qs
+        .iter()
+        .enumerate()
+        .map(|(i, q)| if i == 0 || i == 2 { wrong(q) } else { right(q) } + "\n")
+        .collect();
+    quiz(&["--seed", "8", "--tag", "llvm-mca"])
+        .stdin(input)
+        .code(1)
+        .stdout_has(format!(
+            "Ask the 2 not right again with: course quiz 23 --missed --state {state_arg}"
+        ))
+        .run();
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(
+        kept,
+        serde_json::json!({"chapter": 23, "missed": [id(0), id(2)], "seed": 8})
+    );
+
+    // Only the two, in bank order, for the same seed (the same variants).
+    let o = quiz(&["--missed"])
+        .stdin(format!("{}\n{}\n", right(&qs[0]), wrong(&qs[2])))
+        .code(1)
+        .stdout_has("the 2 question(s) not right last time, seed 8.")
+        .stdout_has(format!("Question 1/2 [{}]", id(0)))
+        .stdout_has(format!("Question 2/2 [{}]", id(2)))
+        .stdout_has("Score: 1/2 (50%): right 1, wrong 1")
+        .stdout_has("Ask the one not right again with: course quiz 23 --missed")
+        .run();
+    for i in [1, 3, 4] {
+        assert!(!o.stdout.contains(&format!("[{}]", id(i))), "{}", o.stdout);
+    }
+    quiz(&["--missed"])
+        .stdin(format!("{}\n", right(&qs[2])))
+        .stdout_has(format!("Question 1/1 [{}]", id(2)))
+        .stdout_has("Score: 1/1 (100%)")
+        .run();
+    quiz(&["--missed"])
+        .stdout_has(
+            "Nothing to ask again: every question of the last chapter 23 quiz (seed 8) was right.",
+        )
+        .run();
+
+    // Unanswered questions count as missed; the default file is in the
+    // data folder, next to the flashcard state.
+    let data = tmp.path().join("data");
+    Course::new(["quiz", "23", "--seed", "3", "--tag", "machine-model"])
+        .env("XDG_DATA_HOME", &data)
+        .stdin(format!(
+            "{}\n",
+            right(&reveal("3", Some("machine-model"))[0])
+        ))
+        .code(1)
+        .run();
+    let n = reveal("3", Some("machine-model")).len();
+    assert!(data.join("course/quiz-23.json").exists());
+    Course::new(["quiz", "23", "--missed"])
+        .env("XDG_DATA_HOME", &data)
+        .code(1)
+        .stdout_has(format!(
+            "the {} question(s) not right last time, seed 3.",
+            n - 1
+        ))
+        .run();
+    // A tag no missed question has, a damaged file, and other modes.
+    Course::new(["quiz", "23", "--missed", "--tag", "nope"])
+        .env("XDG_DATA_HOME", &data)
+        .code(2)
+        .stderr_has("unknown tag `nope`")
+        .run();
+    // Of those missed, the ones with a tag (bank tags are shared).
+    Course::new(["quiz", "23", "--missed", "--tag", "reservation-tables"])
+        .env("XDG_DATA_HOME", &data)
+        .code(1)
+        .stdout_has("the 2 question(s) not right last time, seed 3.")
+        .stdout_has("Question 1/2 [vdivpd-back-to-back]")
+        .stdout_has_wrapped("To review: vdivpd-back-to-back, itineraries")
+        .run();
+    std::fs::write(
+        data.join("course/quiz-23.json"),
+        "{\"chapter\": 23, \"missed\": [\"mca-ignores\"], \"seed\": 3}\n",
+    )
+    .unwrap();
+    Course::new(["quiz", "23", "--missed", "--tag", "machine-model"])
+        .env("XDG_DATA_HOME", &data)
+        .code(2)
+        .stderr_has(
+            "none of the questions missed last time has the tag(s) asked for: machine-model",
+        )
+        .run();
+    std::fs::write(&state, "{not json").unwrap();
+    quiz(&["--missed"])
+        .code(2)
+        .stderr_has("not a quiz result")
+        .run();
+    quiz(&["--missed", "--list"]).code(2).run();
 }

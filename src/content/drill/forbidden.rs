@@ -469,7 +469,12 @@ mod tests {
     fn malformed_sets_are_located_format_errors() {
         for (bad, at, why) in [
             ("F(A,A) = {1, 2", "a.txt:2:10", "does not end with '}'"),
-            ("F(A,A) = 0,1", "a.txt:2:10", "does not start with '{'"),
+            (
+                "F(A,A) = 0..1",
+                "a.txt:2:10",
+                "is a range, and ranges are not read",
+            ),
+            ("F(A,A) = {0, 1]", "a.txt:2:10", "does not end with '}'"),
             (
                 "F(A,A) =   {0; 2}",
                 "a.txt:2:12",

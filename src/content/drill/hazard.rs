@@ -527,7 +527,7 @@ mod tests {
     #[test]
     fn malformed_lines_are_located_format_errors() {
         let m = Machine::toy();
-        let r = check(&m, 3, "accept {0, 1\nmaybe {0}\n\taccept 0,1\n", "a.txt").unwrap();
+        let r = check(&m, 3, "accept {0, 1\nmaybe {0}\n\taccept 0-1\n", "a.txt").unwrap();
         let msgs = messages(&r);
         assert!(
             msgs[0].starts_with("a.txt:1:8: '{0, 1' does not end with '}'"),
@@ -539,7 +539,7 @@ mod tests {
             "a.txt:2:1: expected 'accept {…}' or 'reject {…}', found 'maybe {0}'"
         );
         assert!(
-            msgs[2].starts_with("a.txt:3:9: '0,1' does not start with '{'"),
+            msgs[2].starts_with("a.txt:3:9: '0-1' is a range, and ranges are not read"),
             "{}",
             msgs[2]
         );

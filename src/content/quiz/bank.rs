@@ -31,24 +31,28 @@ pub fn default_tolerance() -> Ratio {
 pub enum Kind {
     /// A number, compared within the question's tolerance.
     Number,
-    /// A set of non-negative integers, with net-correct partial credit.
+    /// A set of non-negative integers, with partial credit |A ∩ B| / |A ∪ B|.
     Set,
     /// One of the choices.
     Single,
-    /// Some of the choices, with net-correct partial credit.
+    /// Some of the choices, with partial credit |A ∩ B| / |A ∪ B|.
     Multiple,
     /// A name or value to find in LLVM, one of several accepted forms.
     Find,
+    /// A bit vector (Definition 23.1.5's collision vector), offset 0 first,
+    /// compared exactly.
+    Bits,
 }
 
 impl Kind {
     /// Every kind, in the order the bank format lists them.
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 6] = [
         Kind::Number,
         Kind::Set,
         Kind::Single,
         Kind::Multiple,
         Kind::Find,
+        Kind::Bits,
     ];
 
     /// The name a bank writes.
@@ -59,6 +63,7 @@ impl Kind {
             Kind::Single => "single",
             Kind::Multiple => "multiple",
             Kind::Find => "find",
+            Kind::Bits => "bits",
         }
     }
 
@@ -153,6 +158,8 @@ pub enum Expected {
     Find {
         accept: Vec<String>,
     },
+    /// The offsets whose bit is 1.
+    Bits(BTreeSet<u64>),
 }
 
 impl Expected {
@@ -177,6 +184,7 @@ impl Expected {
                 .collect::<Vec<_>>()
                 .join(", "),
             Expected::Find { accept } => accept.first().cloned().unwrap_or_default(),
+            Expected::Bits(ones) => answer::bits_text(ones),
         }
     }
 }
@@ -501,6 +509,25 @@ fn expected_answer(kind: Kind, q: &RawQuestion, tolerance: Ratio) -> Result<Expe
                 })
             }
         }
+        Kind::Bits => match &q.answer {
+            Some(RawAnswer::One(Scalar::Text(t))) => answer::bits(t)
+                .map(Expected::Bits)
+                .map_err(|m| ("answer", None, format!("answer `{t}`: {m}"))),
+            Some(RawAnswer::One(s)) => Err((
+                "answer",
+                None,
+                format!(
+                    "answer `{}`: quote a bit vector (\"0101\"), or YAML reads it as a number",
+                    s.text()
+                ),
+            )),
+            Some(RawAnswer::Many(_)) => Err((
+                "answer",
+                None,
+                "a bit-vector answer is one string such as \"0101\"".into(),
+            )),
+            None => Err(missing()),
+        },
         Kind::Find => {
             let mut accept: Vec<String> = match &q.answer {
                 Some(RawAnswer::One(s)) => vec![s.text()],

@@ -32,7 +32,7 @@ pub struct Instance {
 /// The result of grading one answer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grade {
-    /// Points out of 1 (sets and multiple choice: net-correct fraction).
+    /// Points out of 1 (sets and multiple choice: |A ∩ B| / |A ∪ B|).
     pub score: Ratio,
     /// A short note (`2 of 3 right, 1 extra`).
     pub note: String,
@@ -148,12 +148,14 @@ impl Instance {
         self.expected.choices()
     }
 
-    /// The syntax a reply must have, as the prompt shows it (the reader is
-    /// [`crate::formats::answer`]): `a number: 3, 5/2 or 2.5`, …
+    /// The syntax a reply must have, short, as the answer prompt shows it
+    /// (the reader is [`crate::formats::answer`]); [`Instance::rules`] has
+    /// the whole of it.
     pub fn syntax(&self) -> String {
         match &self.expected {
             Expected::Number { .. } => "a number: 3, 5/2 or 2.5".into(),
-            Expected::Set(_) => "a set in braces: {0, 2}, or {} when empty".into(),
+            Expected::Set(_) => "a set: {0, 2}, [0, 2] or 0, 2; {} when empty".into(),
+            Expected::Bits(_) => "bits, offset 0 first: 0101".into(),
             Expected::Single { choices, .. } => {
                 format!(
                     "one letter {}, or the text of a choice",
@@ -165,6 +167,34 @@ impl Instance {
                 answer::choice_range(choices.len())
             ),
             Expected::Find { .. } => "a name or a value".into(),
+        }
+    }
+
+    /// The rules the reply is read and graded by, shown with the question:
+    /// every form the reader takes, the number tolerance, the partial credit.
+    pub fn rules(&self) -> String {
+        match &self.expected {
+            Expected::Number { tolerance, .. } => {
+                let within = if *tolerance == Ratio::int(0) {
+                    "graded exactly".to_string()
+                } else {
+                    format!("right within ±{} of the exact value", decimal(*tolerance))
+                };
+                format!(
+                    "Answer with a number: 3, 5/2 or 2.5 (exact fractions), a unit word allowed after it (5 cycles); {within}."
+                )
+            }
+            Expected::Set(_) => "Answer with a set of whole numbers, any order: {0, 2}, [0, 2], 0, 2 or 0 2; {} when empty; ranges such as 0..3 are not read. Partial credit: the elements in both sets over the elements in either, |given ∩ answer| / |given ∪ answer|.".into(),
+            Expected::Bits(_) => "Answer with bits, offset 0 first, such as 0101 (no 0b prefix; trailing zeros change nothing), or the set of the offsets holding 1, such as {1, 3}; graded exactly.".into(),
+            Expected::Single { choices, .. } => format!(
+                "Answer with one letter {} or the text of a choice; graded exactly.",
+                answer::choice_range(choices.len())
+            ),
+            Expected::Multiple { choices, .. } => format!(
+                "Answer with every right letter {}: a, c · a c · a; c · a and c · ac, or choice texts separated by ;. Partial credit: the choices in both your answer and the right one over the choices in either, |given ∩ answer| / |given ∪ answer|.",
+                answer::choice_range(choices.len())
+            ),
+            Expected::Find { .. } => "Answer with the name or value as you found it; case, spacing and a final full stop are ignored; graded exactly.".into(),
         }
     }
 
@@ -190,7 +220,11 @@ impl Instance {
             }
             Expected::Set(want) => {
                 let got = answer::set(reply).map_err(FormatError)?;
-                Ok(net_correct(want, &got, |x| x.to_string()))
+                Ok(jaccard(want, &got, |x| x.to_string()))
+            }
+            Expected::Bits(want) => {
+                let got = answer::bits(reply).map_err(FormatError)?;
+                Ok(Grade::all_or_nothing(&got == want))
             }
             Expected::Single { choices, answer } => {
                 let k = answer::choice(reply, choices).map_err(FormatError)?;
@@ -198,9 +232,7 @@ impl Instance {
             }
             Expected::Multiple { choices, answers } => {
                 let got = answer::choices(reply, choices).map_err(FormatError)?;
-                Ok(net_correct(answers, &got, |&i| {
-                    answer::letter(i).to_string()
-                }))
+                Ok(jaccard(answers, &got, |&i| answer::letter(i).to_string()))
             }
             Expected::Find { accept } => {
                 let n = answer::normalize(reply);
@@ -212,20 +244,35 @@ impl Instance {
     }
 }
 
-/// Net-correct partial credit: (right − extra) / |expected|, at least 0.
-fn net_correct<T: Ord>(
-    want: &BTreeSet<T>,
-    got: &BTreeSet<T>,
-    show: impl Fn(&T) -> String,
-) -> Grade {
+/// A tolerance for people: `0.01`, `0.001`, `1`, or `1/3` when it has no
+/// decimal of at most 18 places.
+fn decimal(r: Ratio) -> String {
+    let (num, den) = (u128::from(r.num()), u128::from(r.den()));
+    let Some(places) = (0..=18u32).find(|&k| 10u128.pow(k) % den == 0) else {
+        return r.fraction_string();
+    };
+    let scaled = num * (10u128.pow(places) / den);
+    let text = format!("{scaled:0>width$}", width = places as usize + 1);
+    let (int, frac) = text.split_at(text.len() - places as usize);
+    if frac.is_empty() {
+        int.to_string()
+    } else {
+        format!("{int}.{frac}")
+    }
+}
+
+/// Partial credit, symmetric in the two sets: |given ∩ answer| /
+/// |given ∪ answer| (1 when both are empty). Giving {0} for {0, 1, 2, 3}
+/// earns 1/4, and so does giving {0, 1, 2, 3} for {0}.
+fn jaccard<T: Ord>(want: &BTreeSet<T>, got: &BTreeSet<T>, show: impl Fn(&T) -> String) -> Grade {
     let right = got.intersection(want).count() as u64;
     let extra: Vec<String> = got.difference(want).map(&show).collect();
     let missed = want.len() as u64 - right;
-    let total = (want.len() as u64).max(1);
-    let score = if want.is_empty() {
-        Ratio::int(u64::from(got.is_empty()))
+    let union = want.len() as u64 + extra.len() as u64;
+    let score = if union == 0 {
+        Ratio::int(1)
     } else {
-        Ratio::new(right.saturating_sub(extra.len() as u64), total)
+        Ratio::new(right, union)
     };
     let note = if score == Ratio::int(1) {
         String::new()
@@ -395,6 +442,8 @@ pub struct Outcome {
     #[serde(serialize_with = "fraction")]
     pub score: Ratio,
     pub status: Status,
+    /// The question's tags, so that results can be added up by topic.
+    pub tags: Vec<String>,
 }
 
 /// Grades `reply` (or its absence) for `inst`.
@@ -423,6 +472,7 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
         points: score.to_f64(),
         score,
         status,
+        tags: inst.tags.clone(),
     }
 }
 
@@ -496,6 +546,7 @@ pub struct Results {
 mod tests {
     use super::*;
     use crate::content::quiz::Bank;
+    use crate::formats::answer::letter;
 
     fn bank() -> Bank {
         Bank::parse(crate::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml")
@@ -527,15 +578,105 @@ mod tests {
         assert!(q.grade("4.2").unwrap().correct());
         assert!(q.grade("19/5").unwrap().correct());
         assert!(!q.grade("4.2000001").unwrap().correct());
-        let q = fixed("set", "[0, 2]", "");
-        for ok in ["{0, 2}", "{2 0}", "{ 0 ,2 }"] {
+        // A unit word after the number, on every number question.
+        for ok in ["4 cycles", "4.2 cycles", "19/5 cycles per iteration"] {
             assert!(q.grade(ok).unwrap().correct(), "{ok}");
         }
-        // No braces, or `;` between elements: not a set any more.
-        for bad in ["0 2", "{0; 2}", "[2,0]", "{0, x}", ""] {
+        assert!(q.grade("4 apples").is_err());
+        assert!(q.grade("0b100").unwrap_err().0.contains("decimal (4)"));
+        let q = fixed("set", "[0, 2]", "");
+        for ok in ["{0, 2}", "{2 0}", "{ 0 ,2 }", "0 2", "0, 2", "[2,0]"] {
+            assert!(q.grade(ok).unwrap().correct(), "{ok}");
+        }
+        // `;` between elements, a range, a stray letter: not a set.
+        for bad in ["{0; 2}", "0..2", "{0, x}", ""] {
             assert!(q.grade(bad).is_err(), "{bad}");
         }
         assert_eq!(q.grade("{}").unwrap().score, Ratio::int(0));
+    }
+
+    #[test]
+    fn the_rules_state_the_tolerance_and_the_credit() {
+        let exact = fixed("number", "5/2", "    tolerance: 0\n");
+        assert!(
+            exact.rules().ends_with("; graded exactly."),
+            "{}",
+            exact.rules()
+        );
+        let q = fixed("number", "5/2", "    tolerance: 0.01\n");
+        assert!(q.rules().contains("right within ±0.01 of the exact value"));
+        let q = fixed("number", "5/2", "");
+        assert!(q.rules().contains("right within ±0.001 of the exact value"));
+        assert!(q.grade("2.501").unwrap().correct());
+        assert!(!q.grade("2.502").unwrap().correct());
+        assert_eq!(decimal(Ratio::new(1, 3)), "1/3");
+        assert_eq!(decimal(Ratio::new(1, 20)), "0.05");
+        assert_eq!(decimal(Ratio::new(3, 2)), "1.5");
+        assert_eq!(decimal(Ratio::int(2)), "2");
+        let set = fixed("set", "[0]", "");
+        assert!(set.rules().contains("|given ∩ answer| / |given ∪ answer|"));
+        assert!(set.rules().contains("{0, 2}, [0, 2], 0, 2 or 0 2"));
+    }
+
+    /// Partial credit is symmetric: the score of giving A for B is the
+    /// score of giving B for A, for sets and for multiple choice.
+    #[test]
+    fn partial_credit_is_symmetric() {
+        let score = |want: &str, got: &str| fixed("set", want, "").grade(got).unwrap().score;
+        assert_eq!(score("[0, 1, 2, 3]", "{0}"), Ratio::new(1, 4));
+        assert_eq!(score("[0]", "{0, 1, 2, 3}"), Ratio::new(1, 4));
+        assert_eq!(score("[0, 1]", "{1, 2}"), Ratio::new(1, 3));
+        assert_eq!(score("[0, 1]", "{2}"), Ratio::int(0));
+        assert_eq!(score("[]", "{}"), Ratio::int(1));
+        assert_eq!(score("[]", "{1}"), Ratio::int(0));
+        // Every pair of subsets of {0, 1, 2, 3}, both ways.
+        let subsets: Vec<BTreeSet<u64>> = (0u32..16)
+            .map(|m| (0..4).filter(|b| m >> b & 1 == 1).collect())
+            .collect();
+        for a in &subsets {
+            for b in &subsets {
+                let ab = jaccard(a, b, u64::to_string).score;
+                let ba = jaccard(b, a, u64::to_string).score;
+                assert_eq!(ab, ba, "{a:?} {b:?}");
+                assert_eq!(ab == Ratio::int(1), a == b);
+            }
+        }
+        let text = "questions:\n  - id: q\n    kind: multiple\n    tags: [t]\n    prompt: p\n    choices: [w, x, y, z]\n    answer: [a, b]\n    explanation: e\n";
+        let q = &Bank::parse(text, "b.yaml").unwrap().questions[0];
+        let Expected::Multiple { choices, answers } = q.instantiate(0).expected else {
+            panic!()
+        };
+        let letters = |set: &BTreeSet<usize>| {
+            set.iter()
+                .map(|&i| letter(i).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let all: BTreeSet<usize> = (0..choices.len()).collect();
+        let inst = q.instantiate(0);
+        // All four for two right: 2/4; one right alone: 1/2.
+        assert_eq!(inst.grade(&letters(&all)).unwrap().score, Ratio::new(1, 2));
+        let one: BTreeSet<usize> = answers.iter().take(1).copied().collect();
+        assert_eq!(inst.grade(&letters(&one)).unwrap().score, Ratio::new(1, 2));
+    }
+
+    #[test]
+    fn bit_vectors_are_exact_and_refuse_0b() {
+        let b = bank();
+        let q = b.question("div-collision-vector").unwrap().instantiate(0);
+        assert_eq!(q.kind, Kind::Bits);
+        for ok in ["1111", "1 1 1 1", "11110", "{0, 1, 2, 3}", "[0,1,2,3]"] {
+            assert!(q.grade(ok).unwrap().correct(), "{ok}");
+        }
+        assert!(!q.grade("0111").unwrap().correct());
+        let e = q.grade("0b1111").unwrap_err().0;
+        assert!(
+            e.contains("binary literal") && e.contains("offset 0 first"),
+            "{e}"
+        );
+        assert!(q
+            .rules()
+            .contains("offset 0 first, such as 0101 (no 0b prefix"));
     }
 
     #[test]
@@ -549,7 +690,7 @@ mod tests {
     }
 
     #[test]
-    fn sets_get_net_correct_credit() {
+    fn sets_get_partial_credit() {
         let b = bank();
         let q = b.question("forbidden-latencies").unwrap().instantiate(3);
         let Expected::Set(want) = &q.expected else {

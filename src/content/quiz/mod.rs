@@ -1,11 +1,16 @@
 //! The chapter quiz (Lesson 23.1 §9): a YAML question bank, engine-computed
 //! questions, grading, and the typed values `course quiz` shows.
 //!
-//! A bank is a list of questions of five [`Kind`]s: `number` (exact, within
-//! a tolerance; `5/2` and `2.5` are the same answer), `set` (of non-negative
-//! integers in braces, any order; net-correct partial credit), `single` and
-//! `multiple` (choices by letter or by text) and `find` (a list of accepted
-//! forms, for "find it in LLVM" questions). A question that names a
+//! A bank is a list of questions of six [`Kind`]s: `number` (exact, within
+//! a tolerance the prompt states; `5/2` and `2.5` are the same answer, and
+//! a unit word such as `cycles` may follow), `set` (of non-negative
+//! integers, `{0, 2}`, `[0, 2]` or `0, 2`, any order; partial credit
+//! |given ∩ answer| / |given ∪ answer|, the same both ways), `single` and
+//! `multiple` (choices by letter or by text; multiple choice gets the same
+//! partial credit), `find` (a list of accepted forms, for "find it in
+//! LLVM" questions) and `bits` (a bit vector, offset 0 first). Every
+//! question is shown with [`Instance::rules`]: the forms its answer takes
+//! and how it is graded. A question that names a
 //! [`Generator`] gets its prompt and answer from the engine for the quiz
 //! seed, drawing from `Rng::derived(seed, id)`, so adding a question never
 //! changes another's variant. Every reply, typed or from an answer file, is
@@ -40,5 +45,6 @@ pub use grading::{
     Results, Status, Summary,
 };
 pub use results::{
-    Asked, BankCheck, Feedback, InputEnded, Intro, Listed, QuestionList, Retry, Reveal, Revealed,
+    Asked, BankCheck, Feedback, InputEnded, Intro, LastResult, Listed, NothingMissed, QuestionList,
+    Retry, Reveal, Revealed,
 };

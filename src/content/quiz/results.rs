@@ -3,11 +3,11 @@
 //! check. [`crate::view::quiz`] writes them as text; JSON is their
 //! `Serialize` (fields in alphabetical order, as the JSON has always been).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::content::quiz::bank::{Bank, Expected, Kind, Question};
 use crate::content::quiz::generators::Generator;
-use crate::content::quiz::grading::{answer_text, Instance, Outcome};
+use crate::content::quiz::grading::{answer_text, Instance, Outcome, Status, Summary};
 use crate::formats::diagnostic::Diagnostics;
 
 /// One question of `--list`, for one seed.
@@ -60,6 +60,8 @@ pub struct Revealed {
     pub id: String,
     pub kind: Kind,
     pub prompt: String,
+    /// How the reply is read and graded ([`Instance::rules`]).
+    pub rules: String,
     pub tags: Vec<String>,
 }
 
@@ -67,6 +69,7 @@ impl From<Instance> for Revealed {
     fn from(i: Instance) -> Revealed {
         Revealed {
             choices: i.choices().to_vec(),
+            rules: i.rules(),
             answer: i.expected,
             explanation: i.explanation,
             id: i.id,
@@ -88,6 +91,8 @@ pub struct Reveal {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Intro {
     pub chapter: u32,
+    /// Only the questions not right last time (`--missed`).
+    pub missed: bool,
     pub questions: usize,
     pub seed: u64,
     pub title: Option<String>,
@@ -104,6 +109,8 @@ pub struct Asked {
     /// How many questions the quiz has.
     pub of: usize,
     pub prompt: String,
+    /// How the reply is read and graded ([`Instance::rules`]).
+    pub rules: String,
     /// How to write the reply ([`Instance::syntax`]).
     pub syntax: String,
     pub tags: Vec<String>,
@@ -119,6 +126,7 @@ impl Asked {
             number,
             of,
             prompt: inst.prompt.clone(),
+            rules: inst.rules(),
             syntax: inst.syntax(),
             tags: inst.tags.clone(),
         }
@@ -185,4 +193,50 @@ impl BankCheck {
     pub fn is_valid(&self) -> bool {
         matches!(self, BankCheck::Valid { .. })
     }
+}
+
+/// What the quiz remembers of its last interactive run, for `--missed`:
+/// the chapter, the seed, and the ids of the questions that were not right
+/// (wrong, partly right or unanswered), in the order they were asked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LastResult {
+    pub chapter: u32,
+    pub missed: Vec<String>,
+    pub seed: u64,
+}
+
+impl LastResult {
+    /// The result of a finished (or cut short) quiz.
+    pub fn of(chapter: u32, seed: u64, summary: &Summary) -> LastResult {
+        LastResult {
+            chapter,
+            missed: summary
+                .questions
+                .iter()
+                .filter(|o| o.status != Status::Right)
+                .map(|o| o.id.clone())
+                .collect(),
+            seed,
+        }
+    }
+
+    /// The JSON text stored on disk.
+    pub fn text(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// Reads the stored text.
+    pub fn parse(text: &str) -> Result<LastResult, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+/// `--missed` found nothing to ask: the last quiz had every question right.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NothingMissed {
+    pub chapter: u32,
+    pub seed: u64,
 }
