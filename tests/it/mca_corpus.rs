@@ -32,7 +32,7 @@ const MODELS: &[(&str, &str, &str)] = &[
 ];
 
 /// An llvm-mca of LLVM 14, if one is installed.
-fn llvm_mca_14() -> Option<PathBuf> {
+pub(crate) fn llvm_mca_14() -> Option<PathBuf> {
     let candidates = std::env::var_os("COURSE_LLVM_MCA")
         .map(PathBuf::from)
         .into_iter()
@@ -74,7 +74,7 @@ fn llvm(bin: &Path, triple: &str, cpu: &str, asm: &Path, extra: &[&str]) -> Stri
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn field<'a>(text: &'a str, key: &str) -> &'a str {
+pub(crate) fn field<'a>(text: &'a str, key: &str) -> &'a str {
     text.lines()
         .find_map(|l| l.strip_prefix(key))
         .map(str::trim)
