@@ -451,18 +451,12 @@ pub fn pressure_text(m: &Machine, texts: &[String], pr: &PressureOutput) -> Stri
 
 /// The timeline view as llvm-mca prints it: `D` dispatch, `=` waiting, `e`
 /// executing, `E` executed, `-` waiting to retire, `R` retired, `.` every
-/// fifth column and the last; only entries retired within the first
-/// [`TIMELINE_MAX_CYCLES`] cycles.
+/// fifth column and the last ([`Report::timeline_last_cycle`]); only
+/// entries retired within the first [`TIMELINE_MAX_CYCLES`] cycles.
 pub fn render_timeline(texts: &[String], r: &Report) -> String {
     use std::fmt::Write;
     let mut s = String::from("Timeline view:\n");
-    let last = r
-        .timeline
-        .iter()
-        .map(|t| t.retire)
-        .filter(|&c| c < TIMELINE_MAX_CYCLES)
-        .max()
-        .unwrap_or(0);
+    let last = r.timeline_last_cycle();
     if last >= 10 {
         let tens: String = (0..=last)
             .map(|c| {

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use course::content::flash::Deck;
 use course::content::quiz::{Bank, Expected};
 use course::engine::hazard::{self, Automaton, Recognizer};
+use course::model::ids::ClassId;
 use course::model::machine::Machine;
 use course::util::ratio::Ratio;
 
@@ -225,6 +226,81 @@ fn collision_vectors_match_the_engine() {
     assert!(card.contains(&format!("{} for K = {{3,5}}", hazard::bits(&[3, 5]))));
     // And not F(o, o) as bits: the card's contrast holds.
     assert_eq!(hazard::forbidden_between(&[3, 5], &[3, 5]), vec![0, 2]);
+}
+
+/// A one-class machine whose class holds one capacity-1 unit `u` at the
+/// offsets `k`.
+fn one_class_machine(k: &[u32]) -> (Machine, course::model::ids::ResourceId, ClassId) {
+    let pairs: Vec<String> = k.iter().map(|o| format!("[u, {o}]")).collect();
+    let yaml = format!(
+        "name: one\nissue_width: 1\nresources:\n  - {{ name: u, capacity: 1 }}\n\
+         classes:\n  - {{ name: c, latency: 1, opcodes: [op], reservation: [{}] }}\n",
+        pairs.join(", ")
+    );
+    let m = Machine::from_yaml(&yaml, "one.yaml").expect("valid one-class machine");
+    let r = m.resource_by_name("u").expect("u");
+    let c = m.class_by_opcode("op").expect("op");
+    (m, r, c)
+}
+
+/// The collision vector after one issue is K itself as bits; it equals
+/// F(o, o) as bits only when K starts at 0 and has no gap (Definition
+/// 23.1.5). The question's explanation must say both conditions.
+#[test]
+fn collision_vector_equals_f_only_for_k_from_zero_without_gap() {
+    let f_and_cv = |k: &[u32]| {
+        let (m, r, c) = one_class_machine(k);
+        (
+            hazard::forbidden_latencies(&m, r, c, c),
+            hazard::collision_vector(&m, r, c),
+        )
+    };
+    // The question's own case: K = {0,1,2,3}, F = K, the same bits.
+    assert_eq!(
+        f_and_cv(&[0, 1, 2, 3]),
+        (vec![0, 1, 2, 3], "1111".to_string())
+    );
+    let (m, r) = toy_mul();
+    let div = m.class_by_opcode("div").expect("div");
+    assert_eq!(
+        m.class(div).offsets(r).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3],
+        "the question's K(div)"
+    );
+    assert_eq!(hazard::collision_vector(&m, r, div), "1111");
+    // No gap, but not from 0: the state is 011, F = {0, 1} (110 as bits).
+    assert_eq!(f_and_cv(&[1, 2]), (vec![0, 1], "011".to_string()));
+    // A gap: 000101 against F = {0, 2}.
+    assert_eq!(f_and_cv(&[3, 5]), (vec![0, 2], "000101".to_string()));
+    // The engine on every K within 0..6: K from 0 without a gap always
+    // gives CV == bits(F); in general they agree exactly when K holds 0 and
+    // every difference of its offsets ({0, 2} does, {0, 1, 3} does not).
+    for mask in 1u32..(1 << 6) {
+        let k: Vec<u32> = (0..6).filter(|b| mask & (1 << b) != 0).collect();
+        let (f, cv) = f_and_cv(&k);
+        let same = cv == hazard::bits(&f);
+        let prefix = k.iter().enumerate().all(|(i, &o)| o == i as u32);
+        let closed = k.contains(&0)
+            && k.iter()
+                .all(|&a| k.iter().all(|&b| a < b || k.contains(&(a - b))));
+        assert!(!prefix || same, "K = {k:?}: F = {f:?}, CV = {cv}");
+        assert_eq!(same, closed, "K = {k:?}: F = {f:?}, CV = {cv}");
+    }
+    assert_eq!(f_and_cv(&[0, 2]), (vec![0, 2], "101".to_string()));
+    // The explanation states the condition and the counterexample.
+    let e = explanation("div-collision-vector").replace('\n', " ");
+    let e = e.split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in [
+        "starts at offset 0",
+        "has no gap",
+        "K = {1, 2}",
+        "the state 011",
+        "F = {0, 1}",
+        "contains 0 and every difference",
+    ] {
+        assert!(e.contains(part), "explanation lacks '{part}': {e}");
+    }
+    assert!(sets_in(&e).contains(&BTreeSet::from([0, 1, 2, 3])));
 }
 
 #[test]

@@ -28,6 +28,7 @@ mod mca_lesson;
 mod mca_props;
 mod modulo_exact;
 mod modulo_quality;
+mod operand_forms;
 mod practice;
 mod properties;
 mod quiz_bank;

@@ -153,6 +153,22 @@ impl Report {
     pub fn cycles_per_iteration(&self) -> f64 {
         self.total_cycles as f64 / self.iterations.max(1) as f64
     }
+
+    /// The last column of the timeline grid (Algorithm 23.1.11's view):
+    /// as llvm-mca's TimelineView, the latest cycle below
+    /// [`TIMELINE_MAX_CYCLES`] at which any recorded instance was
+    /// dispatched, issued, executed or retired. When the cap cuts the
+    /// timeline short, an instance retiring past it may still have issued
+    /// or executed later than every retirement before the cap, so the
+    /// latest retirement alone would make the grid too narrow.
+    pub fn timeline_last_cycle(&self) -> Cycle {
+        self.timeline
+            .iter()
+            .flat_map(|t| [t.dispatch, t.issue, t.executed, t.retire])
+            .filter(|&c| c < TIMELINE_MAX_CYCLES)
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 const NOT_ISSUED: Cycle = Cycle::MAX;
@@ -758,6 +774,39 @@ mod tests {
         );
         let ts: Vec<Cycle> = r.timeline.iter().map(|s| s.issue).collect();
         assert!(ts.windows(2).all(|w| w[0] <= w[1]), "{ts:?}");
+    }
+
+    #[test]
+    fn the_timeline_grid_ends_at_the_last_event_below_the_cap() {
+        // A chain of 14-cycle divides, two an iteration, the first of each
+        // also feeding a 4-cycle multiply: the fifth divide retires at 72;
+        // the multiply after the sixth issues at 71 and is executed at 75,
+        // but retires only after the sixth divide, past the cap.
+        let m = Machine::from_yaml(
+            "issue_width: 4\nmicro_op_buffer_size: 64\nresources:\n  - { name: d, capacity: 1 }\n  - { name: f, capacity: 1 }\nclasses:\n  - { name: div, latency: 14, opcodes: [div], unit: d }\n  - { name: mul, latency: 4, opcodes: [mul], unit: f }\n",
+            "chain.yaml",
+        )
+        .unwrap();
+        let p = parse(
+            "loop t\na: r1 = div r3, 1\nb: r3 = div r1, 1\nc: r2 = mul r1, 1\n",
+            "t",
+            &m,
+        )
+        .unwrap();
+        let r = simulate(
+            &p,
+            &m,
+            &Options {
+                iterations: 3,
+                timeline_iterations: 3,
+            },
+        )
+        .unwrap();
+        let below = |c: &Cycle| *c < TIMELINE_MAX_CYCLES;
+        let last_retire = r.timeline.iter().map(|t| t.retire).filter(below).max();
+        let last_executed = r.timeline.iter().map(|t| t.executed).filter(below).max();
+        assert_eq!((last_retire, last_executed), (Some(72), Some(75)));
+        assert_eq!(r.timeline_last_cycle(), 75);
     }
 
     #[test]
