@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use crate::engine::mca::{self, McaError, Options};
 use std::borrow::Cow;
 
-use crate::formats::asm;
 use crate::formats::diagnostic::{Diagnostic, Diagnostics};
+use crate::model::asm;
 use crate::model::machine::Machine;
 use crate::model::program;
 use crate::view::mca::{InstructionPressure, InstructionRow, PressureOutput, TimelineRow};

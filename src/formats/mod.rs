@@ -1,7 +1,6 @@
 //! Text formats shared by the parsers: diagnostics, YAML with positions,
-//! answers, submissions, and the assembly `course mca` reads.
+//! answers and submissions.
 pub mod answer;
-pub mod asm;
 pub mod csv;
 pub mod diagnostic;
 pub mod submission;

@@ -482,6 +482,8 @@ fn modelled_forms_agree_with_llvm_mca_14() {
                 iterations: 100,
                 timeline_iterations: 0,
                 views: Views::default(),
+                skip_unsupported: false,
+                memory: Default::default(),
             };
             let ours = mca::run(src, "t", &m, &req).unwrap();
             let ours = course::view::mca::text(&ours);
