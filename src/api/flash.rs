@@ -480,7 +480,7 @@ mod tests {
         let Ok(Rated::Scheduled(s)) = r.rate("good") else {
             panic!()
         };
-        assert_eq!((s.leitner_box, s.due.as_str()), (1, "2026-01-02"));
+        assert_eq!((s.leitner_box, s.due.as_str()), (2, "2026-01-03"));
         assert!(state.exists());
         assert_eq!(r.front().map(|f| f.number), Some(2));
         assert!(r.reveal("q").is_none());

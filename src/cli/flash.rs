@@ -16,11 +16,12 @@ use super::{print, read_file, CliError, CmdResult, Ctx};
 #[command(after_help = "\
 Each card shows its front; press Enter to see the back, then say how it went:
 again (0), hard (1), good (2) or easy (3); q stops. Scheduling uses five Leitner
-boxes with intervals of 1, 2, 4, 8 and 16 days: again sends a card to box 1 and
-brings it back later in the same session; hard keeps its box (half the
-interval), good moves it up one box, easy two. New cards are due at once. Due
-cards come first, most overdue first. \"Today\" is the local date (--today
-overrides it).
+boxes with intervals of 1, 2, 4, 8 and 16 days. A new card counts as box 1;
+again puts a card back there (its progress restarts) and brings it back later
+in the same session; hard keeps its box (half the interval, at least a day),
+good moves it up one box, easy two and waits twice as long as good would. So
+hard < good < easy from every box. New cards are due at once. Due cards come
+first, most overdue first. \"Today\" is the local date (--today overrides it).
 
 The state is saved after every card, before the card's new box is shown,
 atomically, in --state FILE or by default in

@@ -67,11 +67,14 @@ fn scheduling_across_days() {
         "{CARDS} card(s) to review ({CARDS} due on 2026-01-01)"
     )));
     common::snapshot!("day1_session", scrub(&o.stdout, dir));
+    // A new card counts as box 1: good moves it to box 2 (2 days), easy to
+    // box 3 (4 days), hard keeps it (1 day), again keeps it due today.
     let v = state_json(&st);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
-    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-02");
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
-    assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-03");
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-03");
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
+    assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-05");
+    assert_eq!(card(&v, "two-bounds")["box"], 1);
     assert_eq!(card(&v, "two-bounds")["due"], "2026-01-01");
     assert_eq!(card(&v, "mca-stages")["box"], 1);
     assert_eq!(card(&v, "mca-stages")["due"], "2026-01-02");
@@ -93,48 +96,62 @@ fn scheduling_across_days() {
         o.stdout
     );
 
-    // Day 2: everything but rthroughput-def and two-bounds is due; due first, then with --all the rest.
+    // Day 2: only mca-stages (hard: box 1, one day) is due; with --all the
+    // others follow, soonest first.
     let o = flash(&st, "2026-01-02", &["--list"], "");
     common::snapshot!("day2_list", o.stdout);
     let o = flash(&st, "2026-01-02", &["--all"], "q\n");
-    // two-bounds was rated good on its second day-1 review: box 2, due 01-03.
     assert!(
-        o.stdout.contains(&format!(
-            "{CARDS} card(s) to review ({} due on 2026-01-02)",
-            CARDS - 2
-        )),
+        o.stdout
+            .contains(&format!("{CARDS} card(s) to review (1 due on 2026-01-02)")),
         "{}",
         o.stdout
     );
     let first = o.stdout.lines().find(|l| l.starts_with("[1/")).unwrap();
-    assert!(first.contains("box 1, due 2026-01-02"), "{first}");
-    let o = flash(&st, "2026-01-02", &[], &replies(&["easy"; CARDS - 2]));
+    assert!(
+        first.contains("mca-stages (llvm-mca) - box 1, due 2026-01-02"),
+        "{first}"
+    );
+    // Day 3: everything but rthroughput-def (due 01-05) is due, the overdue
+    // mca-stages first.
+    let o = flash(&st, "2026-01-03", &[], &replies(&["easy"; CARDS - 1]));
     assert!(
         o.stdout
-            .contains("Reviewed 8 card(s); 0 still due on 2026-01-02."),
+            .contains("[1/9] mca-stages (llvm-mca) - box 1, due 2026-01-02"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("Reviewed 9 card(s); 0 still due on 2026-01-03."),
         "{}",
         o.stdout
     );
     let v = state_json(&st);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 3);
-    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-06");
+    // Box 2, easy: two boxes up (box 4), its 8 days.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 4);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-11");
     assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
+    // Box 1, easy: box 3, 4 days.
+    assert_eq!(card(&v, "mca-stages")["box"], 3);
+    assert_eq!(card(&v, "mca-stages")["due"], "2026-01-07");
 
-    // Day 3: rthroughput-def and two-bounds (both box 2), in deck order.
+    // Day 5: rthroughput-def alone; again restarts it in box 1.
     let o = flash(
         &st,
-        "2026-01-03",
+        "2026-01-05",
         &[],
         &format!("{}q\n", replies(&["again"])),
     );
     assert!(
         o.stdout
-            .contains("[1/2] rthroughput-def (llvm-mca) - box 2, due 2026-01-03"),
+            .contains("[1/1] rthroughput-def (llvm-mca) - box 3, due 2026-01-05"),
         "{}",
         o.stdout
     );
     let v = state_json(&st);
     assert_eq!(card(&v, "rthroughput-def")["box"], 1);
+    assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-05");
     assert_eq!(card(&v, "rthroughput-def")["lapses"], 1);
     // No temporary files are left behind by the atomic writes.
     assert_eq!(files(dir), vec!["s.json".to_string()]);
@@ -190,7 +207,7 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     let second = text.find("\"rthroughput-def\"").unwrap();
     let cut = second + 40;
     std::fs::write(&st, &full[..cut]).unwrap();
-    let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
+    let o = flash(&st, "2026-01-03", &[], &replies(&["good"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
     common::snapshot!("truncated_warning", scrub(&o.stderr, dir));
     // The damaged bytes are kept, untouched, next to the fresh state.
@@ -202,13 +219,13 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     assert_eq!(aside.len(), 1);
     assert_eq!(std::fs::read(&aside[0]).unwrap(), &full[..cut]);
     let v = state_json(&st);
-    // The recovered card kept its day-1 progress (box 1) and moved up to
-    // box 2 with today's review; a fresh card would be in box 1.
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    // The recovered card kept its day-1 progress (box 2, due on day 3) and
+    // moved up to box 3 with today's review; a fresh card would be in box 2.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 3);
     assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
     assert_eq!(v["cards"].as_object().unwrap().len(), 1, "{v}");
     // A second run is clean: no new warning.
-    let o = flash(&st, "2026-01-02", &["--list"], "");
+    let o = flash(&st, "2026-01-03", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
 }
 
@@ -283,13 +300,13 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
     assert_eq!(files(dir), vec!["s.json".to_string()]);
     assert!(
         o.stdout
-            .contains("no-instruction-latency   box 1  due 2026-01-02"),
+            .contains("no-instruction-latency   box 2  due 2026-01-03"),
         "{}",
         o.stdout
     );
     assert!(
         o.stdout
-            .contains("rthroughput-def          box 2  due 2026-01-03"),
+            .contains("rthroughput-def          box 3  due 2026-01-05"),
         "{}",
         o.stdout
     );
@@ -304,12 +321,14 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
         "{}",
         o.stderr
     );
+    // Nothing saved is due on day 2: the first new card, two-bounds (its
+    // bad entry dropped), is the one rated.
     let v = state_json(&st);
     assert_eq!(card(&v, "retired-card")["reviews"], 7);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
+    assert_eq!(card(&v, "two-bounds")["box"], 2);
+    assert_eq!(card(&v, "two-bounds")["reviews"], 1);
 }
 
 #[test]
@@ -402,8 +421,8 @@ fn a_killed_session_keeps_every_rated_card() {
     let _ = child.wait();
     drop(input);
     let v = state_json(&st);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
     let o = flash(&st, "2026-01-01", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
     assert!(o
@@ -569,12 +588,12 @@ fn two_processes_on_one_state_keep_each_others_reviews() {
         .filter(|c| c["reviews"].as_u64() == Some(2))
         .count();
     assert_eq!(cards.len() + both, na + nb, "{v}");
-    // good once: box 1, tomorrow; good twice: box 2, in two days.
+    // good once: box 2, in two days; good twice: box 3, in four.
     for (id, c) in cards {
         let due = if c["reviews"] == 2 {
-            "2026-01-03"
+            "2026-01-05"
         } else {
-            "2026-01-02"
+            "2026-01-03"
         };
         assert_eq!(c["due"], due, "{id}");
     }
