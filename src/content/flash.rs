@@ -332,8 +332,17 @@ pub fn schedule(prev: Option<&CardState>, rating: Rating, today: Date) -> CardSt
 pub struct State {
     pub version: u32,
     pub deck: String,
+    /// How many lines of the review log ([`crate::content::flash_log`])
+    /// this state already holds; reading it replays only the later ones.
+    /// Absent (0) in a state that no log has touched.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub log_lines: usize,
     /// By card id; ids not in the deck are kept as they are.
     pub cards: BTreeMap<String, CardState>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The current state format.
@@ -344,6 +353,7 @@ impl State {
         State {
             version: STATE_VERSION,
             deck: deck.into(),
+            log_lines: 0,
             cards: BTreeMap::new(),
         }
     }
@@ -448,6 +458,13 @@ fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), St
             .and_then(serde_json::Value::as_str)
             .unwrap_or(deck),
     );
+    state.log_lines = match obj.get("log_lines") {
+        None => 0,
+        Some(n) => n
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or("`log_lines` is not a count of lines")?,
+    };
     let mut dropped = Vec::new();
     for (id, entry) in cards {
         match serde_json::from_value::<CardState>(entry.clone()) {

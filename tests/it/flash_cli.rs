@@ -153,8 +153,11 @@ fn scheduling_across_days() {
     assert_eq!(card(&v, "rthroughput-def")["box"], 1);
     assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-05");
     assert_eq!(card(&v, "rthroughput-def")["lapses"], 1);
-    // No temporary files are left behind by the atomic writes.
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    // No temporary files are left behind by the atomic writes; the log
+    // has its header and the 21 ratings.
+    assert_eq!(files(dir), log_and_state());
+    assert_eq!(log_records(&st).len(), 10 + 1 + 9 + 1);
+    assert_eq!(v["log_lines"], 22);
 }
 
 #[test]
@@ -210,6 +213,7 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     let o = flash(&st, "2026-01-03", &[], &replies(&["good"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
     common::snapshot!("truncated_warning", scrub(&o.stderr, dir));
+    assert_eq!(o.stderr.lines().count(), 2, "{}", o.stderr);
     // The damaged bytes are kept, untouched, next to the fresh state.
     let aside: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
@@ -223,7 +227,10 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     // moved up to box 3 with today's review; a fresh card would be in box 2.
     assert_eq!(card(&v, "no-instruction-latency")["box"], 3);
     assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
-    assert_eq!(v["cards"].as_object().unwrap().len(), 1, "{v}");
+    // The two cards the cut lost are rebuilt from the review log.
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
+    assert_eq!(card(&v, "two-bounds")["box"], 2);
+    assert_eq!(v["cards"].as_object().unwrap().len(), 3, "{v}");
     // A second run is clean: no new warning.
     let o = flash(&st, "2026-01-03", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
@@ -268,6 +275,34 @@ fn garbage_and_wrong_versions_are_recovered_too() {
     }
 }
 
+/// A state file and its review log, as [`files`] lists them.
+fn log_and_state() -> Vec<String> {
+    vec!["s.json".to_string(), "s.json.log".to_string()]
+}
+
+/// The records of the review log next to `state`: (day, card, rating),
+/// read by this test's own reading of the documented format (five fields,
+/// one space apart; `#` comments).
+fn log_records(state: &Path) -> Vec<(String, String, String)> {
+    let log = format!("{}.log", state.display());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.starts_with("# course flash review log, version 1"),
+        "{text}"
+    );
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            assert_eq!(f.len(), 5, "{l}");
+            assert!(f[1].parse::<i64>().is_ok(), "{l}");
+            let verdict = if f[3] == "again" { "wrong" } else { "right" };
+            assert_eq!(f[4], verdict, "{l}");
+            (f[0].to_string(), f[2].to_string(), f[3].to_string())
+        })
+        .collect()
+}
+
 /// The names in a folder, sorted.
 fn files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -297,7 +332,7 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
     );
     // A listing changes nothing on disk.
     assert_eq!(std::fs::read_to_string(&st).unwrap(), text);
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    assert_eq!(files(dir), log_and_state());
     assert!(
         o.stdout
             .contains("no-instruction-latency   box 2  due 2026-01-03"),
@@ -597,8 +632,8 @@ fn two_processes_on_one_state_keep_each_others_reviews() {
         };
         assert_eq!(c["due"], due, "{id}");
     }
-    // Nothing is left next to the state.
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    // Nothing but the log is left next to the state.
+    assert_eq!(files(dir), log_and_state());
 }
 
 /// Issue 11, point 16: a rating shown as done is already on disk when it
@@ -651,7 +686,7 @@ fn a_review_is_saved_before_it_is_shown_and_no_temporaries_stay() {
     }
     drop(input);
     let _ = child.wait();
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    assert_eq!(files(dir), log_and_state());
 }
 
 #[test]
