@@ -1,5 +1,5 @@
-//! `course flash`: flashcards with Leitner-box spaced repetition; the review
-//! state is saved atomically after every card. Arguments in, one
+//! `course flash`: flashcards with Leitner-box spaced repetition; every
+//! rating is appended to the review log and the state saved atomically. Arguments in, one
 //! [`course::api::flash`] session, [`course::view::flash`] out.
 
 use std::io;
@@ -23,12 +23,15 @@ good moves it up one box, easy two and waits twice as long as good would. So
 hard < good < easy from every box. New cards are due at once. Due cards come
 first, most overdue first. \"Today\" is the local date (--today overrides it).
 
-The state is saved after every card, before the card's new box is shown,
-atomically, in --state FILE or by default in
-$XDG_DATA_HOME/course/flash-<chapter>.json (~/.local/share/course/...).
-Several sessions may share one state file: each save locks the file's folder,
-reads the file again and changes only the card just rated, so no session
-loses another's reviews. A damaged state file is moved aside to
+Every rating is appended to a review log (FILE.log: day, Unix time, card,
+rating, right|wrong) and the state saved atomically, before the card's new box
+is shown, in --state FILE or by default in
+$XDG_DATA_HOME/course/flash-<chapter>.json (~/.local/share/course/...). The
+state is the replay of the log. Several sessions may share one state file:
+each rating locks the file's folder, reads the state and the log again and
+applies the rating to that fresh state, so no session loses another's reviews,
+even of the same card. A bad log line is reported (file:line:column) and
+skipped. A damaged state file is moved aside to
 FILE.corrupt-<time> and reviewing starts fresh; cards that left the deck keep
 their saved progress. --list only reads: it never writes, moves or locks the
 state.

@@ -719,3 +719,261 @@ fn the_collision_vector_card_gives_the_states_the_engine_computes() {
     assert_eq!(f, vec![0, 2]);
     assert!(card.contains("not F(o,o) = {0,2}"), "{card}");
 }
+
+/// The ratings process `p` of the concurrent test gives, `n` of them:
+/// mostly `again` (the card comes back, so the session never runs out),
+/// with at most 9 others (of the 10 cards, one always stays in play).
+fn concurrent_ratings(p: usize, n: usize) -> Vec<&'static str> {
+    let others = ["good", "hard", "easy"];
+    let mut k = 0;
+    (0..n)
+        .map(|i| {
+            if (i + 3 * p) % 13 == 7 && k < 9 {
+                k += 1;
+                others[(k + p) % 3]
+            } else {
+                "again"
+            }
+        })
+        .collect()
+}
+
+/// Several `course flash` processes rate the same cards at the same time:
+/// every rating taken is recorded (a log line each, counted in the cards'
+/// `reviews`), and the final state is the replay of all of them, in the
+/// log's order, through the library's `schedule`.
+#[test]
+fn concurrent_sessions_on_the_same_cards_lose_no_review() {
+    use course::content::flash::{schedule, CardState, Date, Rating};
+    use std::collections::BTreeMap;
+    use std::io::Read;
+    const PROCS: usize = 3;
+    const N: usize = 120;
+    let dir_tmp = tempdir();
+    let st = dir_tmp.path().join("s.json");
+    let s = st.display().to_string();
+    let mut children: Vec<std::process::Child> = (0..PROCS)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_course"))
+                .args([
+                    "flash",
+                    "23",
+                    "--tag",
+                    "llvm-mca",
+                    "--state",
+                    &s,
+                    "--today",
+                    "2026-01-01",
+                ])
+                .env("NO_COLOR", "1")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("run course")
+        })
+        .collect();
+    // Every process has loaded the state (and shows its first card) before
+    // any rates one: all of them start from the same copy.
+    let mut heads = Vec::new();
+    for child in &mut children {
+        let out = child.stdout.as_mut().expect("stdout");
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while !String::from_utf8_lossy(&seen).contains("(Enter shows the answer)") {
+            assert_eq!(out.read(&mut byte).unwrap(), 1, "ended early");
+            seen.push(byte[0]);
+        }
+        heads.push(String::from_utf8_lossy(&seen).into_owned());
+    }
+    // Then all rate at once, each from its own thread.
+    let runs: Vec<_> = children
+        .into_iter()
+        .enumerate()
+        .map(|(p, mut child)| {
+            let ratings = concurrent_ratings(p, N);
+            std::thread::spawn(move || {
+                let mut input = child.stdin.take().expect("stdin");
+                input.write_all(replies(&ratings).as_bytes()).unwrap();
+                drop(input);
+                let out = child.wait_with_output().unwrap();
+                (ratings, out)
+            })
+        })
+        .collect();
+    // (card, rating) -> how many times a process was shown the card and
+    // rated it so.
+    let mut given: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (run, head) in runs.into_iter().zip(heads) {
+        let (ratings, out) = run.join().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+        let stdout = head + &String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("Reviewed {N} card(s)")),
+            "{stdout}"
+        );
+        let mut shown = None;
+        let mut k = 0;
+        for line in stdout.lines() {
+            if let Some(rest) = line.strip_prefix('[') {
+                shown = rest.split(' ').nth(1).map(String::from);
+            } else if line.starts_with("-> box") {
+                let card = shown.take().expect("a card before its rating");
+                *given.entry((card, ratings[k].to_string())).or_default() += 1;
+                k += 1;
+            }
+        }
+        assert_eq!(k, N, "every rating is answered with the card's new box");
+    }
+    // Every rating given is in the log, once.
+    let records = log_records(&st);
+    assert_eq!(records.len(), PROCS * N);
+    let mut logged: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (day, card, rating) in &records {
+        assert_eq!(day, "2026-01-01");
+        *logged.entry((card.clone(), rating.clone())).or_default() += 1;
+    }
+    assert_eq!(logged, given);
+    // The state counts every review and is the log's replay.
+    let v = state_json(&st);
+    let cards = v["cards"].as_object().unwrap();
+    let reviews: u64 = cards.values().map(|c| c["reviews"].as_u64().unwrap()).sum();
+    assert_eq!(reviews as usize, PROCS * N);
+    assert_eq!(v["log_lines"], PROCS * N + 1);
+    let mut replayed: BTreeMap<String, CardState> = BTreeMap::new();
+    for (day, card, rating) in &records {
+        let next = schedule(
+            replayed.get(card),
+            Rating::parse(rating).unwrap(),
+            Date::parse(day).unwrap(),
+        );
+        replayed.insert(card.clone(), next);
+    }
+    let saved: BTreeMap<String, CardState> = cards
+        .iter()
+        .map(|(id, c)| (id.clone(), serde_json::from_value(c.clone()).unwrap()))
+        .collect();
+    assert_eq!(saved, replayed);
+}
+
+/// A state file from before the review log keeps its cards: the log
+/// starts with the next rating, and the state counts it in.
+#[test]
+fn an_old_state_without_a_log_keeps_its_cards() {
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = dir.join("s.json");
+    let old = r#"{
+  "version": 1,
+  "deck": "ch23",
+  "cards": {
+    "no-instruction-latency": {"box": 4, "due": "2026-01-01", "reviews": 6, "lapses": 1, "last": "2025-12-24"},
+    "retired-card": {"box": 5, "due": "2026-02-01", "reviews": 9, "lapses": 0, "last": "2026-01-01"}
+  }
+}
+"#;
+    std::fs::write(&st, old).unwrap();
+    let o = flash(&st, "2026-01-01", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("* no-instruction-latency   box 4  due 2026-01-01"),
+        "{}",
+        o.stdout
+    );
+    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    let o = flash(&st, "2026-01-01", &[], &replies(&["good"]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    let v = state_json(&st);
+    // Box 4, good: box 5, 16 days; the counts carry on.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 5);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-17");
+    assert_eq!(card(&v, "no-instruction-latency")["reviews"], 7);
+    assert_eq!(card(&v, "retired-card")["reviews"], 9);
+    assert_eq!(v["log_lines"], 2);
+    assert_eq!(
+        log_records(&st),
+        vec![(
+            "2026-01-01".to_string(),
+            "no-instruction-latency".to_string(),
+            "good".to_string()
+        )]
+    );
+}
+
+/// A bad or cut-short log line is reported as file:line:column and
+/// skipped, once; the good lines around it count; a rating whose state
+/// write never happened (only its log line is there) is replayed.
+#[test]
+fn bad_log_lines_are_reported_and_skipped() {
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = saved_progress(dir);
+    let log = dir.join("s.json.log");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    // Lines 5-8: garbage, a good record the state never saw, a wrong
+    // rating, and a last line cut short.
+    text += "\u{0}\u{1}garbage\n";
+    text += "2026-01-02 1767312000 mca-stages easy right\n";
+    text += "2026-01-02 1767312000 mca-stages sure right\n";
+    text += "2026-01-02 17673";
+    std::fs::write(&log, &text).unwrap();
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert_eq!(o.code, 0);
+    let log_name = log.display().to_string();
+    let warned: Vec<&str> = o.stderr.lines().collect();
+    assert_eq!(warned.len(), 3, "{}", o.stderr);
+    assert!(warned[0].starts_with(&format!(
+        "course: warning: {log_name}:5:1: expected 5 fields"
+    )));
+    assert!(warned[1].starts_with(&format!(
+        "course: warning: {log_name}:7:34: `sure` is not a rating"
+    )));
+    assert!(warned[2].starts_with(&format!(
+        "course: warning: {log_name}:8:1: expected 5 fields"
+    )));
+    assert!(warned[2].contains("cut short"), "{}", warned[2]);
+    // The good record counts: mca-stages, new, easy: box 3.
+    assert!(
+        o.stdout
+            .contains("  mca-stages               box 3  due 2026-01-06"),
+        "{}",
+        o.stdout
+    );
+    // A review reports them once more, counts them in, and ends the
+    // cut-short line before appending its own.
+    let o = flash(&st, "2026-01-02", &[], &replies(&["hard"]));
+    assert_eq!(o.code, 0);
+    assert_eq!(o.stderr.lines().count(), 3, "{}", o.stderr);
+    let v = state_json(&st);
+    assert_eq!(v["log_lines"], 9);
+    assert_eq!(card(&v, "mca-stages")["box"], 3);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let last: Vec<&str> = text.lines().rev().take(2).collect();
+    assert_eq!(last[1], "2026-01-02 17673");
+    assert!(last[0].starts_with("2026-01-02 "), "{}", last[0]);
+    // From then on the bad lines are behind the state: no more warnings.
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+}
+
+/// A state file lost altogether is rebuilt from the review log.
+#[test]
+fn a_lost_state_is_rebuilt_from_the_log() {
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = saved_progress(dir);
+    let before = state_json(&st);
+    std::fs::remove_file(&st).unwrap();
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    assert!(o
+        .stdout
+        .contains("rthroughput-def          box 3  due 2026-01-05"));
+    let o = flash(&st, "2026-01-02", &[], "q\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(state_json(&st), before);
+}
