@@ -1,6 +1,7 @@
 //! `course flash`: flashcards with Leitner-box spaced repetition; every
-//! rating is appended to the review log and the state saved atomically. Arguments in, one
-//! [`course::api::flash`] session, [`course::view::flash`] out.
+//! rating is appended to the review log and the state saved atomically.
+//! Arguments in, one [`course::api::flash`] session, [`course::view::flash`]
+//! out.
 
 use std::io;
 use std::path::PathBuf;
