@@ -557,6 +557,40 @@ mod tests {
     }
 
     #[test]
+    fn a_rating_from_a_stale_copy_is_applied_to_the_fresh_state() {
+        use crate::content::flash::Rating;
+        let dir = std::env::temp_dir().join(format!("course-flash-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let p = dir.join("s.json");
+        let day = Date::parse("2026-01-01").unwrap_or(Date(0));
+        let entry = |rating| Logged {
+            day,
+            time: 0,
+            card: "a".into(),
+            rating,
+        };
+        // Two sessions opened the same (empty) state; both rate card `a`.
+        let stale = open_state(&p, "ch23", "T").unwrap().state;
+        let one = record_review(&p, "ch23", "T", &stale, &entry(Rating::Good)).unwrap();
+        assert_eq!(one.state.cards["a"].leitner_box, 2);
+        let two = record_review(&p, "ch23", "T", &stale, &entry(Rating::Good)).unwrap();
+        let a = &two.state.cards["a"];
+        assert_eq!(
+            (a.leitner_box, a.reviews, a.due.as_str()),
+            (3, 2, "2026-01-05")
+        );
+        // Header and two records; the state holds all three lines.
+        assert_eq!(two.state.log_lines, 3);
+        let log = std::fs::read_to_string(log_path(&p)).unwrap();
+        assert_eq!(log.lines().count(), 3, "{log}");
+        assert_eq!(load_state(&p, "ch23", "T").unwrap().state, two.state);
+        // A state write that never happened: the log line alone counts.
+        std::fs::write(&p, flash::state_text(&one.state)).unwrap();
+        assert_eq!(peek_state(&p, "ch23").unwrap().state, two.state);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_state_file_past_the_limit_is_read_no_further() {
         let dir = std::env::temp_dir().join(format!("course-flash-big-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
