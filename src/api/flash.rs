@@ -6,9 +6,12 @@
 //! [`list`] shows the cards without changing anything on disk.
 //! [`check_deck`] validates a deck.
 //!
-//! Saves go through [`flash_state::update_state`]: under a lock, the state
-//! file is read again and only the card just rated is changed, so two
-//! reviews of one state file at the same time keep each other's work.
+//! Ratings go through [`flash_state::record_review`]: under a lock, the
+//! rating is appended to the review log and the card's new state is
+//! computed from the state as it is on disk then (with every rating other
+//! sessions logged meanwhile), never from this session's copy; so two
+//! reviews of one state file at the same time keep each other's work, even
+//! on the same card.
 
 use std::path::PathBuf;
 
@@ -17,6 +20,7 @@ use crate::content::flash::{
     read_state, schedule, Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck,
     NotARating, NothingDue, Rating, ReviewEnd, ReviewStart, State, StateRead,
 };
+use crate::content::flash_log::Logged;
 use crate::formats::diagnostic::Diagnostics;
 use crate::host::clock;
 use crate::host::flash_state::{self, StateError};
@@ -391,25 +395,38 @@ impl Review {
         };
         let card = card.clone();
         let f = &mut self.flash;
-        let next = schedule(f.state.cards.get(&card.id), rating, f.today);
-        match &f.store {
+        let next = match &f.store {
             Store::File(path) => {
-                let saved = flash_state::update_state(
+                let now = clock::now_secs();
+                let entry = Logged {
+                    day: f.today,
+                    time: now,
+                    card: card.id.clone(),
+                    rating,
+                };
+                let saved = flash_state::record_review(
                     path,
                     &deck_name(f.chapter),
-                    &flash_state::stamp(clock::now_secs()),
+                    &flash_state::stamp(now),
                     &f.state,
-                    |s| {
-                        s.cards.insert(card.id.clone(), next.clone());
-                    },
+                    &entry,
                 )?;
                 f.state = saved.state;
                 f.warnings.extend(saved.warnings);
+                // What the log's replay gave, other sessions' ratings of
+                // this card included.
+                f.state
+                    .cards
+                    .get(&card.id)
+                    .cloned()
+                    .unwrap_or_else(|| schedule(None, rating, f.today))
             }
             Store::Kept(_) => {
+                let next = schedule(f.state.cards.get(&card.id), rating, f.today);
                 f.state.cards.insert(card.id.clone(), next.clone());
+                next
             }
-        }
+        };
         self.at += 1;
         self.reviewed += 1;
         // `again` means "not yet": the card comes back before the end.
@@ -480,7 +497,7 @@ mod tests {
         let Ok(Rated::Scheduled(s)) = r.rate("good") else {
             panic!()
         };
-        assert_eq!((s.leitner_box, s.due.as_str()), (1, "2026-01-02"));
+        assert_eq!((s.leitner_box, s.due.as_str()), (2, "2026-01-03"));
         assert!(state.exists());
         assert_eq!(r.front().map(|f| f.number), Some(2));
         assert!(r.reveal("q").is_none());

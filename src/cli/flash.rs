@@ -1,6 +1,7 @@
-//! `course flash`: flashcards with Leitner-box spaced repetition; the review
-//! state is saved atomically after every card. Arguments in, one
-//! [`course::api::flash`] session, [`course::view::flash`] out.
+//! `course flash`: flashcards with Leitner-box spaced repetition; every
+//! rating is appended to the review log and the state saved atomically.
+//! Arguments in, one [`course::api::flash`] session, [`course::view::flash`]
+//! out.
 
 use std::io;
 use std::path::PathBuf;
@@ -16,18 +17,22 @@ use super::{print, read_file, CliError, CmdResult, Ctx};
 #[command(after_help = "\
 Each card shows its front; press Enter to see the back, then say how it went:
 again (0), hard (1), good (2) or easy (3); q stops. Scheduling uses five Leitner
-boxes with intervals of 1, 2, 4, 8 and 16 days: again sends a card to box 1 and
-brings it back later in the same session; hard keeps its box (half the
-interval), good moves it up one box, easy two. New cards are due at once. Due
-cards come first, most overdue first. \"Today\" is the local date (--today
-overrides it).
+boxes with intervals of 1, 2, 4, 8 and 16 days. A new card counts as box 1;
+again puts a card back there (its progress restarts) and brings it back later
+in the same session; hard keeps its box (half the interval, at least a day),
+good moves it up one box, easy two and waits twice as long as good would. So
+hard < good < easy from every box. New cards are due at once. Due cards come
+first, most overdue first. \"Today\" is the local date (--today overrides it).
 
-The state is saved after every card, before the card's new box is shown,
-atomically, in --state FILE or by default in
-$XDG_DATA_HOME/course/flash-<chapter>.json (~/.local/share/course/...).
-Several sessions may share one state file: each save locks the file's folder,
-reads the file again and changes only the card just rated, so no session
-loses another's reviews. A damaged state file is moved aside to
+Every rating is appended to a review log (FILE.log: day, Unix time, card,
+rating, right|wrong) and the state saved atomically, before the card's new box
+is shown, in --state FILE or by default in
+$XDG_DATA_HOME/course/flash-<chapter>.json (~/.local/share/course/...). The
+state is the replay of the log. Several sessions may share one state file:
+each rating locks the file's folder, reads the state and the log again and
+applies the rating to that fresh state, so no session loses another's reviews,
+even of the same card. A bad log line is reported (file:line:column) and
+skipped. A damaged state file is moved aside to
 FILE.corrupt-<time> and reviewing starts fresh; cards that left the deck keep
 their saved progress. --list only reads: it never writes, moves or locks the
 state.

@@ -3,13 +3,21 @@
 //! flash` shows. Where the state is kept (a file, written atomically) is the
 //! host's business: [`crate::host::flash_state`].
 //!
-//! Scheduling (Leitner, five boxes): a card's box `b` sets its interval
-//! `2^(b-1)` days (1, 2, 4, 8, 16). `again` sends it to box 1, due the same
-//! day; `hard` keeps its box with half the interval (at least a day); `good`
-//! moves it up one box, `easy` two (at most box 5), due after the new box's
-//! interval. A card never reviewed is new and due at once. Entries for cards
-//! that no longer exist are kept untouched, so a card that comes back keeps
-//! its progress.
+//! Scheduling (Leitner, five boxes; [`schedule`]): a card's box `b` sets its
+//! interval `2^(b-1)` days (1, 2, 4, 8, 16). A new card counts as box 1, and
+//! `again` puts a card back there, due the same day: a failure restarts the
+//! card's progress, so nothing rated after it can do better than on a new
+//! card. `hard` keeps the box with half its interval (at least a day);
+//! `good` moves one box up, due after the new box's interval; `easy` moves
+//! two boxes up and waits twice as long as `good` would (the new box's
+//! interval, unless the top box cut the move short). So from every state
+//! `again` < `hard` < `good` < `easy` in days. A card never reviewed is due
+//! at once. Entries for cards that no longer exist are kept untouched, so a
+//! card that comes back keeps its progress.
+//!
+//! The ratings themselves are kept too, one line each, in an append-only
+//! review log next to the state file ([`crate::content::flash_log`]); the
+//! state is what replaying that log through [`schedule`] gives.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -228,6 +236,19 @@ pub enum Rating {
 }
 
 impl Rating {
+    /// Every rating, from the worst to the best.
+    pub const ALL: [Rating; 4] = [Rating::Again, Rating::Hard, Rating::Good, Rating::Easy];
+
+    /// `again`, `hard`, `good` or `easy`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rating::Again => "again",
+            Rating::Hard => "hard",
+            Rating::Good => "good",
+            Rating::Easy => "easy",
+        }
+    }
+
     /// `again`/`a`/`0`, `hard`/`h`/`1`, `good`/`g`/`2`, `easy`/`e`/`3`.
     pub fn parse(s: &str) -> Option<Rating> {
         Some(match s.trim().to_lowercase().as_str() {
@@ -265,31 +286,43 @@ pub fn interval(b: u8) -> i64 {
     1i64 << (b.clamp(1, BOXES) - 1)
 }
 
-/// Applies one review (the Leitner rules in the module docs).
+/// The box a card starts from: a new card, and a card just rated `again`,
+/// are both in box 1 (progress restarted).
+pub const START_BOX: u8 = 1;
+
+/// Where one rating sends a card in box `b` (a new card is in
+/// [`START_BOX`]): its new box and the days until it is due. `again`: box 1,
+/// 0 days (shown again this session). `hard`: the same box, half its
+/// interval, at least 1 day. `good`: one box up (at most [`BOXES`]), that
+/// box's interval. `easy`: two boxes up (at most [`BOXES`]), twice `good`'s
+/// days, which is the new box's interval unless the top box cut the move
+/// short. Hence `0 = again < hard < good < easy` from every box: `hard` ≤
+/// `interval(b)` < `interval(b + 1)` = `good` when `b` < 5, and at the top
+/// `hard` = 8 < `good` = 16 < `easy` = 32.
+pub fn step(b: u8, rating: Rating) -> (u8, i64) {
+    let b = b.clamp(START_BOX, BOXES);
+    let up = |k: u8| (b + k).min(BOXES);
+    match rating {
+        Rating::Again => (START_BOX, 0),
+        Rating::Hard => (b, (interval(b) / 2).max(1)),
+        Rating::Good => (up(1), interval(up(1))),
+        Rating::Easy => (up(2), 2 * interval(up(1))),
+    }
+}
+
+/// Applies one review on `today` ([`step`]; a new card has no `prev`). The
+/// due date saturates at [`Date::LAST`]. `again` on a card reviewed before
+/// counts a lapse.
 pub fn schedule(prev: Option<&CardState>, rating: Rating, today: Date) -> CardState {
-    let b = prev.map_or(0, |s| s.leitner_box.min(BOXES));
-    let (nb, days) = match rating {
-        Rating::Again => (1, 0),
-        Rating::Hard => {
-            let nb = b.max(1);
-            (nb, (interval(nb) / 2).max(1))
-        }
-        Rating::Good => {
-            let nb = (b + 1).min(BOXES);
-            (nb, interval(nb))
-        }
-        Rating::Easy => {
-            let nb = (b + 2).min(BOXES);
-            (nb, interval(nb))
-        }
-    };
+    let b = prev.map_or(START_BOX, |s| s.leitner_box);
+    let (nb, days) = step(b, rating);
     CardState {
         leitner_box: nb,
         due: today.plus(days).to_string(),
         reviews: prev.map_or(0, |s| s.reviews).saturating_add(1),
         lapses: prev
             .map_or(0, |s| s.lapses)
-            .saturating_add(u32::from(rating == Rating::Again && b > 0)),
+            .saturating_add(u32::from(rating == Rating::Again && prev.is_some())),
         last: today.to_string(),
     }
 }
@@ -299,8 +332,17 @@ pub fn schedule(prev: Option<&CardState>, rating: Rating, today: Date) -> CardSt
 pub struct State {
     pub version: u32,
     pub deck: String,
+    /// How many lines of the review log ([`crate::content::flash_log`])
+    /// this state already holds; reading it replays only the later ones.
+    /// Absent (0) in a state that no log has touched.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub log_lines: usize,
     /// By card id; ids not in the deck are kept as they are.
     pub cards: BTreeMap<String, CardState>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The current state format.
@@ -311,6 +353,7 @@ impl State {
         State {
             version: STATE_VERSION,
             deck: deck.into(),
+            log_lines: 0,
             cards: BTreeMap::new(),
         }
     }
@@ -415,6 +458,13 @@ fn salvage(v: &serde_json::Value, deck: &str) -> Result<(State, Vec<String>), St
             .and_then(serde_json::Value::as_str)
             .unwrap_or(deck),
     );
+    state.log_lines = match obj.get("log_lines") {
+        None => 0,
+        Some(n) => n
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or("`log_lines` is not a count of lines")?,
+    };
     let mut dropped = Vec::new();
     for (id, entry) in cards {
         match serde_json::from_value::<CardState>(entry.clone()) {
@@ -605,22 +655,125 @@ mod tests {
     fn leitner_rules() {
         let t = Date::parse("2026-01-01").unwrap();
         let s = schedule(None, Rating::Good, t);
-        assert_eq!((s.leitner_box, s.due.as_str()), (1, "2026-01-02"));
-        let s = schedule(Some(&s), Rating::Easy, t.plus(1));
-        assert_eq!((s.leitner_box, s.due.as_str()), (3, "2026-01-06"));
-        let h = schedule(Some(&s), Rating::Hard, t.plus(5));
-        assert_eq!((h.leitner_box, h.due.as_str()), (3, "2026-01-08"));
-        let a = schedule(Some(&h), Rating::Again, t.plus(7));
+        assert_eq!((s.leitner_box, s.due.as_str()), (2, "2026-01-03"));
+        let s = schedule(Some(&s), Rating::Easy, t.plus(2));
+        assert_eq!((s.leitner_box, s.due.as_str()), (4, "2026-01-11"));
+        let h = schedule(Some(&s), Rating::Hard, t.plus(10));
+        assert_eq!((h.leitner_box, h.due.as_str()), (4, "2026-01-15"));
+        let a = schedule(Some(&h), Rating::Again, t.plus(14));
         assert_eq!(
             (a.leitner_box, a.due.as_str(), a.lapses, a.reviews),
-            (1, "2026-01-08", 1, 4)
+            (1, "2026-01-15", 1, 4)
         );
+        let n = schedule(None, Rating::Again, t);
+        assert_eq!((n.leitner_box, n.lapses), (1, 0));
         let mut top = a;
         for _ in 0..10 {
             top = schedule(Some(&top), Rating::Easy, t);
         }
         assert_eq!(top.leitner_box, BOXES);
-        assert_eq!(top.due, t.plus(16).to_string());
+        assert_eq!(top.due, t.plus(32).to_string());
+        let good = schedule(Some(&top), Rating::Good, t);
+        assert_eq!(
+            (good.leitner_box, good.due),
+            (BOXES, t.plus(16).to_string())
+        );
+    }
+
+    /// The days from `day` until the card is due after `rating`.
+    fn days(prev: Option<&CardState>, rating: Rating, day: Date) -> i64 {
+        let next = schedule(prev, rating, day);
+        next.due_date().map_or(i64::MIN, |d| d.0 - day.0)
+    }
+
+    /// Every state reachable from a new card in at most `n` ratings, each
+    /// given on the day the card is due (the new card is `None`).
+    fn reachable(n: usize, t: Date) -> Vec<(Vec<Rating>, Option<CardState>)> {
+        let mut all = vec![(Vec::new(), None)];
+        let mut frontier = all.clone();
+        for _ in 0..n {
+            let mut next = Vec::new();
+            for (seq, st) in &frontier {
+                for r in Rating::ALL {
+                    let day = st.as_ref().and_then(CardState::due_date).unwrap_or(t);
+                    let mut seq: Vec<Rating> = seq.clone();
+                    seq.push(r);
+                    next.push((seq, Some(schedule(st.as_ref(), r, day))));
+                }
+            }
+            all.extend(next.iter().cloned());
+            frontier = next;
+        }
+        all
+    }
+
+    /// The rules that keep ratings meaningful, over every sequence of up to
+    /// three ratings from a new card (85 states, every box among them):
+    /// a failure earns no bonus, and the four ratings are strictly ordered.
+    #[test]
+    fn ratings_are_ordered_and_a_failure_earns_nothing() {
+        let t = Date::parse("2026-03-01").unwrap();
+        let states = reachable(3, t);
+        assert_eq!(states.len(), 1 + 4 + 16 + 64);
+        let boxes: std::collections::BTreeSet<u8> = states
+            .iter()
+            .filter_map(|(_, s)| s.as_ref().map(|s| s.leitner_box))
+            .collect();
+        assert_eq!(boxes.into_iter().collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+        for (seq, st) in &states {
+            let day = st.as_ref().and_then(CardState::due_date).unwrap_or(t);
+            let d: Vec<i64> = Rating::ALL
+                .iter()
+                .map(|&r| days(st.as_ref(), r, day))
+                .collect();
+            // (b) hard < good < easy, and (c) again is the shortest.
+            assert!(d[0] < d[1] && d[1] < d[2] && d[2] < d[3], "{seq:?}: {d:?}");
+            assert_eq!(d[0], 0, "{seq:?}: again is due the same day");
+            // (a) again, then X: never longer than X on a new card; in
+            // fact exactly a new card's schedule.
+            let failed = schedule(st.as_ref(), Rating::Again, day);
+            assert_eq!(failed.leitner_box, START_BOX, "{seq:?}");
+            for x in Rating::ALL {
+                let after = days(Some(&failed), x, day);
+                let fresh = days(None, x, day);
+                assert!(after <= fresh, "{seq:?} again {x:?}: {after} > {fresh}");
+                assert_eq!(after, fresh, "{seq:?} again {x:?}");
+                assert_eq!(
+                    schedule(Some(&failed), x, day).leitner_box,
+                    schedule(None, x, day).leitner_box,
+                    "{seq:?} again {x:?}"
+                );
+            }
+        }
+        // Pairs and triples containing `again`, spelled out: whatever came
+        // before `again`, the ratings after it land where they would on a
+        // new card.
+        for (seq, st) in &states {
+            let Some(k) = seq.iter().rposition(|&r| r == Rating::Again) else {
+                continue;
+            };
+            let tail = &seq[k + 1..];
+            let fresh = states
+                .iter()
+                .find(|(s, _)| s.as_slice() == tail)
+                .and_then(|(_, s)| s.as_ref().map(|s| s.leitner_box))
+                .unwrap_or(START_BOX);
+            assert_eq!(st.as_ref().map(|s| s.leitner_box), Some(fresh), "{seq:?}");
+        }
+        // The whole table of (box, rating) -> (box, days).
+        let table: Vec<Vec<(u8, i64)>> = (1..=BOXES)
+            .map(|b| Rating::ALL.iter().map(|&r| step(b, r)).collect())
+            .collect();
+        assert_eq!(
+            table,
+            vec![
+                vec![(1, 0), (1, 1), (2, 2), (3, 4)],
+                vec![(1, 0), (2, 1), (3, 4), (4, 8)],
+                vec![(1, 0), (3, 2), (4, 8), (5, 16)],
+                vec![(1, 0), (4, 4), (5, 16), (5, 32)],
+                vec![(1, 0), (5, 8), (5, 16), (5, 32)],
+            ]
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod data;
 pub mod drill;
 pub mod family;
 pub mod flash;
+pub mod flash_log;
 pub mod gen;
 pub mod lab;
 pub mod quiz;

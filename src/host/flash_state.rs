@@ -7,14 +7,25 @@
 //! single bad card entries are dropped with a warning after the original is
 //! copied aside the same way.
 //!
+//! Every rating is first appended to the review log next to the state,
+//! `<file>.log` ([`log_path`]; the format is in
+//! [`crate::content::flash_log`]), one line, with `O_APPEND`, flushed to
+//! disk; only then is the state file rewritten. The state file counts the
+//! log lines it holds (`log_lines`), and every read of the state replays
+//! the lines after those ([`catch_up`]), so a rating whose state write never
+//! happened (a killed process) is still there. A state file from before
+//! the log (no `log_lines`) keeps its cards; the log starts with the next
+//! rating. Bad log lines are reported as `file:line:column` and skipped.
+//!
 //! Several `course flash` processes may share one state file. Every change
-//! ([`update_state`]) is made under an exclusive lock on the state's folder
-//! (an advisory `flock` on the folder itself, so no lock file is left
-//! behind; a `.course-flash.lock` file where folders cannot be locked): the
-//! file is read again, the one card just rated is put in, and the result is
-//! written back. Reviews made by another process meanwhile are kept, card
-//! by card. Reading for a listing ([`peek_state`]) takes no lock and
-//! changes nothing.
+//! ([`record_review`]) is made under an exclusive lock on the state's
+//! folder (an advisory `flock` on the folder itself, so no lock file is
+//! left behind; a `.course-flash.lock` file where folders cannot be
+//! locked): the state is read again, the log lines other processes added
+//! meanwhile are replayed, the new rating is appended and applied to that
+//! fresh state, and the result is written back. Two sessions rating one
+//! card therefore both count, one after the other. Reading for a listing
+//! ([`peek_state`]) takes no lock and changes nothing.
 
 use std::fmt;
 use std::fs::File;
@@ -22,6 +33,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::content::flash::{self, Date, State, StateRead};
+use crate::content::flash_log::{self, Logged};
 
 /// What loading a state file found.
 #[derive(Debug, Default)]
@@ -31,6 +43,9 @@ pub struct Loaded {
     pub warnings: Vec<String>,
     /// Where an unreadable or partly bad file was moved or copied.
     pub backup: Option<PathBuf>,
+    /// The file was not a state: the cards it lost may be rebuilt from
+    /// the whole review log ([`catch_up`]).
+    pub damaged: bool,
 }
 
 /// Why the state could not be loaded or saved.
@@ -130,6 +145,7 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
                 state,
                 warnings,
                 backup: Some(aside),
+                damaged: false,
             })
         }
         Found::Damaged { problem, salvaged } => {
@@ -156,6 +172,7 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
                 state: salvaged.unwrap_or_else(|| State::new(deck)),
                 warnings: vec![warning],
                 backup: Some(aside),
+                damaged: true,
             })
         }
     }
@@ -164,7 +181,7 @@ pub fn load_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateE
 /// The state as a listing shows it: like [`load_state`], but nothing on
 /// disk is moved, copied or written; a damaged file is only reported.
 pub fn peek_state(path: &Path, deck: &str) -> Result<Loaded, StateError> {
-    Ok(match read_state(path, deck)? {
+    let mut loaded = match read_state(path, deck)? {
         Found::Missing => Loaded {
             state: State::new(deck),
             ..Loaded::default()
@@ -181,6 +198,7 @@ pub fn peek_state(path: &Path, deck: &str) -> Result<Loaded, StateError> {
                 .collect(),
             state,
             backup: None,
+            damaged: false,
         },
         Found::Damaged { problem, salvaged } => Loaded {
             warnings: vec![format!(
@@ -191,8 +209,11 @@ pub fn peek_state(path: &Path, deck: &str) -> Result<Loaded, StateError> {
             )],
             state: salvaged.unwrap_or_else(|| State::new(deck)),
             backup: None,
+            damaged: true,
         },
-    })
+    };
+    catch_up(path, &mut loaded)?;
+    Ok(loaded)
 }
 
 /// An exclusive lock on the folder of a state file, held until dropped.
@@ -235,41 +256,165 @@ fn folder(path: &Path) -> PathBuf {
 }
 
 /// Opens the state under the folder lock: loads it (recovering a damaged
-/// file, and saving the recovered state at once so that what was kept
-/// survives), and removes temporary files that killed processes left.
+/// file), replays the log lines it does not hold yet, saves the result at
+/// once when either changed it (so that what was kept survives), and
+/// removes temporary files that killed processes left.
 pub fn open_state(path: &Path, deck: &str, stamp: &str) -> Result<Loaded, StateError> {
     let _lock = FolderLock::acquire(path)?;
     remove_stale_temporaries(path);
-    let loaded = load_state(path, deck, stamp)?;
-    if loaded.backup.is_some() {
+    let mut loaded = load_state(path, deck, stamp)?;
+    let log = catch_up(path, &mut loaded)?;
+    if loaded.backup.is_some() || log.replayed {
         save_state(path, &loaded.state)?;
     }
     Ok(loaded)
 }
 
-/// Changes the saved state under the folder lock: reads the file again (so
-/// that what other processes saved meanwhile is kept), applies `change`, and
-/// writes the result. `mine` is the caller's copy of the state, used in
-/// place of a file that turned out damaged. Returns the state saved.
-pub fn update_state(
+/// The review log of a state file: `<file>.log`.
+pub fn log_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".log");
+    PathBuf::from(name)
+}
+
+/// The most bytes a review log may have (a million reviews fit).
+pub const MAX_LOG_BYTES: u64 = 64 << 20;
+
+/// What [`catch_up`] found in the log.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogTail {
+    /// Lines the state did not hold yet were read (and replayed).
+    pub replayed: bool,
+    /// Every line of the log (0 when there is none).
+    pub lines: usize,
+    /// The log is empty or ends in a newline.
+    pub ends_in_newline: bool,
+}
+
+/// Replays onto `loaded.state` the records of the log past the
+/// `log_lines` it holds, and counts them in; bad lines become warnings
+/// (`file:line:column: ...`), reported once, when they are first counted
+/// in. A log shorter than the state says (replaced, or cut) is counted
+/// from its end, with a warning. Reads only.
+pub fn catch_up(path: &Path, loaded: &mut Loaded) -> Result<LogTail, StateError> {
+    let log = log_path(path);
+    let mut bytes = Vec::new();
+    match File::open(&log).and_then(|f| f.take(MAX_LOG_BYTES + 1).read_to_end(&mut bytes)) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(state_err(&log, e)),
+    }
+    if bytes.len() as u64 > MAX_LOG_BYTES {
+        return Err(state_err(
+            &log,
+            format!(
+                "the review log is larger than {} MiB; move it aside to go on",
+                MAX_LOG_BYTES >> 20
+            ),
+        ));
+    }
+    let held = loaded.state.log_lines;
+    let origin = log.display().to_string();
+    if loaded.damaged && held > 0 {
+        // The cards a damaged state lost: their records in the lines it
+        // held, replayed from a new card (exact for every card the log has
+        // seen from its first review).
+        let head = flash_log::read_log(&bytes, &origin, 0);
+        let lost: Vec<&Logged> = head
+            .entries
+            .iter()
+            .filter(|(line, e)| *line <= held && !loaded.state.cards.contains_key(&e.card))
+            .map(|(_, e)| e)
+            .collect();
+        let before = loaded.state.cards.len();
+        flash_log::replay(&mut loaded.state, lost);
+        let rebuilt = loaded.state.cards.len() - before;
+        if rebuilt > 0 {
+            loaded.warnings.push(format!(
+                "{}: rebuilt {rebuilt} more card(s) from the review log {origin}",
+                path.display()
+            ));
+        }
+    }
+    let read = flash_log::read_log(&bytes, &origin, held);
+    if read.lines < held {
+        loaded.warnings.push(format!(
+            "{}: the review log has {} line(s), but the state holds {held}; its lines are counted \
+             from here on",
+            log.display(),
+            read.lines
+        ));
+    }
+    loaded
+        .warnings
+        .extend(read.bad.iter().map(ToString::to_string));
+    flash_log::replay(&mut loaded.state, read.entries.iter().map(|(_, e)| e));
+    loaded.state.log_lines = read.lines;
+    Ok(LogTail {
+        replayed: read.lines > held,
+        lines: read.lines,
+        ends_in_newline: read.ends_in_newline,
+    })
+}
+
+/// Appends one record to the log (a new log starts with its header; a
+/// cut-short last line is ended first, so it stays one bad line), with
+/// `O_APPEND`, and flushes it to disk. Returns the lines added. Call it
+/// under [`FolderLock`].
+fn append_log(path: &Path, tail: LogTail, entry: &Logged) -> Result<usize, StateError> {
+    let log = log_path(path);
+    let mut text = String::new();
+    let mut added = 0;
+    if tail.lines == 0 {
+        text.push_str(flash_log::HEADER);
+        text.push('\n');
+        added += 1;
+    } else if !tail.ends_in_newline {
+        text.push('\n');
+    }
+    text.push_str(&entry.line());
+    added += 1;
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        if tail.lines == 0 {
+            if let Ok(d) = File::open(folder(path)) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    };
+    write().map_err(|e| state_err(&log, e))?;
+    Ok(added)
+}
+
+/// Records one rating under the folder lock: reads the state again,
+/// replays the log lines other processes added meanwhile, appends `entry`
+/// to the log, applies it to that fresh state (never to a copy read
+/// earlier) and saves the state. `mine` is the caller's copy, used in
+/// place of a state file found damaged meanwhile (it is exact up to its
+/// `log_lines`). Returns the state saved.
+pub fn record_review(
     path: &Path,
     deck: &str,
     stamp: &str,
     mine: &State,
-    change: impl FnOnce(&mut State),
+    entry: &Logged,
 ) -> Result<Loaded, StateError> {
     let _lock = FolderLock::acquire(path)?;
     let mut loaded = load_state(path, deck, stamp)?;
     if loaded.backup.is_some() {
-        for (id, card) in &mine.cards {
-            loaded
-                .state
-                .cards
-                .entry(id.clone())
-                .or_insert_with(|| card.clone());
-        }
+        loaded.state = mine.clone();
+        loaded.damaged = false;
     }
-    change(&mut loaded.state);
+    let tail = catch_up(path, &mut loaded)?;
+    let added = append_log(path, tail, entry)?;
+    flash_log::replay(&mut loaded.state, std::slice::from_ref(entry));
+    loaded.state.log_lines = tail.lines + added;
     save_state(path, &loaded.state)?;
     Ok(loaded)
 }
@@ -413,6 +558,40 @@ mod tests {
         assert!(bad.state.cards.is_empty());
         assert_eq!(bad.backup, Some(dir.join("s.json.corrupt-T")));
         assert!(!p.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_rating_from_a_stale_copy_is_applied_to_the_fresh_state() {
+        use crate::content::flash::Rating;
+        let dir = std::env::temp_dir().join(format!("course-flash-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let p = dir.join("s.json");
+        let day = Date::parse("2026-01-01").unwrap_or(Date(0));
+        let entry = |rating| Logged {
+            day,
+            time: 0,
+            card: "a".into(),
+            rating,
+        };
+        // Two sessions opened the same (empty) state; both rate card `a`.
+        let stale = open_state(&p, "ch23", "T").unwrap().state;
+        let one = record_review(&p, "ch23", "T", &stale, &entry(Rating::Good)).unwrap();
+        assert_eq!(one.state.cards["a"].leitner_box, 2);
+        let two = record_review(&p, "ch23", "T", &stale, &entry(Rating::Good)).unwrap();
+        let a = &two.state.cards["a"];
+        assert_eq!(
+            (a.leitner_box, a.reviews, a.due.as_str()),
+            (3, 2, "2026-01-05")
+        );
+        // Header and two records; the state holds all three lines.
+        assert_eq!(two.state.log_lines, 3);
+        let log = std::fs::read_to_string(log_path(&p)).unwrap();
+        assert_eq!(log.lines().count(), 3, "{log}");
+        assert_eq!(load_state(&p, "ch23", "T").unwrap().state, two.state);
+        // A state write that never happened: the log line alone counts.
+        std::fs::write(&p, flash::state_text(&one.state)).unwrap();
+        assert_eq!(peek_state(&p, "ch23").unwrap().state, two.state);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -67,11 +67,14 @@ fn scheduling_across_days() {
         "{CARDS} card(s) to review ({CARDS} due on 2026-01-01)"
     )));
     common::snapshot!("day1_session", scrub(&o.stdout, dir));
+    // A new card counts as box 1: good moves it to box 2 (2 days), easy to
+    // box 3 (4 days), hard keeps it (1 day), again keeps it due today.
     let v = state_json(&st);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
-    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-02");
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
-    assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-03");
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-03");
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
+    assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-05");
+    assert_eq!(card(&v, "two-bounds")["box"], 1);
     assert_eq!(card(&v, "two-bounds")["due"], "2026-01-01");
     assert_eq!(card(&v, "mca-stages")["box"], 1);
     assert_eq!(card(&v, "mca-stages")["due"], "2026-01-02");
@@ -93,51 +96,68 @@ fn scheduling_across_days() {
         o.stdout
     );
 
-    // Day 2: everything but rthroughput-def and two-bounds is due; due first, then with --all the rest.
+    // Day 2: only mca-stages (hard: box 1, one day) is due; with --all the
+    // others follow, soonest first.
     let o = flash(&st, "2026-01-02", &["--list"], "");
     common::snapshot!("day2_list", o.stdout);
     let o = flash(&st, "2026-01-02", &["--all"], "q\n");
-    // two-bounds was rated good on its second day-1 review: box 2, due 01-03.
     assert!(
-        o.stdout.contains(&format!(
-            "{CARDS} card(s) to review ({} due on 2026-01-02)",
-            CARDS - 2
-        )),
+        o.stdout
+            .contains(&format!("{CARDS} card(s) to review (1 due on 2026-01-02)")),
         "{}",
         o.stdout
     );
     let first = o.stdout.lines().find(|l| l.starts_with("[1/")).unwrap();
-    assert!(first.contains("box 1, due 2026-01-02"), "{first}");
-    let o = flash(&st, "2026-01-02", &[], &replies(&["easy"; CARDS - 2]));
+    assert!(
+        first.contains("mca-stages (llvm-mca) - box 1, due 2026-01-02"),
+        "{first}"
+    );
+    // Day 3: everything but rthroughput-def (due 01-05) is due, the overdue
+    // mca-stages first.
+    let o = flash(&st, "2026-01-03", &[], &replies(&["easy"; CARDS - 1]));
     assert!(
         o.stdout
-            .contains("Reviewed 8 card(s); 0 still due on 2026-01-02."),
+            .contains("[1/9] mca-stages (llvm-mca) - box 1, due 2026-01-02"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("Reviewed 9 card(s); 0 still due on 2026-01-03."),
         "{}",
         o.stdout
     );
     let v = state_json(&st);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 3);
-    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-06");
+    // Box 2, easy: two boxes up (box 4), its 8 days.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 4);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-11");
     assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
+    // Box 1, easy: box 3, 4 days.
+    assert_eq!(card(&v, "mca-stages")["box"], 3);
+    assert_eq!(card(&v, "mca-stages")["due"], "2026-01-07");
 
-    // Day 3: rthroughput-def and two-bounds (both box 2), in deck order.
+    // Day 5: rthroughput-def alone; again restarts it in box 1.
     let o = flash(
         &st,
-        "2026-01-03",
+        "2026-01-05",
         &[],
         &format!("{}q\n", replies(&["again"])),
     );
     assert!(
         o.stdout
-            .contains("[1/2] rthroughput-def (llvm-mca) - box 2, due 2026-01-03"),
+            .contains("[1/1] rthroughput-def (llvm-mca) - box 3, due 2026-01-05"),
         "{}",
         o.stdout
     );
     let v = state_json(&st);
     assert_eq!(card(&v, "rthroughput-def")["box"], 1);
+    assert_eq!(card(&v, "rthroughput-def")["due"], "2026-01-05");
     assert_eq!(card(&v, "rthroughput-def")["lapses"], 1);
-    // No temporary files are left behind by the atomic writes.
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    // No temporary files are left behind by the atomic writes; the log
+    // has its header and the 21 ratings.
+    assert_eq!(files(dir), log_and_state());
+    assert_eq!(log_records(&st).len(), 10 + 1 + 9 + 1);
+    assert_eq!(v["log_lines"], 22);
 }
 
 #[test]
@@ -190,9 +210,10 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     let second = text.find("\"rthroughput-def\"").unwrap();
     let cut = second + 40;
     std::fs::write(&st, &full[..cut]).unwrap();
-    let o = flash(&st, "2026-01-02", &[], &replies(&["good"]));
+    let o = flash(&st, "2026-01-03", &[], &replies(&["good"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
     common::snapshot!("truncated_warning", scrub(&o.stderr, dir));
+    assert_eq!(o.stderr.lines().count(), 2, "{}", o.stderr);
     // The damaged bytes are kept, untouched, next to the fresh state.
     let aside: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
@@ -202,13 +223,16 @@ fn a_truncated_state_is_moved_aside_and_its_whole_entries_kept() {
     assert_eq!(aside.len(), 1);
     assert_eq!(std::fs::read(&aside[0]).unwrap(), &full[..cut]);
     let v = state_json(&st);
-    // The recovered card kept its day-1 progress (box 1) and moved up to
-    // box 2 with today's review; a fresh card would be in box 1.
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    // The recovered card kept its day-1 progress (box 2, due on day 3) and
+    // moved up to box 3 with today's review; a fresh card would be in box 2.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 3);
     assert_eq!(card(&v, "no-instruction-latency")["reviews"], 2);
-    assert_eq!(v["cards"].as_object().unwrap().len(), 1, "{v}");
+    // The two cards the cut lost are rebuilt from the review log.
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
+    assert_eq!(card(&v, "two-bounds")["box"], 2);
+    assert_eq!(v["cards"].as_object().unwrap().len(), 3, "{v}");
     // A second run is clean: no new warning.
-    let o = flash(&st, "2026-01-02", &["--list"], "");
+    let o = flash(&st, "2026-01-03", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
 }
 
@@ -251,6 +275,34 @@ fn garbage_and_wrong_versions_are_recovered_too() {
     }
 }
 
+/// A state file and its review log, as [`files`] lists them.
+fn log_and_state() -> Vec<String> {
+    vec!["s.json".to_string(), "s.json.log".to_string()]
+}
+
+/// The records of the review log next to `state`: (day, card, rating),
+/// read by this test's own reading of the documented format (five fields,
+/// one space apart; `#` comments).
+fn log_records(state: &Path) -> Vec<(String, String, String)> {
+    let log = format!("{}.log", state.display());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.starts_with("# course flash review log, version 1"),
+        "{text}"
+    );
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            assert_eq!(f.len(), 5, "{l}");
+            assert!(f[1].parse::<i64>().is_ok(), "{l}");
+            let verdict = if f[3] == "again" { "wrong" } else { "right" };
+            assert_eq!(f[4], verdict, "{l}");
+            (f[0].to_string(), f[2].to_string(), f[3].to_string())
+        })
+        .collect()
+}
+
 /// The names in a folder, sorted.
 fn files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -280,16 +332,16 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
     );
     // A listing changes nothing on disk.
     assert_eq!(std::fs::read_to_string(&st).unwrap(), text);
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    assert_eq!(files(dir), log_and_state());
     assert!(
         o.stdout
-            .contains("no-instruction-latency   box 1  due 2026-01-02"),
+            .contains("no-instruction-latency   box 2  due 2026-01-03"),
         "{}",
         o.stdout
     );
     assert!(
         o.stdout
-            .contains("rthroughput-def          box 2  due 2026-01-03"),
+            .contains("rthroughput-def          box 3  due 2026-01-05"),
         "{}",
         o.stdout
     );
@@ -304,12 +356,14 @@ fn one_bad_entry_does_not_lose_the_other_cards() {
         "{}",
         o.stderr
     );
+    // Nothing saved is due on day 2: the first new card, two-bounds (its
+    // bad entry dropped), is the one rated.
     let v = state_json(&st);
     assert_eq!(card(&v, "retired-card")["reviews"], 7);
     assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
+    assert_eq!(card(&v, "two-bounds")["box"], 2);
+    assert_eq!(card(&v, "two-bounds")["reviews"], 1);
 }
 
 #[test]
@@ -402,8 +456,8 @@ fn a_killed_session_keeps_every_rated_card() {
     let _ = child.wait();
     drop(input);
     let v = state_json(&st);
-    assert_eq!(card(&v, "no-instruction-latency")["box"], 1);
-    assert_eq!(card(&v, "rthroughput-def")["box"], 2);
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 2);
+    assert_eq!(card(&v, "rthroughput-def")["box"], 3);
     let o = flash(&st, "2026-01-01", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
     assert!(o
@@ -569,17 +623,17 @@ fn two_processes_on_one_state_keep_each_others_reviews() {
         .filter(|c| c["reviews"].as_u64() == Some(2))
         .count();
     assert_eq!(cards.len() + both, na + nb, "{v}");
-    // good once: box 1, tomorrow; good twice: box 2, in two days.
+    // good once: box 2, in two days; good twice: box 3, in four.
     for (id, c) in cards {
         let due = if c["reviews"] == 2 {
-            "2026-01-03"
+            "2026-01-05"
         } else {
-            "2026-01-02"
+            "2026-01-03"
         };
         assert_eq!(c["due"], due, "{id}");
     }
-    // Nothing is left next to the state.
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    // Nothing but the log is left next to the state.
+    assert_eq!(files(dir), log_and_state());
 }
 
 /// Issue 11, point 16: a rating shown as done is already on disk when it
@@ -632,7 +686,7 @@ fn a_review_is_saved_before_it_is_shown_and_no_temporaries_stay() {
     }
     drop(input);
     let _ = child.wait();
-    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    assert_eq!(files(dir), log_and_state());
 }
 
 #[test]
@@ -664,4 +718,262 @@ fn the_collision_vector_card_gives_the_states_the_engine_computes() {
     let f = forbidden_between(&[3, 5], &[3, 5]);
     assert_eq!(f, vec![0, 2]);
     assert!(card.contains("not F(o,o) = {0,2}"), "{card}");
+}
+
+/// The ratings process `p` of the concurrent test gives, `n` of them:
+/// mostly `again` (the card comes back, so the session never runs out),
+/// with at most 9 others (of the 10 cards, one always stays in play).
+fn concurrent_ratings(p: usize, n: usize) -> Vec<&'static str> {
+    let others = ["good", "hard", "easy"];
+    let mut k = 0;
+    (0..n)
+        .map(|i| {
+            if (i + 3 * p) % 13 == 7 && k < 9 {
+                k += 1;
+                others[(k + p) % 3]
+            } else {
+                "again"
+            }
+        })
+        .collect()
+}
+
+/// Several `course flash` processes rate the same cards at the same time:
+/// every rating taken is recorded (a log line each, counted in the cards'
+/// `reviews`), and the final state is the replay of all of them, in the
+/// log's order, through the library's `schedule`.
+#[test]
+fn concurrent_sessions_on_the_same_cards_lose_no_review() {
+    use course::content::flash::{schedule, CardState, Date, Rating};
+    use std::collections::BTreeMap;
+    use std::io::Read;
+    const PROCS: usize = 3;
+    const N: usize = 120;
+    let dir_tmp = tempdir();
+    let st = dir_tmp.path().join("s.json");
+    let s = st.display().to_string();
+    let mut children: Vec<std::process::Child> = (0..PROCS)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_course"))
+                .args([
+                    "flash",
+                    "23",
+                    "--tag",
+                    "llvm-mca",
+                    "--state",
+                    &s,
+                    "--today",
+                    "2026-01-01",
+                ])
+                .env("NO_COLOR", "1")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("run course")
+        })
+        .collect();
+    // Every process has loaded the state (and shows its first card) before
+    // any rates one: all of them start from the same copy.
+    let mut heads = Vec::new();
+    for child in &mut children {
+        let out = child.stdout.as_mut().expect("stdout");
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while !String::from_utf8_lossy(&seen).contains("(Enter shows the answer)") {
+            assert_eq!(out.read(&mut byte).unwrap(), 1, "ended early");
+            seen.push(byte[0]);
+        }
+        heads.push(String::from_utf8_lossy(&seen).into_owned());
+    }
+    // Then all rate at once, each from its own thread.
+    let runs: Vec<_> = children
+        .into_iter()
+        .enumerate()
+        .map(|(p, mut child)| {
+            let ratings = concurrent_ratings(p, N);
+            std::thread::spawn(move || {
+                let mut input = child.stdin.take().expect("stdin");
+                input.write_all(replies(&ratings).as_bytes()).unwrap();
+                drop(input);
+                let out = child.wait_with_output().unwrap();
+                (ratings, out)
+            })
+        })
+        .collect();
+    // (card, rating) -> how many times a process was shown the card and
+    // rated it so.
+    let mut given: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (run, head) in runs.into_iter().zip(heads) {
+        let (ratings, out) = run.join().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+        let stdout = head + &String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("Reviewed {N} card(s)")),
+            "{stdout}"
+        );
+        let mut shown = None;
+        let mut k = 0;
+        for line in stdout.lines() {
+            if let Some(rest) = line.strip_prefix('[') {
+                shown = rest.split(' ').nth(1).map(String::from);
+            } else if line.starts_with("-> box") {
+                let card = shown.take().expect("a card before its rating");
+                *given.entry((card, ratings[k].to_string())).or_default() += 1;
+                k += 1;
+            }
+        }
+        assert_eq!(k, N, "every rating is answered with the card's new box");
+    }
+    // Every rating given is in the log, once.
+    let records = log_records(&st);
+    assert_eq!(records.len(), PROCS * N);
+    let mut logged: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (day, card, rating) in &records {
+        assert_eq!(day, "2026-01-01");
+        *logged.entry((card.clone(), rating.clone())).or_default() += 1;
+    }
+    assert_eq!(logged, given);
+    // The state counts every review and is the log's replay.
+    let v = state_json(&st);
+    let cards = v["cards"].as_object().unwrap();
+    let reviews: u64 = cards.values().map(|c| c["reviews"].as_u64().unwrap()).sum();
+    assert_eq!(reviews as usize, PROCS * N);
+    assert_eq!(v["log_lines"], PROCS * N + 1);
+    let mut replayed: BTreeMap<String, CardState> = BTreeMap::new();
+    for (day, card, rating) in &records {
+        let next = schedule(
+            replayed.get(card),
+            Rating::parse(rating).unwrap(),
+            Date::parse(day).unwrap(),
+        );
+        replayed.insert(card.clone(), next);
+    }
+    let saved: BTreeMap<String, CardState> = cards
+        .iter()
+        .map(|(id, c)| (id.clone(), serde_json::from_value(c.clone()).unwrap()))
+        .collect();
+    assert_eq!(saved, replayed);
+}
+
+/// A state file from before the review log keeps its cards: the log
+/// starts with the next rating, and the state counts it in.
+#[test]
+fn an_old_state_without_a_log_keeps_its_cards() {
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = dir.join("s.json");
+    let old = r#"{
+  "version": 1,
+  "deck": "ch23",
+  "cards": {
+    "no-instruction-latency": {"box": 4, "due": "2026-01-01", "reviews": 6, "lapses": 1, "last": "2025-12-24"},
+    "retired-card": {"box": 5, "due": "2026-02-01", "reviews": 9, "lapses": 0, "last": "2026-01-01"}
+  }
+}
+"#;
+    std::fs::write(&st, old).unwrap();
+    let o = flash(&st, "2026-01-01", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("* no-instruction-latency   box 4  due 2026-01-01"),
+        "{}",
+        o.stdout
+    );
+    assert_eq!(files(dir), vec!["s.json".to_string()]);
+    let o = flash(&st, "2026-01-01", &[], &replies(&["good"]));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    let v = state_json(&st);
+    // Box 4, good: box 5, 16 days; the counts carry on.
+    assert_eq!(card(&v, "no-instruction-latency")["box"], 5);
+    assert_eq!(card(&v, "no-instruction-latency")["due"], "2026-01-17");
+    assert_eq!(card(&v, "no-instruction-latency")["reviews"], 7);
+    assert_eq!(card(&v, "retired-card")["reviews"], 9);
+    assert_eq!(v["log_lines"], 2);
+    assert_eq!(
+        log_records(&st),
+        vec![(
+            "2026-01-01".to_string(),
+            "no-instruction-latency".to_string(),
+            "good".to_string()
+        )]
+    );
+}
+
+/// A bad or cut-short log line is reported as file:line:column and
+/// skipped, once; the good lines around it count; a rating whose state
+/// write never happened (only its log line is there) is replayed.
+#[test]
+fn bad_log_lines_are_reported_and_skipped() {
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = saved_progress(dir);
+    let log = dir.join("s.json.log");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    // Lines 5-8: garbage, a good record the state never saw, a wrong
+    // rating, and a last line cut short.
+    text += "\u{0}\u{1}garbage\n";
+    text += "2026-01-02 1767312000 mca-stages easy right\n";
+    text += "2026-01-02 1767312000 mca-stages sure right\n";
+    text += "2026-01-02 17673";
+    std::fs::write(&log, &text).unwrap();
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert_eq!(o.code, 0);
+    let log_name = log.display().to_string();
+    let warned: Vec<&str> = o.stderr.lines().collect();
+    assert_eq!(warned.len(), 3, "{}", o.stderr);
+    assert!(warned[0].starts_with(&format!(
+        "course: warning: {log_name}:5:1: expected 5 fields"
+    )));
+    assert!(warned[1].starts_with(&format!(
+        "course: warning: {log_name}:7:34: `sure` is not a rating"
+    )));
+    assert!(warned[2].starts_with(&format!(
+        "course: warning: {log_name}:8:1: expected 5 fields"
+    )));
+    assert!(warned[2].contains("cut short"), "{}", warned[2]);
+    // The good record counts: mca-stages, new, easy: box 3.
+    assert!(
+        o.stdout
+            .contains("  mca-stages               box 3  due 2026-01-06"),
+        "{}",
+        o.stdout
+    );
+    // A review reports them once more, counts them in, and ends the
+    // cut-short line before appending its own.
+    let o = flash(&st, "2026-01-02", &[], &replies(&["hard"]));
+    assert_eq!(o.code, 0);
+    assert_eq!(o.stderr.lines().count(), 3, "{}", o.stderr);
+    let v = state_json(&st);
+    assert_eq!(v["log_lines"], 9);
+    assert_eq!(card(&v, "mca-stages")["box"], 3);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let last: Vec<&str> = text.lines().rev().take(2).collect();
+    assert_eq!(last[1], "2026-01-02 17673");
+    assert!(last[0].starts_with("2026-01-02 "), "{}", last[0]);
+    // From then on the bad lines are behind the state: no more warnings.
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+}
+
+/// A state file lost altogether is rebuilt from the review log.
+#[test]
+fn a_lost_state_is_rebuilt_from_the_log() {
+    let dir_tmp = tempdir();
+    let dir = dir_tmp.path();
+    let st = saved_progress(dir);
+    let before = state_json(&st);
+    std::fs::remove_file(&st).unwrap();
+    let o = flash(&st, "2026-01-02", &["--list"], "");
+    assert!(o.stderr.is_empty(), "{}", o.stderr);
+    assert!(o
+        .stdout
+        .contains("rthroughput-def          box 3  due 2026-01-05"));
+    let o = flash(&st, "2026-01-02", &[], "q\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(state_json(&st), before);
 }

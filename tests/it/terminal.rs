@@ -180,7 +180,7 @@ fn colour_marks_right_and_wrong_diffs_and_over_capacity() {
     let flash = ["flash", "23", "--today", "2026-01-01", "--state", &state];
     let o = coloured(&flash).stdin("\ngood\n\nagain\n").run();
     assert!(
-        o.stdout.contains(&format!("{GREEN}-> box 1")),
+        o.stdout.contains(&format!("{GREEN}-> box 2")),
         "{}",
         o.stdout
     );

@@ -191,13 +191,13 @@ try {
   expect("the rating buttons are reached with Tab", (await page.evaluate(() => document.activeElement.dataset.rating)) === "good");
   await page.keyboard.press("Enter");
   const flog = await text("#fl-log");
-  expect("the card went to box 1", flog.includes("-> box 1, next review "), flog);
+  expect("the card went to box 2", flog.includes("-> box 2, next review "), flog);
   await shot("flashcard-rated");
   await page.reload({ waitUntil: "load" });
   await page.waitForFunction(() => document.body.dataset.ready === "1");
   await go("flash");
   const listed = (await text("#fl-list")).split("\n").find((l) => l.includes(" " + cardId + " "));
-  expect("after a reload " + cardId + " is still in box 1", !!listed && /box 1 /.test(listed), listed);
+  expect("after a reload " + cardId + " is still in box 2", !!listed && /box 2 /.test(listed), listed);
   await shot("flashcards-after-reload");
 
   // The CLI's state file imported, then exported and read by the CLI.

@@ -722,7 +722,7 @@ mod tests {
         assert!(v["start_text"].is_string(), "{v}");
         ask(json!({"cmd": "flash_reveal", "reply": ""}));
         let v = ask(json!({"cmd": "flash_rate", "reply": "good"}));
-        assert_eq!(v["scheduled"]["box"], 1, "{v}");
+        assert_eq!(v["scheduled"]["box"], 2, "{v}");
         let state = v["state"].as_str().unwrap().to_string();
         let v = ask(json!({"cmd": "flash_open", "today": "2026-01-01", "state": state}));
         let listed = &v["list"]["cards"];
@@ -730,7 +730,7 @@ mod tests {
             .as_array()
             .unwrap()
             .iter()
-            .any(|c| c["state"]["box"] == 1));
+            .any(|c| c["state"]["box"] == 2));
         let v = ask(json!({"cmd": "flash_import", "name": "f.json", "text": "nonsense"}));
         assert_eq!(v["ok"], false);
         let v = ask(json!({"cmd": "flash_import", "name": "f.json", "text": state}));
