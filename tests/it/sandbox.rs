@@ -21,7 +21,16 @@ const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "hostile-secret-7f3a9c21";
 /// Words that only the hostile programs' processes have in their command
 /// lines.
-const MARKERS: &[&str] = &["course_hostile_daemon", "987654"];
+/// The words by which processes left by the hostile scripts are found:
+/// the scripts' own, made unique to this test process, so that a test run
+/// elsewhere on the machine never counts.
+fn markers() -> [String; 2] {
+    let pid = std::process::id();
+    [
+        format!("course_hostile_daemon_{pid}"),
+        format!("{}", 9_000_000 + u64::from(pid)),
+    ]
+}
 
 /// One test at a time: each looks for processes left by hostile programs,
 /// and another test's running ones must not count.
@@ -38,6 +47,7 @@ fn is_root() -> bool {
 
 /// The processes whose command line holds a marker, with that line.
 fn leftovers() -> Vec<String> {
+    let markers = markers();
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
@@ -49,7 +59,7 @@ fn leftovers() -> Vec<String> {
                 .next()
                 .is_some_and(|r| r.trim_start().starts_with('Z'))
         });
-        if !zombie && MARKERS.iter().any(|m| cmd.contains(m)) && !cmd.contains("cargo") {
+        if !zombie && markers.iter().any(|m| cmd.contains(m.as_str())) && !cmd.contains("cargo") {
             out.push(format!("{}: {cmd}", e.file_name().to_string_lossy()));
         }
     }
@@ -87,7 +97,9 @@ fn place(script: &str, dest: &Path, t: &Targets) {
             .replace("@SIBLING@", &t.sibling.to_string_lossy())
             .replace("@SECRET_FILE@", &t.secret_file.to_string_lossy())
             .replace("@COURSE@", &t.course.to_string_lossy())
-            .replace("@PORT@", &t.port.to_string());
+            .replace("@PORT@", &t.port.to_string())
+            .replace("course_hostile_daemon", &markers()[0])
+            .replace("987654", &markers()[1]);
     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
     std::fs::write(dest, text).unwrap();
 }
