@@ -1363,6 +1363,14 @@ mod tests {
         Machine::from_yaml(&text, name).unwrap()
     }
 
+    /// The lowered operations without their `# asm:` comments.
+    fn ops_of(lab: &str) -> Vec<&str> {
+        lab.lines()
+            .filter(|l| l.contains(": "))
+            .map(|l| l.split("   #").next().unwrap_or(l))
+            .collect()
+    }
+
     fn skl() -> Machine {
         builtin("skylake-llvm14")
     }
@@ -1371,12 +1379,7 @@ mod tests {
     fn the_dot_box_lowers_to_the_corpus_form() {
         let s = "# dot\n.Lloop:\n  vmovupd (%rdi,%rax), %ymm1\n  vfmadd231pd (%rsi,%rax), %ymm1, %ymm0\n  addq $32, %rax\n  cmpq %rcx, %rax\n  jne .Lloop\n";
         let l = lower(s, "dot.s", &skl(), &Options::default()).unwrap();
-        let ops: Vec<&str> = l
-            .lab
-            .lines()
-            .filter(|l| l.contains(": "))
-            .map(|l| l.split("   #").next().unwrap())
-            .collect();
+        let ops = ops_of(&l.lab);
         assert_eq!(
             ops,
             [
@@ -1400,12 +1403,7 @@ mod tests {
     fn a_register_written_twice_is_renamed_and_flags_follow_their_writer() {
         let s = "movq (%rdi), %rax\naddq $1, %rax\nsubq $1, %rcx\njne .L\n";
         let l = lower(s, "k.s", &skl(), &Options::default()).unwrap();
-        let ops: Vec<&str> = l
-            .lab
-            .lines()
-            .filter(|l| l.contains(": "))
-            .map(|l| l.split("   #").next().unwrap())
-            .collect();
+        let ops = ops_of(&l.lab);
         assert_eq!(
             ops,
             [
@@ -1422,12 +1420,7 @@ mod tests {
         // addl writes eax, which is rax: the store reads that write.
         let s = "addl $1, %eax\nmovq %rax, 8(%rsi)\nmovq %rax, %rbx\n";
         let l = lower(s, "k.s", &skl(), &Options::default()).unwrap();
-        let ops: Vec<&str> = l
-            .lab
-            .lines()
-            .filter(|l| l.contains(": "))
-            .map(|l| l.split("   #").next().unwrap())
-            .collect();
+        let ops = ops_of(&l.lab);
         assert_eq!(
             ops,
             [
@@ -1478,12 +1471,7 @@ mod tests {
         let m1 = builtin("apple-m1");
         let s = ".Lloop:\n  ldr q1, [x0, x8]\n  ldr q2, [x1, x8]\n  fmla v0.2d, v1.2d, v2.2d\n  add x8, x8, #16\n  cmp x8, x9\n  b.ne .Lloop\n";
         let l = lower(s, "dot.s", &m1, &Options::default()).unwrap();
-        let ops: Vec<&str> = l
-            .lab
-            .lines()
-            .filter(|l| l.contains(": "))
-            .map(|l| l.split("   #").next().unwrap())
-            .collect();
+        let ops = ops_of(&l.lab);
         assert_eq!(
             ops,
             [

@@ -48,6 +48,17 @@ pub(crate) fn llvm_mca_14() -> Option<PathBuf> {
     None
 }
 
+/// The kernels of a model's folder with extension `ext`, sorted.
+fn kernel_files(root: &Path, model: &str, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    files
+}
+
 fn machine(root: &Path, model: &str) -> Machine {
     match builtin_machine(model) {
         Some(text) => Machine::from_yaml(text, model).unwrap(),
@@ -111,12 +122,7 @@ fn course_mca_agrees_with_llvm_mca_14() {
     let mut failures = Vec::new();
     for &(model, triple, cpu) in MODELS {
         let m = machine(&root, model);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-            .collect();
-        files.sort();
+        let files = kernel_files(&root, model, "txt");
         for txt in files {
             kernels += 1;
             let asm = txt.with_extension("s");
@@ -189,12 +195,7 @@ fn the_corpus_assembly_reads_as_its_lab_form() {
     let mut failures = Vec::new();
     for &(model, _, _) in MODELS {
         let m = machine(&root, model);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "s"))
-            .collect();
-        files.sort();
+        let files = kernel_files(&root, model, "s");
         for asm in files {
             kernels += 1;
             let name = format!("{model}/{}", asm.file_name().unwrap().to_string_lossy());
@@ -273,11 +274,7 @@ fn the_bottleneck_names_the_bound_the_corpus_sits_on() {
     let mut named = 0;
     for &(model, _, _) in MODELS {
         let m = machine(&root, model);
-        for e in std::fs::read_dir(root.join(model)).unwrap() {
-            let path = e.unwrap().path();
-            if path.extension().is_none_or(|x| x != "txt") {
-                continue;
-            }
+        for path in kernel_files(&root, model, "txt") {
             let text = std::fs::read_to_string(&path).unwrap();
             let p = course::model::program::parse(&text, "k.txt", &m).unwrap();
             let r = simulate(
@@ -329,12 +326,7 @@ fn the_conservative_memory_order_agrees_with_llvm_mca_14() {
     let mut kernels = 0;
     for &(model, triple, cpu) in MODELS {
         let m = machine(&root, model);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(model))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "s"))
-            .collect();
-        files.sort();
+        let files = kernel_files(&root, model, "s");
         for asm in files {
             kernels += 1;
             let name = format!("{model}/{}", asm.file_name().unwrap().to_string_lossy());
