@@ -179,7 +179,9 @@ struct Sim<'a> {
     body: &'a [BodyOp],
     slots: Vec<Slot>,
     mask: usize,
-    ready_set: Vec<u64>,
+    /// The ready instances, by class: a class's members share their
+    /// bookings, so one check of the ports clears or blocks them all.
+    ready_set: ReadySet,
     calendar: Calendar,
     /// The oldest instance that may be an unissued memory operation.
     mem_ptr: u64,
@@ -221,7 +223,42 @@ impl Sim<'_> {
             self.slot(g).mem_blocked = true;
             return;
         }
-        self.ready_set.push(g);
+        let class = self.body[op].class.index();
+        self.ready_set.push(class, g);
+    }
+}
+
+/// Ready instances grouped by class, with their number.
+#[derive(Default)]
+struct ReadySet {
+    by_class: Vec<Vec<u64>>,
+    /// Classes with a member, in no order.
+    classes: Vec<usize>,
+    len: usize,
+}
+
+impl ReadySet {
+    fn push(&mut self, class: usize, g: u64) {
+        if class >= self.by_class.len() {
+            self.by_class.resize_with(class + 1, Vec::new);
+        }
+        if self.by_class[class].is_empty() {
+            self.classes.push(class);
+        }
+        self.by_class[class].push(g);
+        self.len += 1;
+    }
+
+    fn remove(&mut self, class: usize, i: usize) {
+        self.by_class[class].swap_remove(i);
+        self.len -= 1;
+        if self.by_class[class].is_empty() {
+            self.classes.retain(|&c| c != class);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -289,7 +326,7 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
             ring
         ],
         mask: ring - 1,
-        ready_set: Vec::new(),
+        ready_set: ReadySet::default(),
         calendar: Calendar::new(
             body.iter()
                 .map(|o| o.latency.max(0) as usize)
@@ -362,25 +399,30 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
         }
         issued.clear();
         loop {
-            let mut best: Option<(i64, u64, usize)> = None;
-            for (i, &g) in sim.ready_set.iter().enumerate() {
-                let s = &sim.slots[g as usize & sim.mask];
-                let rank = g as i64 - i64::from(s.users);
-                if best.is_some_and(|(br, bg, _)| (rank, g) >= (br, bg)) {
+            // The oldest-first choice of llvm-mca (rank: age ahead of
+            // waiting readers) among the classes whose units are free now;
+            // a class whose units are not is skipped whole.
+            let mut best: Option<(i64, u64, usize, usize)> = None;
+            for &c in &sim.ready_set.classes {
+                if blocked_at[c] == cycle {
                     continue;
                 }
-                let o = &body[s.op as usize];
-                if blocked_at[o.class.index()] == cycle {
+                let members = &sim.ready_set.by_class[c];
+                let first = &body[sim.slots[members[0] as usize & sim.mask].op as usize];
+                if !ports.available(&first.bookings, cycle) {
+                    blocked_at[c] = cycle;
                     continue;
                 }
-                if !ports.available(&o.bookings, cycle) {
-                    blocked_at[o.class.index()] = cycle;
-                    continue;
+                for (i, &g) in members.iter().enumerate() {
+                    let s = &sim.slots[g as usize & sim.mask];
+                    let rank = g as i64 - i64::from(s.users);
+                    if best.is_none_or(|(br, bg, _, _)| (rank, g) < (br, bg)) {
+                        best = Some((rank, g, c, i));
+                    }
                 }
-                best = Some((rank, g, i));
             }
-            let Some((_, g, i)) = best else { break };
-            sim.ready_set.swap_remove(i);
+            let Some((_, g, c, i)) = best else { break };
+            sim.ready_set.remove(c, i);
             let op = sim.slot(g).op as usize;
             let o = &body[op];
             ports.book(&o.bookings, cycle, |r, c| {
@@ -535,7 +577,8 @@ fn issue(sim: &mut Sim<'_>, g: u64, now: Cycle) {
             let s = sim.slot(first);
             if s.mem_blocked && s.pending == 0 && s.ready <= now {
                 s.mem_blocked = false;
-                sim.ready_set.push(first);
+                let class = sim.body[s.op as usize].class.index();
+                sim.ready_set.push(class, first);
             }
         }
     }
