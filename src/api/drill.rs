@@ -116,6 +116,79 @@ pub fn run(req: &DrillRequest<'_>) -> Result<DrillOutput, Error> {
     })
 }
 
+/// [`run`] with the first `level` hints on the problem (none when 0): the
+/// problem's own hints, or, with an answer, the hints on the problem it is
+/// for, the list-schedule drill's last one being the ready set where the
+/// answer first departs from the list rule.
+pub fn run_with_hints(
+    req: &DrillRequest<'_>,
+    level: usize,
+) -> Result<(DrillOutput, Vec<String>), Error> {
+    let out = run(req)?;
+    if level == 0 {
+        return Ok((out, Vec::new()));
+    }
+    let hints = match &out {
+        DrillOutput::Problem(p) => p.hints(level),
+        DrillOutput::Report(_) => {
+            let params = params(req.drill, req.source)?;
+            let a = req.check.ok_or_else(|| Error::Answer("no answer".into()))?;
+            let problem = match answer_problem(req, a)? {
+                Asked::Seed(seed) => {
+                    req.drill
+                        .problem(req.machine, params.as_ref(), seed, false)?
+                }
+                Asked::Events(events) => {
+                    Problem::Hazard(drill::hazard::replay_problem(req.machine, &events, false)?)
+                }
+            };
+            let mut hints = problem.hints(level);
+            if let (Problem::ListSchedule(p), true) =
+                (&problem, level >= drill::list_schedule::HINTS)
+            {
+                let departure = drill::list_schedule::departure_hint(
+                    req.machine,
+                    &params.unwrap_or_else(GenParams::block_default),
+                    p.seed,
+                    a.text,
+                    a.file,
+                );
+                if let (Some(d), Some(last)) = (departure, hints.last_mut()) {
+                    *last = d;
+                }
+            }
+            hints
+        }
+    };
+    Ok((out, hints))
+}
+
+/// [`replay`] with the first `level` hints on the replayed problem.
+pub fn replay_with_hints(
+    req: &DrillRequest<'_>,
+    events: &str,
+    level: usize,
+) -> Result<(DrillOutput, Vec<String>), Error> {
+    let out = replay(req, events)?;
+    let hints = match level {
+        0 => Vec::new(),
+        _ => {
+            Problem::Hazard(drill::hazard::replay_problem(req.machine, events, false)?).hints(level)
+        }
+    };
+    Ok((out, hints))
+}
+
+/// A problem or report with the hints shown (JSON): its own fields, then
+/// `hints` and `hints_used`.
+#[derive(Serialize)]
+pub struct Hinted<'a, T: Serialize> {
+    #[serde(flatten)]
+    pub output: &'a T,
+    pub hints: &'a [String],
+    pub hints_used: usize,
+}
+
 /// The problem an answer is for.
 enum Asked {
     Seed(u64),

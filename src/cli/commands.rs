@@ -48,15 +48,27 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             .as_ref()
             .map(|(file, text)| api::drill::Answer { file, text }),
     };
-    let out = match events {
-        Some(events) => api::drill::replay(&req, events)?,
-        None => api::drill::run(&req)?,
+    let level = usize::from(a.hint);
+    let (out, hints) = match events {
+        Some(events) => api::drill::replay_with_hints(&req, events, level)?,
+        None => api::drill::run_with_hints(&req, level)?,
     };
     match out {
         DrillOutput::Report(r) => {
-            match a.format {
-                Format::Json => print_json(&r),
-                Format::Text => print(&super::paint(ctx, &view::drill::report_text(&r))),
+            match (a.format, level) {
+                (Format::Json, 0) => print_json(&r),
+                (Format::Json, _) => print_json(&api::drill::Hinted {
+                    output: &r,
+                    hints: &hints,
+                    hints_used: hints.len(),
+                }),
+                (Format::Text, _) => {
+                    let mut text = view::drill::report_text(&r);
+                    if level > 0 {
+                        text.push_str(&view::drill::hints_text(&hints, true));
+                    }
+                    print(&super::paint(ctx, &text))
+                }
             }
             Ok(if r.correct() { 0 } else { 1 })
         }
@@ -66,9 +78,18 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             if a.seed.is_none() && events.is_none() {
                 eprintln!("course: no --seed given; using --seed {}", p.line().seed);
             }
-            match a.format {
-                Format::Json => print_json(&p),
-                Format::Text => print(&view::drill::problem_text(&p)),
+            match (a.format, level) {
+                (Format::Json, 0) => print_json(&p),
+                (Format::Json, _) => print_json(&api::drill::Hinted {
+                    output: &p,
+                    hints: &hints,
+                    hints_used: hints.len(),
+                }),
+                (Format::Text, _) => {
+                    let mut text = view::drill::problem_text(&p);
+                    text.push_str(&view::drill::hints_text(&hints, false));
+                    print(&text)
+                }
             }
             Ok(0)
         }

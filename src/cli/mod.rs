@@ -243,6 +243,13 @@ pub struct DrillArgs {
     /// hazard: these issue attempts instead of a seed, e.g. 'div@4 mul@5 mul@7 mul@8'.
     #[arg(long, value_name = "CLASS@CYCLE…", conflicts_with = "seed")]
     pub events: Option<String>,
+    /// Print the problem followed by a hint on the method; repeat for the
+    /// next one (`--hint --hint`). Each hint goes one step further without
+    /// giving the answer: list-schedule has 3 (the rule, the heights, the
+    /// ready set at cycle 0, or with --check where the answer departs),
+    /// the other drills 2. With --check the report says `hints used: N`.
+    #[arg(long, action = clap::ArgAction::Count)]
+    pub hint: u8,
     /// hazard: the trace of Lesson 23.1 §3 (div at 4, mul at 5, 7 and 8).
     #[arg(long, conflicts_with_all = ["seed", "events"])]
     pub lesson: bool,

@@ -11,6 +11,7 @@ mod block_reads;
 mod cli;
 mod content_engine;
 mod drill_feedback;
+mod drill_hints;
 mod drill_snapshots;
 mod flash_cli;
 mod grade_adversarial;

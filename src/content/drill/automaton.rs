@@ -381,6 +381,59 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
     }
 }
 
+/// How many hints the drill has.
+pub const HINTS: usize = 2;
+
+/// The first `level` hints (at most [`HINTS`]): the K sets, then the
+/// transitions of Algorithm 23.1.7 applied to a state the automaton does
+/// not reach.
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let m = &p.model;
+    let r = super::forbidden::resource(m);
+    let mut out = vec![super::k_sets(m, r)];
+    let reached: BTreeSet<Vec<u32>> = rows(m).into_iter().map(|row| row.state).collect();
+    let horizon = m.max_offset().max(1);
+    // The first state, in order of size, that is not reachable.
+    let unreached = (1u32..(1 << (horizon + 1).min(12)))
+        .map(|bits| {
+            (0..=horizon)
+                .filter(|k| bits & (1 << k) != 0)
+                .collect::<Vec<u32>>()
+        })
+        .filter(|s| !reached.contains(s))
+        .min_by_key(|s| (s.len(), s.clone()));
+    let example = match (unreached, m.class_ids().next()) {
+        (Some(s), Some(o)) => {
+            let ko = k(m, o);
+            let issue = if s.iter().any(|x| ko.contains(x)) {
+                "is undefined (K meets the state)".to_string()
+            } else {
+                let mut u: Vec<u32> = s.iter().chain(&ko).copied().collect();
+                u.sort_unstable();
+                u.dedup();
+                format!("gives {}", super::set_text(&u))
+            };
+            let adv: Vec<u32> = s.iter().filter(|&&x| x > 0).map(|x| x - 1).collect();
+            format!(
+                " For example, from {} (not a state of this automaton): Issue({}) \
+                 {issue}, Advance gives {}.",
+                super::set_text(&s),
+                m.class(o).name,
+                super::set_text(&adv)
+            )
+        }
+        _ => String::new(),
+    };
+    out.push(format!(
+        "Start from the empty state and follow every transition breadth first. From a \
+         state S, Issue(o) is defined when S and K(o) share no offset and leads to \
+         S ∪ K(o); Advance drops offset 0 and lowers every other offset by one. Each new \
+         set reached is a new state.{example}"
+    ));
+    out.truncate(level.min(HINTS));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -354,6 +354,45 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
     }
 }
 
+/// How many hints the drill has.
+pub const HINTS: usize = 2;
+
+/// The first `level` hints (at most [`HINTS`]): the K sets, then
+/// Definition 23.1.5 worked on a pair of sets that is not in the problem.
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let m = &p.model;
+    let mut out = vec![super::k_sets(m, resource(m))];
+    out.push(rule_example(m));
+    out.truncate(level.min(HINTS));
+    out
+}
+
+/// Definition 23.1.5 on two offset sets no pair of classes of `m` has.
+pub(super) fn rule_example(m: &Machine) -> String {
+    let ks: Vec<Vec<u32>> = m.class_ids().map(|c| k(m, c)).collect();
+    let candidates: [(&[u32], &[u32]); 4] = [
+        (&[0, 3], &[0, 1]),
+        (&[0, 1, 4], &[0, 2]),
+        (&[0, 2, 5], &[1, 2]),
+        (&[1, 4], &[0, 3, 4]),
+    ];
+    let (a, b) = candidates
+        .iter()
+        .find(|(a, b)| !ks.iter().any(|k| k == a) && !ks.iter().any(|k| k == b))
+        .copied()
+        .unwrap_or(candidates[0]);
+    let f = hazard::forbidden_between(a, b);
+    format!(
+        "The rule on an example outside the problem: o' issued t cycles after o \
+         collides when some k ∈ K(o) and k' ∈ K(o') give k = t + k'. With K(o) = {} and \
+         K(o') = {}, F(o,o') = {{ k − k' ≥ 0 }} = {}. The collision vector of o has a 1 \
+         at each offset of K(o).",
+        super::set_text(a),
+        super::set_text(b),
+        super::set_text(&f)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

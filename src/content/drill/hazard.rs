@@ -466,6 +466,55 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
     }
 }
 
+/// How many hints the drill has.
+pub const HINTS: usize = 2;
+
+/// The first `level` hints (at most [`HINTS`]): the K sets on the unit
+/// traced, then Algorithm 23.1.7 applied to an issue that is not one of
+/// the problem's attempts.
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let m = &p.model;
+    let mut out = vec![super::k_sets(m, p.unit)];
+    // Two issues of one class in the same cycle on an empty unit: never an
+    // attempt sequence of the problem's first step (it starts empty and
+    // issues once).
+    let class = m
+        .class_ids()
+        .find(|&c| m.class(c).offsets(p.unit).next().is_some());
+    let example = match class {
+        Some(o) => {
+            let mut rec = hazard::Recognizer::new(m, &[p.unit]);
+            rec.issue(o);
+            let first = rec.states()[0].offsets();
+            let again = rec.issue(o);
+            let after = rec.states()[0].offsets();
+            rec.advance();
+            let shifted = rec.states()[0].offsets();
+            format!(
+                " For example, {name} issued on an empty {unit} leaves the state {}; a second \
+                 {name} in the same cycle is {} (a count over the capacity at some offset \
+                 rejects), leaving {}; Advance then shifts every offset down by one: {}.",
+                super::set_text(&first),
+                if again { "accepted" } else { "rejected" },
+                super::set_text(&after),
+                super::set_text(&shifted),
+                name = m.class(o).name,
+                unit = m.resource(p.unit).name,
+            )
+        }
+        None => String::new(),
+    };
+    out.push(format!(
+        "Algorithm 23.1.7: the state is the set of future offsets of {} already \
+         reserved. Issue(o) is accepted when adding K(o) keeps every offset within the \
+         capacity, and then reserves K(o); a rejected issue changes nothing. Advance \
+         moves to the next cycle.{example}",
+        m.resource(p.unit).name
+    ));
+    out.truncate(level.min(HINTS));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -328,6 +328,82 @@ fn answer_lines(text: &str) -> String {
     out
 }
 
+/// How many hints the drill has.
+pub const HINTS: usize = 3;
+
+/// The first `level` hints (at most [`HINTS`]) on the method of
+/// Algorithm 23.1.4, each one step further; none gives a cycle.
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let prog = &p.program;
+    let s = schedule::reference(prog, &p.model);
+    let mut out = vec![
+        "Top-down list scheduling (Algorithm 23.1.4): the priority of an operation \
+         is its height h(x), the longest latency path from x to the end of the block. \
+         In each cycle, starting at 0, the ready operations (every predecessor placed \
+         and its latency elapsed) are tried from the highest height down; one is \
+         placed when its reservation table Fits the table built so far at this cycle, \
+         otherwise it waits for a later cycle."
+            .to_string(),
+    ];
+    let label = |x: OpId| prog.label(x).to_string();
+    let h = |x: OpId| s.heights[x.index()];
+    let heights: Vec<String> = prog
+        .op_ids()
+        .map(|x| format!("h({}) = {}", label(x), h(x)))
+        .collect();
+    out.push(format!("The heights: {}.", heights.join(", ")));
+    let ready: Vec<OpId> = prog
+        .op_ids()
+        .filter(|&x| prog.in_edges(x).all(|e| e.distance != 0))
+        .collect();
+    out.push(format!(
+        "Ready at cycle 0, highest first: {}. Try them in this order against the \
+         empty table; what does not fit waits.",
+        ready_text(prog, &s.heights, &ready)
+    ));
+    out.truncate(level.min(HINTS));
+    out
+}
+
+/// `a (height 5), b (height 3)`, highest first, ties in source order.
+fn ready_text(prog: &Program, heights: &[u64], ready: &[OpId]) -> String {
+    let mut v = ready.to_vec();
+    v.sort_by_key(|x| (std::cmp::Reverse(heights[x.index()]), x.index()));
+    let words: Vec<String> = v
+        .iter()
+        .map(|&x| format!("{} (height {})", prog.label(x), heights[x.index()]))
+        .collect();
+    if words.is_empty() {
+        "none".into()
+    } else {
+        words.join(", ")
+    }
+}
+
+/// With an answer: the ready set of the list rule at the first cycle where
+/// `text` departs from the reference, as a hint (none when the answer does
+/// not depart or cannot be read).
+pub fn departure_hint(
+    m: &Machine,
+    params: &GenParams,
+    seed: u64,
+    text: &str,
+    file: &str,
+) -> Option<String> {
+    let p = block(m, params, seed);
+    let reference = schedule::reference(&p, m);
+    let sub = submission::parse(text, file);
+    let result = check::check(&p, m, &sub);
+    let (c, ready) =
+        replay::departure_ready(&p, m, &reference.cycles, &reference.heights, &result.placed)?;
+    Some(format!(
+        "Your answer first departs from the list rule at cycle {c}. Ready there, \
+         highest first: {}. Replay that cycle: try each in this order against the table \
+         of the placements before it.",
+        ready_text(&p, &reference.heights, &ready)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -216,6 +216,38 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
 }
 
+/// How many hints the drill has.
+pub const HINTS: usize = 2;
+
+/// The first `level` hints (at most [`HINTS`]): what to compute, then
+/// where the maxima are (Definition 23.1.10, Lesson 23.6); no number of
+/// the answer.
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let (prog, m) = (&p.program, &p.model);
+    let mut out = vec![
+        "Compute U_r, the units of resource r one iteration reserves (the sum over the \
+         operations of their reservation tables' entries in r's row), and divide by \
+         r's capacity, rounding up: ResMII is the largest over the resources, issue \
+         included. For every dependence cycle, add its latencies ℓ and its distances d: \
+         RecMII is the largest ⌈ℓ/d⌉. MII is the larger of the two."
+            .to_string(),
+    ];
+    let b = mii::analyze(prog, m);
+    let res = &m.resource(b.res_bottleneck).name;
+    let rec = match &b.recurrence {
+        Some(r) => format!(
+            "the critical dependence cycle is {} (add up its ℓ and d)",
+            r.path_string(prog)
+        ),
+        None => "the loop has no dependence cycle".to_string(),
+    };
+    out.push(format!(
+        "The resource with the most usage per unit is {res}; {rec}."
+    ));
+    out.truncate(level.min(HINTS));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -647,6 +647,63 @@ fn all_right<R>(verdicts: &[Verdict<R>]) -> bool {
     verdicts.iter().all(|v| v.mistake().is_none())
 }
 
+impl Problem {
+    /// The first `level` hints on the problem (at most the drill's number
+    /// of hints), each one step of the method further than the last; no
+    /// hint gives the answer to the part it is about.
+    pub fn hints(&self, level: usize) -> Vec<String> {
+        match self {
+            Problem::ListSchedule(p) => list_schedule::hints(p, level),
+            Problem::Mii(p) => mii::hints(p, level),
+            Problem::Modulo(p) => modulo::hints(p, level),
+            Problem::Forbidden(p) => forbidden::hints(p, level),
+            Problem::Hazard(p) => hazard::hints(p, level),
+            Problem::Automaton(p) => automaton::hints(p, level),
+            Problem::Rthroughput(p) => rthroughput::hints(p, level),
+        }
+    }
+}
+
+impl Drill {
+    /// How many hints the drill has.
+    pub fn hint_count(self) -> usize {
+        match self {
+            Drill::ListSchedule => list_schedule::HINTS,
+            Drill::Mii => mii::HINTS,
+            Drill::Modulo => modulo::HINTS,
+            Drill::Forbidden => forbidden::HINTS,
+            Drill::Hazard => hazard::HINTS,
+            Drill::Automaton => automaton::HINTS,
+            Drill::Rthroughput => rthroughput::HINTS,
+        }
+    }
+}
+
+/// `K(o) = {0, 2}` on `r` for every class that reserves `r`
+/// (Definition 23.1.5), as a hint line.
+fn k_sets(m: &Machine, r: crate::model::ids::ResourceId) -> String {
+    let sets: Vec<String> = m
+        .class_ids()
+        .filter_map(|c| {
+            let mut k: Vec<u32> = m.class(c).offsets(r).collect();
+            k.sort_unstable();
+            k.dedup();
+            (!k.is_empty()).then(|| format!("K({}) = {}", m.class(c).name, set_text(&k)))
+        })
+        .collect();
+    format!(
+        "The offsets each class reserves on {} (its K set): {}.",
+        m.resource(r).name,
+        sets.join(", ")
+    )
+}
+
+/// `{0, 2}`, or `{}` for the empty set.
+fn set_text(s: &[u32]) -> String {
+    let v: Vec<String> = s.iter().map(u32::to_string).collect();
+    format!("{{{}}}", v.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -204,6 +204,68 @@ fn below_mii(p: &Program, m: &Machine, b: &mii::Bounds, ii: u64) -> String {
     )
 }
 
+/// How many hints the drill has.
+pub const HINTS: usize = 2;
+
+/// The first `level` hints (at most [`HINTS`]): MII and the rule, then the
+/// order the operations are placed in at II = MII (Lesson 23.6).
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let (prog, m) = (&p.program, &p.model);
+    let b = mii::analyze(prog, m);
+    let mut out = vec![format!(
+        "MII = max(ResMII, RecMII) = max({}, {}) = {}. Start at II = MII: place each \
+         operation at the first cycle from its earliest start (every predecessor's \
+         latency elapsed, ℓ − d·II) whose rows modulo II have room in the modulo \
+         reservation table; when an operation cannot be placed, try II + 1.",
+        b.res_mii, b.rec_mii, b.mii
+    )];
+    let h = modulo_heights(prog, m, b.mii);
+    let mut order: Vec<usize> = (0..prog.len()).collect();
+    order.sort_by_key(|&x| (std::cmp::Reverse(h[x]), x));
+    let names: Vec<String> = order
+        .iter()
+        .map(|&x| {
+            prog.label(crate::model::ids::OpId::from_index(x))
+                .to_string()
+        })
+        .collect();
+    out.push(format!(
+        "Place the operations in order of decreasing height at II = {} (the longest \
+         path to the end with weights ℓ − d·II): {}.",
+        b.mii,
+        names.join(", ")
+    ));
+    out.truncate(level.min(HINTS));
+    out
+}
+
+/// Heights at `ii`: `h(x) = max(lat(x), max_{x→y} ℓ − d·ii + h(y))`, the
+/// longest paths (finite for ii ≥ RecMII).
+fn modulo_heights(prog: &Program, m: &Machine, ii: u64) -> Vec<i64> {
+    let mut h: Vec<i64> = prog
+        .ops()
+        .iter()
+        .map(|o| i64::from(m.class(o.class).latency))
+        .collect();
+    let ii = ii as i64;
+    for _ in 0..=prog.len() {
+        let mut changed = false;
+        for x in prog.op_ids() {
+            for e in prog.out_edges(x).filter(|e| e.to != x) {
+                let v = i64::from(e.latency) - i64::from(e.distance) * ii + h[e.to.index()];
+                if v > h[x.index()] {
+                    h[x.index()] = v;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

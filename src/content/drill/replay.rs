@@ -240,6 +240,30 @@ fn by_priority<'a>(heights: &[u64], ops: impl Iterator<Item = &'a OpId>) -> Vec<
     v
 }
 
+/// The first cycle where `placed` departs from `reference` and the
+/// operations the list rule has ready in it (for a hint).
+pub(super) fn departure_ready(
+    p: &Program,
+    m: &Machine,
+    reference: &[Cycle],
+    heights: &[u64],
+    placed: &[Option<Cycle>],
+) -> Option<(Cycle, Vec<OpId>)> {
+    let mut cycles: Vec<Cycle> = reference
+        .iter()
+        .copied()
+        .chain(placed.iter().flatten().copied())
+        .collect();
+    cycles.sort_unstable();
+    cycles.dedup();
+    let c = cycles.into_iter().find(|&c| {
+        p.op_ids()
+            .any(|x| (placed[x.index()] == Some(c)) != (reference[x.index()] == c))
+    })?;
+    let turn = replay_cycle(p, m, reference, heights, c);
+    Some((c, turn.ready.into_iter().collect()))
+}
+
 /// What the rule did with one operation in the replayed cycle.
 #[derive(Clone, Debug)]
 enum Outcome {

@@ -175,6 +175,36 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
 }
 
+/// How many hints the drill has.
+pub const HINTS: usize = 2;
+
+/// The first `level` hints (at most [`HINTS`]): the definition, then the
+/// usage per resource (Definition 23.1.10); never the maximum.
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let (prog, m) = (&p.program, &p.model);
+    let mut out = vec![
+        "Block RThroughput (Definition 23.1.10): for every resource r, count U_r, the \
+         units one pass of the body reserves (issue counts one per operation), and \
+         divide by r's capacity without rounding; the answer is the largest quotient."
+            .to_string(),
+    ];
+    let b = mii::analyze(prog, m);
+    let rows: Vec<String> = m
+        .resource_ids()
+        .map(|r| {
+            format!(
+                "U_{} = {} (capacity {})",
+                m.resource(r).name,
+                b.usage[r.index()],
+                m.resource(r).capacity
+            )
+        })
+        .collect();
+    out.push(format!("The usage per resource: {}.", rows.join(", ")));
+    out.truncate(level.min(HINTS));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

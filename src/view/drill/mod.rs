@@ -72,6 +72,25 @@ pub fn problem_text(p: &Problem) -> String {
     }
 }
 
+/// The hints shown with a problem or report, `Hint 1: …` wrapped to 80
+/// columns; with `used`, a last line `hints used: N`. Empty without hints
+/// (unless `used`).
+pub fn hints_text(hints: &[String], used: bool) -> String {
+    let mut out = String::new();
+    if !hints.is_empty() {
+        out.push('\n');
+    }
+    for (i, h) in hints.iter().enumerate() {
+        let line = format!("Hint {}: {h}", i + 1);
+        out.push_str(&crate::util::text::wrap_line(&line, "  ", 80));
+        out.push('\n');
+    }
+    if used {
+        out.push_str(&format!("hints used: {}\n", hints.len()));
+    }
+    out
+}
+
 /// A check report: ✓ for what is right, ✗ and the reason for each mistake.
 pub fn report_text(r: &Report) -> String {
     match r {
