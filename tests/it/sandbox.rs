@@ -21,6 +21,12 @@ const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "hostile-secret-7f3a9c21";
 /// Words that only the hostile programs' processes have in their command
 /// lines.
+/// The sandbox uids of these tests as root (`--sandbox-uid`): a range no
+/// other test's grading run claims, so that "no process of the uid is
+/// left" speaks of these runs only.
+const TEST_UID: u32 = 62_000;
+const TEST_UID_ARG: &str = "62000";
+
 /// The words by which processes left by the hostile scripts are found:
 /// the scripts' own, made unique to this test process, so that a test run
 /// elsewhere on the machine never counts.
@@ -126,14 +132,18 @@ fn modes(dir: &Path) -> Vec<(&'static str, Vec<&'static str>, PathBuf)> {
     if check["namespaces"].is_null() {
         out.push((
             "namespaces",
-            vec!["--sandbox", "namespaces"],
+            vec!["--sandbox", "namespaces", "--sandbox-uid", TEST_UID_ARG],
             PathBuf::from(env!("CARGO_BIN_EXE_course")),
         ));
     } else {
         common::note(format!("SKIP namespace sandbox: {}", check["namespaces"]));
     }
     if is_root() {
-        out.push(("uid", vec!["--sandbox", "uid"], private_course(dir)));
+        out.push((
+            "uid",
+            vec!["--sandbox", "uid", "--sandbox-uid", TEST_UID_ARG],
+            private_course(dir),
+        ));
     } else {
         common::note("SKIP uid separation: the tests do not run as root");
     }
@@ -145,7 +155,15 @@ fn modes(dir: &Path) -> Vec<(&'static str, Vec<&'static str>, PathBuf)> {
 /// None (said) when there is none.
 fn some_mode(dir: &Path) -> Option<(Vec<&'static str>, PathBuf)> {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-    let m = modes(dir).into_iter().next().map(|(_, f, exe)| (f, exe));
+    // The default uids: these tests run beside the attack tests, whose
+    // range must hold their own programs only.
+    let m = modes(dir).into_iter().next().map(|(_, f, exe)| {
+        let flags = f
+            .into_iter()
+            .take_while(|&w| w != "--sandbox-uid")
+            .collect();
+        (flags, exe)
+    });
     if m.is_none() {
         common::note("SKIP: no sandbox mode works here");
     }
@@ -288,7 +306,7 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
             "{mode}: a program reached the grader's loopback"
         );
         if mode == "uid" {
-            for uid in 60_000..60_064 {
+            for uid in TEST_UID..TEST_UID + 64 {
                 assert!(no_process_of(uid), "{mode}: uid {uid} has processes");
             }
         }
@@ -390,7 +408,7 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
                     "--time-limit",
                     "3",
                 ])
-                .args(["--sandbox", flag])
+                .args(["--sandbox", flag, "--sandbox-uid", TEST_UID_ARG])
                 .args(["--secret-seed-file".as_ref(), secret.as_os_str()])
                 .args(["--root".as_ref(), root.as_os_str()])
                 .timeout(120)
@@ -412,7 +430,7 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
             assert!(leftovers().is_empty(), "{mode} {attack}: {:?}", leftovers());
             assert_eq!(accepted(&l), 0, "{mode} {attack}");
             if mode == "uid" {
-                assert!(no_process_of(60_000), "{mode} {attack}");
+                assert!(no_process_of(TEST_UID), "{mode} {attack}");
             }
         }
     }
