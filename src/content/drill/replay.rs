@@ -36,6 +36,8 @@ pub(super) struct Departure {
     pub covered: Vec<usize>,
     /// The operations the root cause names.
     pub named: BTreeSet<OpId>,
+    /// The operation each mistake is about, parallel to `mistakes`.
+    pub owners: Vec<OpId>,
 }
 
 /// The answer `placed` (a cycle per operation, `None` when it has none)
@@ -88,6 +90,7 @@ pub(super) fn first_departure(
         };
         if let Some(i) = own(ViolationKind::Latency) {
             d.covered.push(i);
+            d.owners.push(y);
             d.mistakes.push(Mistake::new(
                 MistakeKind::Latency,
                 format!(
@@ -119,6 +122,7 @@ pub(super) fn first_departure(
                     ),
                     None => "a predecessor is not placed yet".into(),
                 };
+                d.owners.push(y);
                 d.mistakes.push(Mistake::new(
                     MistakeKind::Order,
                     format!("cycle {c}: {} is not ready: {why}", label(y)),
@@ -131,6 +135,7 @@ pub(super) fn first_departure(
                     if let Some(i) = own(ViolationKind::Resource) {
                         d.covered.push(i);
                     }
+                    d.owners.push(y);
                     d.mistakes.push(Mistake::new(
                         MistakeKind::Resource,
                         format!(
@@ -158,6 +163,7 @@ pub(super) fn first_departure(
                 } else {
                     ("come", "take")
                 };
+                d.owners.push(y);
                 d.mistakes.push(Mistake::new(
                     MistakeKind::Order,
                     format!(
@@ -171,14 +177,17 @@ pub(super) fn first_departure(
                     ),
                 ));
             }
-            Outcome::Placed | Outcome::Untried => d.mistakes.push(Mistake::new(
-                MistakeKind::Order,
-                format!(
-                    "cycle {c}: the list rule does not place {} here but at {}",
-                    label(y),
-                    reference[y.index()]
-                ),
-            )),
+            Outcome::Placed | Outcome::Untried => {
+                d.owners.push(y);
+                d.mistakes.push(Mistake::new(
+                    MistakeKind::Order,
+                    format!(
+                        "cycle {c}: the list rule does not place {} here but at {}",
+                        label(y),
+                        reference[y.index()]
+                    ),
+                ));
+            }
         }
     }
     let unnamed: Vec<OpId> = late
@@ -188,6 +197,7 @@ pub(super) fn first_departure(
         .collect();
     for x in unnamed {
         d.named.insert(x);
+        d.owners.push(x);
         let yours = match placed[x.index()] {
             Some(t) => format!("your answer has it at {t}"),
             None => "your answer gives it no cycle".into(),
