@@ -113,8 +113,10 @@ fn the_cascade_is_listed_under_its_cause() {
     );
     assert_eq!(
         r.mistakes[0].consequences,
-        ["f at 0 would fit if d were not at 0 (f at 0: issue is full at cycle 0: \
-          its 2 slots are taken by a, d)"]
+        [
+            "f at 0 would fit if d were not at 0 (f at 0: issue is full at cycle 0: \
+          its 2 slots are taken by a, d)"
+        ]
     );
 }
 
