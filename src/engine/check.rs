@@ -612,6 +612,37 @@ mod tests {
         (parse(RUNNING, "running.txt", &m).unwrap(), m)
     }
 
+    /// Every step of the running example's list schedule moved to cycle 0
+    /// in turn: each violation of an unmoved step is caused by the moved
+    /// one, and the moved step's own violations are never consequences.
+    #[test]
+    fn violations_of_right_steps_are_caused_by_the_wrong_one() {
+        let (p, m) = running();
+        let s = list_schedule(&p, &m);
+        let mut consequences = 0;
+        for y in p.op_ids().filter(|y| s.cycles[y.index()] != 0) {
+            let placed: Vec<(OpId, Cycle)> = p
+                .op_ids()
+                .map(|x| (x, if x == y { 0 } else { s.cycles[x.index()] }))
+                .collect();
+            let vs = placed_violations(&p, &m, &placed, None);
+            let causes = caused_by(&p, &m, &placed, None, &vs, &[y]);
+            for (v, cause) in vs.iter().zip(&causes) {
+                if v.op == Some(y) {
+                    assert_eq!(cause, &None, "{}", v.message);
+                } else {
+                    assert_eq!(cause.as_deref(), Some(&[y][..]), "{}", v.message);
+                    consequences += 1;
+                }
+            }
+            // Nothing wrong, nothing caused.
+            assert!(caused_by(&p, &m, &placed, None, &vs, &[])
+                .iter()
+                .all(Option::is_none));
+        }
+        assert!(consequences > 0);
+    }
+
     fn msgs(src: &str) -> Vec<String> {
         let (p, m) = running();
         check(&p, &m, &crate::formats::submission::parse(src, "t.sched"))

@@ -3,8 +3,12 @@
 //! operation in priority order when it Fits (Algorithm 23.1.4). The answer
 //! is a submission file, `LABEL CYCLE` lines. The check names the root
 //! cause first: the first cycle where the answer departs from the list
-//! rule, and why (see `super::replay`); then every hard violation, and
-//! the later differences grouped as consequences; and a diff.
+//! rule, and why (see `super::replay`); then every hard violation of a
+//! wrong step, and the later differences grouped as consequences; and a
+//! diff. A violation of a step the reference agrees with exists only
+//! because of a wrong step (taking the wrong steps out makes it disappear:
+//! `check::caused_by`), so it is listed under that step, never as a
+//! mistake of its own.
 
 use std::collections::BTreeMap;
 

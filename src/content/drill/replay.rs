@@ -13,8 +13,10 @@
 //! did not fit, or an operation ahead of it in priority took what it
 //! needed. Everything the answer does differently later follows from that
 //! departure and is reported as its consequence, not as a mistake of its
-//! own; hard violations (a latency not elapsed, a resource over capacity,
-//! an operation without a cycle) are always mistakes of their own.
+//! own. A hard violation (a latency not elapsed, a resource over capacity,
+//! an operation without a cycle) is a mistake of its own when it is about a
+//! wrong step; one about a step the reference agrees with is listed under
+//! the wrong step that causes it (`engine::check::caused_by`).
 
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
