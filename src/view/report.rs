@@ -193,14 +193,14 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
                 last_holder[r] = Some(e.pos);
             }
         }
-        for r in 0..nres {
+        for (r, (&used, res)) in units.iter().zip(m.resources()).enumerate() {
             let cell = cells.get(first + r);
             if r == issue {
                 let _ = write!(cell, "{slots}");
             } else if cell.is_empty() {
                 cell.push('.');
             }
-            if units[r] > m.resources()[r].capacity {
+            if used > res.capacity {
                 cell.push(OVER);
             }
         }

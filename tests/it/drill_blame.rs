@@ -89,7 +89,7 @@ fn one_changed_step_is_the_only_one_blamed() {
     }
     // The property is not vacuous: many answers, and some of them have
     // violations of unchanged steps to list as consequences.
-    crate::common::note(&format!(
+    crate::common::note(format!(
         "drill_blame: {answers} answers, {with_consequences} mistakes with consequences"
     ));
     assert!(answers > 1000, "{answers}");
