@@ -500,6 +500,65 @@ pub fn placed_violations(
     out.kept
 }
 
+/// Which violations of a placement exist only because of its wrong steps
+/// (Definition 23.1.3 for resources, the latency rule of §2): `wrong` are
+/// the operations the answer places differently from a reference.
+///
+/// The rule: a violation of an operation that is not wrong is a
+/// consequence when checking the placement without the wrong operations
+/// no longer finds a violation of that kind for that operation. Its cause
+/// is the first wrong operation (in `wrong`'s order) whose removal alone
+/// makes it disappear, else all of them. A violation of a wrong operation
+/// is never a consequence. Returns, per violation of `violations`, its
+/// cause when it is a consequence.
+pub fn caused_by(
+    p: &Program,
+    m: &Machine,
+    placed: &[(OpId, Cycle)],
+    ii: Option<u64>,
+    violations: &[Violation],
+    wrong: &[OpId],
+) -> Vec<Option<Vec<OpId>>> {
+    let without = |gone: &[OpId]| -> Vec<Violation> {
+        let kept: Vec<(OpId, Cycle)> = placed
+            .iter()
+            .copied()
+            .filter(|(x, _)| !gone.contains(x))
+            .collect();
+        placed_violations(p, m, &kept, ii)
+    };
+    let has = |vs: &[Violation], v: &Violation| vs.iter().any(|w| w.kind == v.kind && w.op == v.op);
+    let candidate = |v: &Violation| {
+        matches!(v.kind, ViolationKind::Latency | ViolationKind::Resource)
+            && v.op.is_some_and(|x| !wrong.contains(&x))
+    };
+    if wrong.is_empty() || !violations.iter().any(candidate) {
+        return vec![None; violations.len()];
+    }
+    let all = without(wrong);
+    // One re-check per wrong operation, only for small answers (a drill's
+    // block); beyond that every consequence is blamed on all of them.
+    let single: Vec<(OpId, Vec<Violation>)> = if wrong.len() <= 32 {
+        wrong.iter().map(|&w| (w, without(&[w]))).collect()
+    } else {
+        Vec::new()
+    };
+    violations
+        .iter()
+        .map(|v| {
+            if !candidate(v) || has(&all, v) {
+                return None;
+            }
+            Some(
+                single
+                    .iter()
+                    .find(|(_, vs)| !has(vs, v))
+                    .map_or_else(|| wrong.to_vec(), |(w, _)| vec![*w]),
+            )
+        })
+        .collect()
+}
+
 /// Checks a schedule given as cycles (for engine-made schedules).
 pub fn check_cycles(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> Vec<Violation> {
     let placed: Vec<Option<Cycle>> = t.iter().copied().map(Some).collect();
@@ -551,6 +610,37 @@ mod tests {
     fn running() -> (Program, Machine) {
         let m = Machine::toy();
         (parse(RUNNING, "running.txt", &m).unwrap(), m)
+    }
+
+    /// Every step of the running example's list schedule moved to cycle 0
+    /// in turn: each violation of an unmoved step is caused by the moved
+    /// one, and the moved step's own violations are never consequences.
+    #[test]
+    fn violations_of_right_steps_are_caused_by_the_wrong_one() {
+        let (p, m) = running();
+        let s = list_schedule(&p, &m);
+        let mut consequences = 0;
+        for y in p.op_ids().filter(|y| s.cycles[y.index()] != 0) {
+            let placed: Vec<(OpId, Cycle)> = p
+                .op_ids()
+                .map(|x| (x, if x == y { 0 } else { s.cycles[x.index()] }))
+                .collect();
+            let vs = placed_violations(&p, &m, &placed, None);
+            let causes = caused_by(&p, &m, &placed, None, &vs, &[y]);
+            for (v, cause) in vs.iter().zip(&causes) {
+                if v.op == Some(y) {
+                    assert_eq!(cause, &None, "{}", v.message);
+                } else {
+                    assert_eq!(cause.as_deref(), Some(&[y][..]), "{}", v.message);
+                    consequences += 1;
+                }
+            }
+            // Nothing wrong, nothing caused.
+            assert!(caused_by(&p, &m, &placed, None, &vs, &[])
+                .iter()
+                .all(Option::is_none));
+        }
+        assert!(consequences > 0);
     }
 
     fn msgs(src: &str) -> Vec<String> {

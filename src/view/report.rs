@@ -26,13 +26,18 @@ struct Entry {
     units: u32,
 }
 
+/// Marks a cell whose resource is used over its capacity (Definition
+/// 23.1.3): `3!` under `issue (2)`, `a,d!` under `mem (1)`.
+pub const OVER: char = '!';
+
 /// Runs of more empty cycles than this are folded into one line.
 const EMPTY_RUN: i64 = 3;
 
 /// The reservation table of a placement (Algorithm 23.1.4 after every Place),
 /// laid out as in the worked example: `cycle · issue (2) · alu (2) · … ·
 /// placed`, `.` for a free resource, the labels of the operations holding a
-/// unit otherwise (a div shows in every cycle it holds the multiplier). For a
+/// unit otherwise (a div shows in every cycle it holds the multiplier), and
+/// [`OVER`] after a cell over its capacity. For a
 /// loop (`ii` given) the rows are the cycles modulo II.
 pub fn reservation_table(p: &Program, m: &Machine, t: &[Cycle], ii: Option<u64>) -> String {
     let mut s = String::new();
@@ -145,6 +150,7 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
     let (mut ep, mut pp) = (0usize, 0usize);
     let nres = m.resources().len();
     let mut last_holder: Vec<Option<u32>> = vec![None; nres];
+    let mut units: Vec<u32> = vec![0; nres];
     let fill = |i: usize, cells: &mut Row| {
         if i == 0 {
             (ep, pp) = (0, 0);
@@ -167,6 +173,7 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
         // next to each other).
         let issue = ISSUE.index();
         let mut slots = 0u32;
+        units.iter_mut().for_each(|u| *u = 0);
         last_holder.iter_mut().for_each(|h| *h = None);
         let first = cells.len();
         for _ in 0..nres {
@@ -174,6 +181,7 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
         }
         for e in here {
             let r = e.resource as usize;
+            units[r] += e.units;
             if r == issue {
                 slots += e.units;
             } else if last_holder[r] != Some(e.pos) {
@@ -185,12 +193,15 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
                 last_holder[r] = Some(e.pos);
             }
         }
-        for r in 0..nres {
+        for (r, (&used, res)) in units.iter().zip(m.resources()).enumerate() {
             let cell = cells.get(first + r);
             if r == issue {
                 let _ = write!(cell, "{slots}");
             } else if cell.is_empty() {
                 cell.push('.');
+            }
+            if used > res.capacity {
+                cell.push(OVER);
             }
         }
         while pp < placed.len() && row(cycle[placed[pp] as usize]) < c {

@@ -188,17 +188,19 @@ impl Table {
             let stop = self.columns.get(k + 1).map_or(self.end, |c| c.0);
             let cell: String = chars[start..stop].iter().collect();
             let value = cell.trim_end();
+            let over = value.ends_with(crate::view::report::OVER);
+            let counted = value.trim_end_matches(crate::view::report::OVER);
             let used = if holders {
-                if value == "." {
+                if counted == "." {
                     0
                 } else {
-                    value.split(',').count()
+                    counted.split(',').count()
                 }
             } else {
-                value.parse().unwrap_or(0)
+                counted.parse().unwrap_or(0)
             };
             out.extend(&chars[at..start]);
-            if used > cap {
+            if over || used > cap {
                 out.push_str(&format!(
                     "{REVERSE_RED}{value}{RESET}{}",
                     &cell[value.len()..]

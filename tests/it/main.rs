@@ -10,6 +10,7 @@ mod bench;
 mod block_reads;
 mod cli;
 mod content_engine;
+mod drill_blame;
 mod drill_feedback;
 mod drill_hints;
 mod drill_snapshots;

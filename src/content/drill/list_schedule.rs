@@ -3,8 +3,12 @@
 //! operation in priority order when it Fits (Algorithm 23.1.4). The answer
 //! is a submission file, `LABEL CYCLE` lines. The check names the root
 //! cause first: the first cycle where the answer departs from the list
-//! rule, and why (see `super::replay`); then every hard violation, and
-//! the later differences grouped as consequences; and a diff.
+//! rule, and why (see `super::replay`); then every hard violation of a
+//! wrong step, and the later differences grouped as consequences; and a
+//! diff. A violation of a step the reference agrees with exists only
+//! because of a wrong step (taking the wrong steps out makes it disappear:
+//! `check::caused_by`), so it is listed under that step, never as a
+//! mistake of its own.
 
 use std::collections::BTreeMap;
 
@@ -143,10 +147,69 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         &result.violations,
     )
     .unwrap_or_default();
+    // A hard violation of a step the reference agrees with is listed under
+    // the wrong step that causes it (see `check::caused_by`).
+    let placed: Vec<(OpId, Cycle)> = p
+        .op_ids()
+        .filter_map(|x| result.placed[x.index()].map(|c| (x, c)))
+        .collect();
+    let wrong: Vec<OpId> = {
+        let mut w: Vec<OpId> = placed
+            .iter()
+            .filter(|&&(x, c)| c != reference.cycles[x.index()])
+            .map(|&(x, _)| x)
+            .collect();
+        w.sort_by_key(|&x| (result.placed[x.index()], x));
+        w
+    };
+    let causes = check::caused_by(&p, m, &placed, None, &result.violations, &wrong);
+    let first_own = mistakes.len();
     mistakes.extend(departure.mistakes.iter().cloned());
+    let mut owners: Vec<Option<OpId>> = vec![None; first_own];
+    owners.extend(departure.owners.iter().map(|&x| Some(x)));
+    let mut caused: Vec<(usize, Vec<OpId>)> = Vec::new();
     for (i, v) in result.violations.iter().enumerate() {
-        if hard(v.kind) && !departure.covered.contains(&i) {
-            mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
+        if !hard(v.kind) || departure.covered.contains(&i) {
+            continue;
+        }
+        match &causes[i] {
+            Some(by) => caused.push((i, by.clone())),
+            None => {
+                mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
+                owners.push(v.op);
+            }
+        }
+    }
+    for (i, by) in caused {
+        let v = &result.violations[i];
+        let Some(x) = v.op else { continue };
+        let at = result.placed[x.index()].unwrap_or_default();
+        let whom: Vec<String> = by
+            .iter()
+            .map(|&w| {
+                let c = result.placed[w.index()].unwrap_or_default();
+                format!("{} were not at {c}", p.label(w))
+            })
+            .collect();
+        let would = if v.kind == ViolationKind::Latency {
+            "be ready"
+        } else {
+            "fit"
+        };
+        let text = format!(
+            "{} at {at} would {would} if {} ({})",
+            p.label(x),
+            whom.join(" and "),
+            v.message
+        );
+        // Under the first mistake about one of the causes, else under the
+        // root cause.
+        let k = by
+            .iter()
+            .find_map(|w| owners.iter().position(|o| *o == Some(*w)))
+            .unwrap_or(first_own.min(mistakes.len().saturating_sub(1)));
+        if let Some(mk) = mistakes.get_mut(k) {
+            mk.consequences.push(text);
         }
     }
     let mut consequences: Vec<Consequence> = p

@@ -599,6 +599,11 @@ impl From<ViolationKind> for MistakeKind {
 pub struct Mistake {
     pub kind: MistakeKind,
     pub message: String,
+    /// Violations that exist only because of this mistake: each would
+    /// disappear if the answer's wrong steps were taken out. They are
+    /// listed under it, never as mistakes of their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub consequences: Vec<String>,
 }
 
 impl Mistake {
@@ -606,6 +611,7 @@ impl Mistake {
         Mistake {
             kind,
             message: message.into(),
+            consequences: Vec::new(),
         }
     }
 }

@@ -13,8 +13,10 @@
 //! did not fit, or an operation ahead of it in priority took what it
 //! needed. Everything the answer does differently later follows from that
 //! departure and is reported as its consequence, not as a mistake of its
-//! own; hard violations (a latency not elapsed, a resource over capacity,
-//! an operation without a cycle) are always mistakes of their own.
+//! own. A hard violation (a latency not elapsed, a resource over capacity,
+//! an operation without a cycle) is a mistake of its own when it is about a
+//! wrong step; one about a step the reference agrees with is listed under
+//! the wrong step that causes it (`engine::check::caused_by`).
 
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
@@ -36,6 +38,8 @@ pub(super) struct Departure {
     pub covered: Vec<usize>,
     /// The operations the root cause names.
     pub named: BTreeSet<OpId>,
+    /// The operation each mistake is about, parallel to `mistakes`.
+    pub owners: Vec<OpId>,
 }
 
 /// The answer `placed` (a cycle per operation, `None` when it has none)
@@ -88,6 +92,7 @@ pub(super) fn first_departure(
         };
         if let Some(i) = own(ViolationKind::Latency) {
             d.covered.push(i);
+            d.owners.push(y);
             d.mistakes.push(Mistake::new(
                 MistakeKind::Latency,
                 format!(
@@ -119,6 +124,7 @@ pub(super) fn first_departure(
                     ),
                     None => "a predecessor is not placed yet".into(),
                 };
+                d.owners.push(y);
                 d.mistakes.push(Mistake::new(
                     MistakeKind::Order,
                     format!("cycle {c}: {} is not ready: {why}", label(y)),
@@ -131,6 +137,7 @@ pub(super) fn first_departure(
                     if let Some(i) = own(ViolationKind::Resource) {
                         d.covered.push(i);
                     }
+                    d.owners.push(y);
                     d.mistakes.push(Mistake::new(
                         MistakeKind::Resource,
                         format!(
@@ -158,6 +165,7 @@ pub(super) fn first_departure(
                 } else {
                     ("come", "take")
                 };
+                d.owners.push(y);
                 d.mistakes.push(Mistake::new(
                     MistakeKind::Order,
                     format!(
@@ -171,14 +179,17 @@ pub(super) fn first_departure(
                     ),
                 ));
             }
-            Outcome::Placed | Outcome::Untried => d.mistakes.push(Mistake::new(
-                MistakeKind::Order,
-                format!(
-                    "cycle {c}: the list rule does not place {} here but at {}",
-                    label(y),
-                    reference[y.index()]
-                ),
-            )),
+            Outcome::Placed | Outcome::Untried => {
+                d.owners.push(y);
+                d.mistakes.push(Mistake::new(
+                    MistakeKind::Order,
+                    format!(
+                        "cycle {c}: the list rule does not place {} here but at {}",
+                        label(y),
+                        reference[y.index()]
+                    ),
+                ));
+            }
         }
     }
     let unnamed: Vec<OpId> = late
@@ -188,6 +199,7 @@ pub(super) fn first_departure(
         .collect();
     for x in unnamed {
         d.named.insert(x);
+        d.owners.push(x);
         let yours = match placed[x.index()] {
             Some(t) => format!("your answer has it at {t}"),
             None => "your answer gives it no cycle".into(),

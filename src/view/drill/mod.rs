@@ -181,7 +181,16 @@ fn program_problem<S>(p: &ProgramProblem<S>, task: &str, syntax: &str) -> String
 /// `✗ message`, broken at spaces to 80 columns with its continuations
 /// under the message.
 fn wrong(m: &Mistake) -> String {
-    crate::util::text::wrap_line(&format!("✗ {}", m.message), "  ", 80)
+    let mut out = crate::util::text::wrap_line(&format!("✗ {}", m.message), "  ", 80);
+    for c in &m.consequences {
+        out.push('\n');
+        out.push_str(&crate::util::text::wrap_line(
+            &format!("  consequence: {c}"),
+            "    ",
+            80,
+        ));
+    }
+    out
 }
 
 /// One line per verdict: `right` renders what was right, a mistake is
