@@ -976,8 +976,14 @@ fn choose_opcode(m: &Machine, insn: &Insn, sem: &Sem, dialect: Dialect) -> Resul
     if takes.is_empty() {
         if spelled.is_empty() {
             let near = nearest(m, &insn.mnemonic);
+            // The lab's toy machine (the default) models no real processor.
+            let choose = if m.name() == "toy" {
+                "; assembly needs a processor model: -mcpu=NAME or --machine NAME (-mcpu=help lists them)"
+            } else {
+                ""
+            };
             return Err(format!(
-                "{}: the model {} has no class for this instruction{}",
+                "{}: the model {} has no class for this instruction{}{choose}",
                 insn.mnemonic,
                 m.name(),
                 if near.is_empty() {
@@ -1485,6 +1491,19 @@ mod tests {
         );
         assert!(l.lab.contains("# asm: fmla\tv0.2d, v1.2d, v2.2d"));
         assert!(l.lab.contains("# asm: ldr\tq1, [x0, x8]"));
+    }
+
+    #[test]
+    fn the_toy_machine_says_to_choose_a_processor() {
+        let toy = builtin("toy");
+        let e = lower(
+            "vdivpd %ymm0, %ymm1, %ymm2\n",
+            "div.s",
+            &toy,
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert!(e.0[0].message.contains("-mcpu=NAME"), "{}", e.0[0].message);
     }
 
     #[test]
