@@ -382,7 +382,7 @@
 
   // ---- the other drills --------------------------------------------------
 
-  const dr = { name: "mii", seed: 2 };
+  const dr = { name: "mii", seed: 2, hints: 0 };
 
   function drLoad() {
     dr.name = $("dr-name").value;
@@ -391,6 +391,9 @@
     $("dr-summary").textContent = d ? d.summary + " — same as course drill " + dr.name + " --seed " + dr.seed : "";
     show($("dr-problem"), call({ cmd: "drill", drill: dr.name, seed: dr.seed }));
     $("dr-report").hidden = true;
+    dr.hints = 0;
+    $("dr-hints").hidden = true;
+    $("dr-hint").disabled = false;
     toggle($("dr-solution"), $("dr-solution-out"), false);
   }
 
@@ -400,6 +403,18 @@
     $("dr-form").addEventListener("submit", (e) => { e.preventDefault(); drLoad(); });
     $("dr-name").addEventListener("change", drLoad);
     $("dr-random").addEventListener("click", () => { $("dr-seed").value = String(randomSeed()); drLoad(); });
+    // Each press asks for one more hint (course drill … --hint, repeated).
+    $("dr-hint").addEventListener("click", () => {
+      dr.hints += 1;
+      const res = call({ cmd: "drill", drill: dr.name, seed: dr.seed, hints: dr.hints });
+      if (res.ok && res.hints.length < dr.hints) {
+        dr.hints = res.hints.length;
+        $("dr-hint").disabled = true;
+      }
+      show($("dr-hints"), res);
+      if (res.ok) $("dr-hints").textContent = res.text.trim();
+      $("dr-hints").hidden = false;
+    });
     $("dr-check").addEventListener("click", () => {
       const res = call({ cmd: "drill", drill: dr.name, seed: dr.seed, check: { file: "answer.txt", text: $("dr-answer").value } });
       show($("dr-report"), res);

@@ -235,6 +235,17 @@ try {
   expect("both reservation tables are shown", (await text("#lab-mine")).startsWith("cycle") && (await text("#lab-ref")).startsWith("cycle"));
   await shot("lab-checker");
 
+  // ---- Hints on a drill: one more step each press, as `course drill … --hint`.
+  await go("drills");
+  await page.click("#dr-hint");
+  const h1 = await text("#dr-hints");
+  const cliHint = native(["drill", "mii", "--seed", "2", "--hint"]);
+  expect("a hint appears, as the CLI's", h1.startsWith("Hint 1:") && cliHint.includes(h1.split("\n")[0]), h1 + "\n--- CLI:\n" + cliHint);
+  await page.click("#dr-hint");
+  const h2 = await text("#dr-hints");
+  expect("the second press adds hint 2", h2.includes("Hint 2:") && h2.startsWith(h1.split("\n")[0]), h2);
+  await shot("drill-hints");
+
   // ---- 5. llvm-mca, and 360 px ---------------------------------------------------
   await go("mca");
   await page.click("#mca-form button[type=submit]");

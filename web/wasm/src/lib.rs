@@ -218,6 +218,9 @@ struct DrillReq {
     /// Leave out the text (the comparison with the CLI needs only JSON).
     #[serde(default)]
     json_only: bool,
+    /// Hints asked for (`course drill … --hint` N times); 0 for none.
+    #[serde(default)]
+    hints: usize,
 }
 
 #[derive(Deserialize)]
@@ -243,18 +246,27 @@ fn drill_named(name: &str) -> Result<Drill, String> {
 fn drill(a: &DrillReq) -> Out {
     let m = machine(a.machine.as_deref(), None)?;
     let d = drill_named(&a.drill)?;
-    let out = api::drill::run(&DrillRequest {
-        drill: d,
-        seed: Some(a.seed),
-        machine: &m,
-        source: &Source::Embedded,
-        solution: a.solution,
-        check: a.check.as_ref().map(|c| Answer {
-            file: &c.file,
-            text: &c.text,
-        }),
-    })
+    let (out, hints) = api::drill::run_with_hints(
+        &DrillRequest {
+            drill: d,
+            seed: Some(a.seed),
+            machine: &m,
+            source: &Source::Embedded,
+            solution: a.solution,
+            check: a.check.as_ref().map(|c| Answer {
+                file: &c.file,
+                text: &c.text,
+            }),
+        },
+        a.hints,
+    )
     .map_err(|e| e.to_string())?;
+    if a.hints > 0 {
+        return Ok(object([
+            ("hints", hints.clone().into()),
+            ("text", view::drill::hints_text(&hints, false).into()),
+        ]));
+    }
     let text = |t: String| if a.json_only { Value::Null } else { t.into() };
     Ok(match out {
         DrillOutput::Problem(p) => object([
