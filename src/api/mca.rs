@@ -125,23 +125,35 @@ fn pressure_output(m: &Machine, pr: &mca::Pressure, texts: &[String]) -> Pressur
     }
 }
 
-/// The lab-format text of an input and the notes of what was left out:
-/// the text itself, or, for assembly ([`asm::is_assembly`]), its lowering
-/// ([`asm::lower`]). A problem the lab parser finds in a lowering is
-/// reported at the assembly's line.
+/// An input read for `course mca`: its lab-format text (the text itself,
+/// or for assembly ([`asm::is_assembly`]) its lowering, [`asm::lower`]),
+/// the program parsed from it, and the instructions left out.
+pub struct Source<'t> {
+    pub lab: Cow<'t, str>,
+    pub program: program::Program,
+    pub skipped: Vec<Diagnostic>,
+}
+
+/// Reads `text` (named `origin`) as [`Source`]: parsed once. A problem the
+/// lab parser finds in a lowering is reported at the assembly's line.
 pub fn lab_source<'t>(
     text: &'t str,
     origin: &str,
     m: &Machine,
     skip_unsupported: bool,
-) -> Result<(Cow<'t, str>, Vec<Diagnostic>), Error> {
+) -> Result<Source<'t>, Error> {
     if !asm::is_assembly(origin, text) {
-        return Ok((Cow::Borrowed(text), Vec::new()));
+        let program = program::parse(text, origin, m)?;
+        return Ok(Source {
+            lab: Cow::Borrowed(text),
+            program,
+            skipped: Vec::new(),
+        });
     }
     let l = asm::lower(text, origin, m, &asm::Options { skip_unsupported })?;
-    if let Err(e) = program::parse(&l.lab, origin, m) {
+    let program = program::parse(&l.lab, origin, m).map_err(|e| {
         let asm_lines: Vec<&str> = text.lines().collect();
-        return Err(Error::Input(Diagnostics(
+        Error::Input(Diagnostics(
             e.0.into_iter()
                 .map(|d| {
                     let line = d.line.saturating_sub(1).max(1);
@@ -156,9 +168,13 @@ pub fn lab_source<'t>(
                     )
                 })
                 .collect(),
-        )));
-    }
-    Ok((Cow::Owned(l.lab), l.skipped))
+        ))
+    })?;
+    Ok(Source {
+        lab: Cow::Owned(l.lab),
+        program,
+        skipped: l.skipped,
+    })
 }
 
 /// Parses `text` and reports the model's view of each instruction.
@@ -173,10 +189,9 @@ pub fn tables_with(
     m: &Machine,
     skip_unsupported: bool,
 ) -> Result<TablesOutput, Error> {
-    let (text, _) = lab_source(text, origin, m, skip_unsupported)?;
-    let text = text.as_ref();
-    let p = program::parse(text, origin, m)?;
-    let texts = instruction_texts(text, &p);
+    let src = lab_source(text, origin, m, skip_unsupported)?;
+    let p = src.program;
+    let texts = instruction_texts(&src.lab, &p);
     Ok(TablesOutput {
         instruction_info: info_rows(&p, m, &texts),
         resource_pressure: pressure_output(m, &mca::resource_pressure(&p, m), &texts),
@@ -192,9 +207,13 @@ pub fn run<'m>(
     m: &'m Machine,
     req: &Request,
 ) -> Result<McaOutput<'m>, Error> {
-    let (text, skipped) = lab_source(text, origin, m, req.skip_unsupported)?;
-    let text = text.as_ref();
-    let p = mca::llvm_memory(&program::parse(text, origin, m)?, m, req.memory);
+    let Source {
+        lab,
+        program,
+        skipped,
+    } = lab_source(text, origin, m, req.skip_unsupported)?;
+    let text = lab.as_ref();
+    let p = mca::llvm_memory(&program, m, req.memory).unwrap_or(program);
     let views = req.views;
     let opts = Options {
         iterations: req.iterations,

@@ -75,10 +75,9 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
         }
     }
     if args.emit_lab {
-        let (lab, skipped) =
-            mca::lab_source(&text, &args.input, &ctx.machine, args.skip_unsupported)?;
-        notes(&skipped);
-        print(&lab);
+        let src = mca::lab_source(&text, &args.input, &ctx.machine, args.skip_unsupported)?;
+        notes(&src.skipped);
+        print(&src.lab);
         return Ok(0);
     }
     if args.instruction_tables {

@@ -227,44 +227,50 @@ pub enum MemoryOrder {
 /// `p` with the memory dependences llvm-mca's load/store unit keeps on a
 /// machine with a micro-op buffer (the lab's may-alias pairs into loads
 /// replaced by `order`'s rule; memory edges into stores kept, as the
-/// simulation orders stores itself). A machine without a buffer keeps the
-/// program's own edges (in-order issue, the lab's rule).
-pub fn llvm_memory(p: &Program, m: &Machine, order: MemoryOrder) -> Program {
+/// simulation orders stores itself); `None` when that is `p` itself (a
+/// machine without a buffer keeps the lab's rule: in-order issue).
+pub fn llvm_memory(p: &Program, m: &Machine, order: MemoryOrder) -> Option<Program> {
     if m.micro_op_buffer_size() == 0 {
-        return p.clone();
+        return None;
     }
     let is_load = |i: usize| {
         let op = &p.ops()[i];
         op.address().is_some() && op.dest.is_some()
     };
+    let into_load = |e: &Edge| e.kind == EdgeKind::Mem && is_load(e.to.index());
+    if order == MemoryOrder::NoAlias && !p.edges().iter().any(into_load) {
+        return None;
+    }
     let mut edges: Vec<Edge> = p
         .edges()
         .iter()
-        .filter(|e| !(e.kind == EdgeKind::Mem && is_load(e.to.index())))
+        .filter(|e| !into_load(e))
         .copied()
         .collect();
     if order == MemoryOrder::Conservative {
         let n = p.len();
-        let stores: Vec<usize> = (0..n).filter(|&i| p.ops()[i].writes_memory()).collect();
-        if let Some(&last) = stores.last() {
-            for j in (0..n).filter(|&j| is_load(j)) {
-                // The youngest older store: earlier in this iteration, else
-                // the last of the previous one.
-                let (s, d) = match stores.iter().rev().find(|&&s| s < j) {
-                    Some(&s) => (s, 0),
-                    None => (last, 1),
-                };
-                edges.push(Edge {
-                    from: OpId::from_index(s),
-                    to: OpId::from_index(j),
-                    latency: m.class(p.ops()[s].class).latency,
-                    distance: d,
-                    kind: EdgeKind::Mem,
-                });
+        if let Some(last) = (0..n).rev().find(|&i| p.ops()[i].writes_memory()) {
+            // Each load after the youngest older store: earlier in this
+            // iteration, else the last of the previous one.
+            let mut youngest = None;
+            for j in 0..n {
+                if is_load(j) {
+                    let (s, d) = youngest.map_or((last, 1), |s| (s, 0));
+                    edges.push(Edge {
+                        from: OpId::from_index(s),
+                        to: OpId::from_index(j),
+                        latency: m.class(p.ops()[s].class).latency,
+                        distance: d,
+                        kind: EdgeKind::Mem,
+                    });
+                }
+                if p.ops()[j].writes_memory() {
+                    youngest = Some(j);
+                }
             }
         }
     }
-    p.with_edges(edges)
+    Some(p.with_edges(edges))
 }
 
 /// The latency the out-of-order simulation gives a dependence: register
