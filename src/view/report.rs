@@ -267,7 +267,7 @@ pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
         Minimality::Proven => s.push_str(&format!(
             ", the minimum: IIs {}–{} are infeasible{}",
             f.mii,
-            ii - 1,
+            ii.saturating_sub(1),
             proofs_text(&f.infeasible)
         )),
         Minimality::Heuristic if ops > exact::MAX_OPS => s.push_str(&format!(
@@ -275,9 +275,13 @@ pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
             f.mii,
             exact::MAX_OPS
         )),
-        Minimality::Heuristic | Minimality::Bounded => {
+        Minimality::Heuristic => s.push_str(&format!(
+            " (not proven minimal: MII = {}; no exact search was run)",
+            f.mii
+        )),
+        Minimality::Bounded => {
             let range = if f.lower + 1 >= ii {
-                format!("{} or {ii}", f.lower.min(ii - 1))
+                format!("{} or {ii}", f.lower.min(ii.saturating_sub(1)))
             } else {
                 format!("between {} and {ii}", f.lower)
             };
@@ -293,6 +297,9 @@ pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
 /// Why IIs are infeasible, as a clause: ` (exhaustive search)` when the
 /// search decided each, else each II's reason.
 fn proofs_text(proofs: &[(u64, Proof)]) -> String {
+    if proofs.is_empty() {
+        return String::new();
+    }
     if proofs
         .iter()
         .all(|(_, p)| matches!(p, Proof::Search { .. }))
@@ -470,6 +477,34 @@ mod tests {
     use super::*;
     use crate::engine::sched::list_schedule;
     use crate::model::program::parse;
+
+    fn facts(minimality: Minimality, lower: u64) -> IiFacts {
+        IiFacts {
+            mii: 3,
+            heuristic_ii: 5,
+            minimality,
+            lower,
+            infeasible: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn ii_claims_say_whether_a_search_ran() {
+        let h = ii_claim(5, &facts(Minimality::Heuristic, 3), 8);
+        assert!(h.contains("no exact search was run"), "{h}");
+        assert!(!h.contains("ran out of nodes"), "{h}");
+        let b = ii_claim(5, &facts(Minimality::Bounded, 4), 8);
+        assert!(b.contains("the minimum is 4 or 5"), "{b}");
+        assert!(b.contains("ran out of nodes at II 4"), "{b}");
+        // A degenerate II never underflows.
+        let z = ii_claim(0, &facts(Minimality::Bounded, 0), 1);
+        assert!(z.contains("0 or 0"), "{z}");
+    }
+
+    #[test]
+    fn no_proofs_make_no_clause() {
+        assert_eq!(proofs_text(&[]), "");
+    }
 
     #[test]
     fn running_table_matches_the_lesson_rows() {
