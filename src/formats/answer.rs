@@ -291,10 +291,9 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
     for sep in ["..", "-", "–"] {
         if let Some((a, b)) = squeezed.split_once(sep) {
             let digits = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit());
-            if digits(a.rsplit(',').next().unwrap_or(a)) && digits(b.split(',').next().unwrap_or(b))
-            {
-                let from = a.rsplit(',').next().unwrap_or(a);
-                let to = b.split(',').next().unwrap_or(b);
+            let from = a.rsplit(',').next().unwrap_or(a);
+            let to = b.split(',').next().unwrap_or(b);
+            if digits(from) && digits(to) {
                 return Err(range_refused(t, from, to));
             }
         }
@@ -389,11 +388,18 @@ pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
     Ok(out)
 }
 
+/// The longest bit string [`bits_text`] writes; a set reaching further is
+/// written as a set.
+pub const MAX_BITS_TEXT: u64 = 64;
+
 /// `000101`: the bits of a set of offsets, offset 0 first, as long as its
-/// largest element needs (`0` when empty).
+/// largest element needs (`0` when empty). A set with an element of
+/// [`MAX_BITS_TEXT`] or more is written `{…}` instead, so the text stays
+/// as small as the set.
 pub fn bits_text(ones: &BTreeSet<u64>) -> String {
     match ones.last() {
         None => "0".to_string(),
+        Some(&last) if last >= MAX_BITS_TEXT => set_text(ones),
         Some(&last) => (0..=last)
             .map(|k| if ones.contains(&k) { '1' } else { '0' })
             .collect(),
@@ -677,6 +683,17 @@ pub fn set_row(s: &str) -> Result<Vec<RowItem>, (usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bit_strings_stay_as_small_as_their_set() {
+        let small: BTreeSet<u64> = [0, 2].into_iter().collect();
+        assert_eq!(bits_text(&small), "101");
+        assert_eq!(bits_text(&BTreeSet::new()), "0");
+        let far: BTreeSet<u64> = [1, 1_000_000].into_iter().collect();
+        assert_eq!(bits_text(&far), "{1, 1000000}");
+        let edge: BTreeSet<u64> = [MAX_BITS_TEXT - 1].into_iter().collect();
+        assert_eq!(bits_text(&edge).len() as u64, MAX_BITS_TEXT);
+    }
 
     #[test]
     fn lines_skip_comments_bom_and_crlf() {
