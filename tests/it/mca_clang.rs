@@ -51,7 +51,8 @@ fn loops(model: &str) -> Vec<PathBuf> {
 
 /// `MODEL/NAME` of the loops the README leaves out, with the reasons.
 fn left_out() -> Vec<String> {
-    let readme = std::fs::read_to_string(common::root().join("tests/data/clang/README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(common::root().join("tests/data/clang/README.md")).unwrap();
     let Some(start) = readme.find("## Left out") else {
         return Vec::new();
     };
@@ -155,7 +156,10 @@ fn the_clang_corpus_agrees_with_llvm_mca_14() {
 fn the_left_out_loops_exist() {
     for name in left_out() {
         let path = common::root().join(format!("tests/data/clang/{name}.s"));
-        assert!(path.exists(), "README lists {name}, which is not in the corpus");
+        assert!(
+            path.exists(),
+            "README lists {name}, which is not in the corpus"
+        );
     }
 }
 
@@ -187,15 +191,27 @@ fn the_recordings_are_llvm_mca_14s() {
             let sum = run(&["-iterations=100"]);
             for key in ["Total Cycles:", "IPC:", "Block RThroughput:"] {
                 if field(&sum, key) != field(&expect, key) {
-                    failures.push(format!("{}: {key} recorded {} now {}", asm.display(), field(&expect, key), field(&sum, key)));
+                    failures.push(format!(
+                        "{}: {key} recorded {} now {}",
+                        asm.display(),
+                        field(&expect, key),
+                        field(&sum, key)
+                    ));
                 }
             }
             let tl = run(&["-iterations=3", "-timeline", "-timeline-max-iterations=3"]);
             let tl = tl.split("Average Wait times").next().unwrap_or("");
             if timeline_of(tl) != timeline_of(&expect) {
-                failures.push(format!("{}: the recorded timeline is not llvm-mca's", asm.display()));
+                failures.push(format!(
+                    "{}: the recorded timeline is not llvm-mca's",
+                    asm.display()
+                ));
             }
         }
     }
-    assert!(failures.is_empty(), "rerun scripts/clang-corpus.sh:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "rerun scripts/clang-corpus.sh:\n{}",
+        failures.join("\n")
+    );
 }
