@@ -700,6 +700,8 @@ fn x86_write_only(m: &str) -> bool {
         "pmovsx",
         "vpmovzx",
         "vpmovsx",
+        "vpabs",
+        "pabs",
         "set",
         "vpermq",
         "vpermpd",
@@ -983,7 +985,7 @@ fn choose_opcode(m: &Machine, insn: &Insn, sem: &Sem, dialect: Dialect) -> Resul
                 ""
             };
             return Err(format!(
-                "{}: the model {} has no class for this instruction{}{choose}",
+                "{}: the model {} has no class for this instruction (shape '{shape}'){}{choose}",
                 insn.mnemonic,
                 m.name(),
                 if near.is_empty() {
@@ -1059,6 +1061,9 @@ fn signature(sem: &Sem, dialect: Dialect, mnemonic: &str) -> Vec<(String, i32)> 
             }
             if regs().any(|r| r.letter == 'Y') {
                 out.push(("Y".into(), 1));
+            } else {
+                // An xmm or general register operand: not the 256-bit class.
+                out.push(("Y".into(), -1));
             }
         }
         Dialect::AArch64 => {

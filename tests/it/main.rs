@@ -25,6 +25,7 @@ mod heap;
 mod lab_solutions;
 mod layers;
 mod mca;
+mod mca_clang;
 mod mca_corpus;
 mod mca_lesson;
 mod mca_props;

@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Model rows for the instructions a `course mca` model lacks, from LLVM.
+
+    scripts/mca-rows.py MODEL.yaml TRIPLE CPU FOLDER...
+
+For every instruction of the `.s` files in FOLDER(s) (for AArch64 give the
+model's tests/data/mca-corpus folder too, so that no row disturbs it),
+compares what
+`course mca --instruction-tables` says (micro-ops, latency, RThroughput,
+may-load/may-store, resource pressure) with what `llvm-mca-14
+--instruction-tables` says. An instruction the model has no class for, or
+one whose class disagrees, gets a generated class: llvm-mca's micro-ops and
+latency, its resource pressure decomposed into the model's resources and
+groups (the largest group first) as `uses:`, the lab form the instruction
+lowers to as `forms:`, and for a folded load with register sources the
+ReadAdvance of LLVM's ReadAfterLd (X86: 5 for general and scalar registers,
+6 for xmm, 7 for ymm; AArch64 models have no folded loads). On AArch64 a
+row for an instruction a hand-written class already takes is kept only
+when it lowers the number of instructions that disagree with llvm-mca, and
+never when that class has a ReadAdvance or a zero idiom. The rows go at
+the end of MODEL.yaml between the markers below; a rerun replaces them, so
+fix a row by hand only after moving it above the markers.
+
+Environment: COURSE (default target/debug/course), LLVM_MCA (llvm-mca-14).
+"""
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+from fractions import Fraction
+
+BEGIN = "  # ---- generated rows: scripts/mca-rows.py"
+END = "  # ---- end of generated rows"
+COURSE = os.environ.get("COURSE", "target/debug/course")
+MCA = os.environ.get("LLVM_MCA", "llvm-mca-14")
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def tables(text):
+    """Instruction rows and pressure rows of an --instruction-tables text."""
+    info, pressure, names = [], [], []
+    lines = text.splitlines()
+    mode = None
+    for l in lines:
+        if l.startswith("[1]    [2]    [3]"):
+            mode = "info"
+            continue
+        if l.startswith("Resources:"):
+            mode = "res"
+            continue
+        if l.startswith("Resource pressure by instruction:"):
+            mode = "pressure"
+            continue
+        if mode == "info":
+            if not l.strip():
+                mode = None
+                continue
+            f = l.split()
+            info.append((int(f[0]), int(f[1]), f[2], "*" in l[22:29], "*" in l[29:36]))
+        elif mode == "res":
+            m = re.match(r"\[[\d.]+\]\s+- (\w+)", l)
+            if m:
+                names.append(m.group(1))
+        elif mode == "pressure":
+            if l.startswith("["):
+                continue
+            if not l.strip():
+                break
+            cells = l.split()[: len(names)]
+            row = {}
+            for n, c in zip(names, cells):
+                if c != "-":
+                    row[n] = row.get(n, Fraction(0)) + Fraction(c)
+            pressure.append(row)
+    return info, pressure
+
+
+def region_lines(path):
+    """(line number, instruction text) of the instructions of a kernel."""
+    out = []
+    inside = None
+    for i, l in enumerate(open(path).read().splitlines(), 1):
+        t = l.strip()
+        if "LLVM-MCA-BEGIN" in t:
+            inside = True
+            continue
+        if "LLVM-MCA-END" in t:
+            inside = False
+            continue
+        if inside is False or t.startswith(("#", "//", ".")) or not t or re.match(r"^[.\w$]+:$", t):
+            continue
+        out.append((i, t))
+    return out
+
+
+def shape_of_lab(line):
+    """The form of a lowered lab operation: `r = r, m`."""
+    body = line.split("   #")[0].split(": ", 1)[1]
+    dest = None
+    if " = " in body:
+        dest, body = body.split(" = ", 1)
+    parts = body.split(None, 1)
+    ops = []
+    if len(parts) > 1:
+        depth, cur = 0, ""
+        for ch in parts[1]:
+            if ch == "[":
+                depth += 1
+            if ch == "]":
+                depth -= 1
+            if ch == "," and depth == 0:
+                ops.append(cur.strip())
+                cur = ""
+            else:
+                cur += ch
+        ops.append(cur.strip())
+    kinds = []
+    for o in ops:
+        if o.startswith("["):
+            kinds.append("m")
+        elif re.match(r"^-?\d+$", o):
+            kinds.append("i")
+        else:
+            kinds.append("r")
+    s = ", ".join(kinds)
+    return (f"r = {s}" if s else "r") if dest else s
+
+
+def model_resources_text(text):
+    kinds, groups = {}, {}
+    for l in text.splitlines():
+        m = re.match(r"\s*- \{ name: (\w+), capacity: (\d+)", l)
+        if m:
+            kinds[m.group(1)] = int(m.group(2))
+        m = re.match(r"\s*- \{ name: (\w+), group: \[([\w, ]+)\]", l)
+        if m and "buffer_size" not in l:
+            groups[m.group(1)] = [x.strip() for x in m.group(2).split(",")]
+    # Multi-line groups (`group: [...]` on its own line).
+    # Multi-line groups are the scheduler queues (SKLPortAny): no write
+    # resource of LLVM's names them, so they are left out.
+    return kinds, groups
+
+
+def decompose(row, kinds, groups):
+    """Resource pressure (per kind, summed over its units) as `uses`."""
+    left = dict(row)
+    uses = []
+    order = sorted(groups.items(), key=lambda g: -len(g[1]))
+    for name, members in order:
+        if all(left.get(k, 0) > Fraction(1, 50) for k in members):
+            low = min(left[k] for k in members)
+            cycles = round(low * len(members))
+            if cycles < 1:
+                continue
+            for k in members:
+                left[k] -= Fraction(cycles, len(members))
+            uses.append((name, cycles))
+    for k in sorted(left, key=lambda k: list(kinds).index(k) if k in kinds else 99):
+        v = left[k]
+        if v > Fraction(1, 50):
+            uses.append((k, round(v)))
+    return uses
+
+
+def width_of(text):
+    m = re.search(r"^issue_width: (\d+)", text, re.M)
+    return int(m.group(1)) if m else 1 << 16
+
+
+def advance(text, shape, dialect):
+    if dialect != "x86" or "m" not in shape or not shape.startswith("r =") or "r" not in shape[3:]:
+        return None
+    if "%ymm" in text:
+        return 7
+    mnem = text.split()[0]
+    if "%xmm" in text and not re.search(r"s[sd]$", mnem):
+        return 6
+    return 5
+
+
+def main():
+    model, triple, cpu = sys.argv[1:4]
+    folders = sys.argv[4:]
+    dialect = "x86" if triple.startswith("x86") else "a64"
+    text = open(model).read()
+    if BEGIN in text:
+        text = text[: text.index(BEGIN)].rstrip("\n") + "\n"
+        open(model, "w").write(text)
+    version = run([MCA, "--version"])[1]
+    vm = re.search(r"LLVM version ([\d.]+)", version)
+    version = vm.group(1) if vm else "?"
+    rows = {}
+    names = set(re.findall(r"name: (\w+)", text))
+    hand = yaml.safe_load(text)["classes"]
+    # Classes whose reads are not plain (ReadAdvance, zero idioms): an
+    # instruction they take keeps them.
+    special = {o for c in hand if "read_advance" in c or "zero_idiom" in c for o in c["opcodes"]}
+    for rnd in range(3):
+        missing, differs, base_count = scan(model, triple, cpu, folders, dialect)
+        added = 0
+        for key, info in missing + differs:
+            if key in rows:
+                continue
+            row = make_row(key, info, rows, names, text, dialect)
+            if row is None:
+                rows[key] = None
+                continue
+            if info["opcode"] is not None and dialect != "x86":
+                # AArch64: the generated names rank against the hand-written
+                # classes less surely than on x86, so a row for an instruction
+                # a class already takes stays only if fewer instructions
+                # disagree with llvm-mca with it than without it.
+                if info["opcode"] in special:
+                    continue
+                rows[key] = row
+                write(model, text, rows, version, cpu)
+                count = scan(model, triple, cpu, folders, dialect)[2]
+                if count >= base_count:
+                    del rows[key]
+                    names.discard(row["name"])
+                    write(model, text, rows, version, cpu)
+                    continue
+                base_count = count
+            rows[key] = row
+            added += 1
+        write(model, text, rows, version, cpu)
+        if not added:
+            break
+    print(f"mca-rows: {model}: {len([r for r in rows.values() if r])} generated rows", file=sys.stderr)
+
+
+def scan(model, triple, cpu, folders, dialect):
+    """Instructions no class takes, instructions whose class disagrees
+    with llvm-mca (each with its key and figures), and how many disagree."""
+    missing, differs, count = [], [], 0
+    for folder in folders:
+        for f in sorted(os.listdir(folder)):
+            if not f.endswith(".s"):
+                continue
+            path = os.path.join(folder, f)
+            insns = region_lines(path)
+            _, theirs, _ = run([MCA, f"-mtriple={triple}", f"-mcpu={cpu}", "--instruction-tables", path])
+            t_info, t_pr = tables(theirs)
+            if len(t_info) != len(insns):
+                print(f"mca-rows: {path}: {len(t_info)} rows from llvm-mca, {len(insns)} instructions", file=sys.stderr)
+                continue
+            rc, ours, _ = run([COURSE, "mca", "--machine", model, "--skip-unsupported", "--instruction-tables", path])
+            _, lab, _ = run([COURSE, "mca", "--machine", model, "--skip-unsupported", "--emit-lab", path])
+            _, _, err = run([COURSE, "mca", "--machine", model, "--skip-unsupported", "-iterations=1", path])
+            skipped = {}
+            for l in err.splitlines():
+                m = re.match(r"note: .*?:(\d+):\d+: (.*)", l)
+                if m:
+                    skipped[int(m.group(1))] = m.group(2)
+            o_info, o_pr = tables(ours) if rc == 0 else ([], [])
+            lab_lines = lab.splitlines()
+            k = 0
+            for idx, (n, insn) in enumerate(insns):
+                opcode = None
+                if n in skipped:
+                    msg = skipped[n]
+                    sm = re.search(r"shape '([^']*)'|for '([^']*)'", msg)
+                    if not sm:
+                        continue
+                    shape = sm.group(1) if sm.group(1) is not None else sm.group(2)
+                    target = missing
+                else:
+                    ok = k < len(o_info) and o_info[k] == t_info[idx] and o_pr[k] == t_pr[idx]
+                    line = lab_lines[n] if n < len(lab_lines) else ""
+                    k += 1
+                    if ok or ": " not in line:
+                        continue
+                    shape = shape_of_lab(line)
+                    body = line.split("   #")[0].split(": ", 1)[1]
+                    opcode = body.split(" = ", 1)[-1].split()[0]
+                    target = differs
+                count += 1
+                target.append((key_of(insn, shape, dialect), dict(insn=insn, shape=shape, opcode=opcode,
+                                                                   info=t_info[idx], pressure=t_pr[idx], path=path, line=n)))
+    return missing, differs, count
+
+
+def key_of(insn, shape, dialect):
+    mnem = insn.split()[0]
+    if dialect == "x86":
+        width = "Y" if "%ymm" in insn else ""
+    else:
+        # The register letter and addressing LLVM's AArch64 names carry
+        # (LDRQui, STRXroX, ADDXrs).
+        ops = insn.split(None, 1)[1] if len(insn.split(None, 1)) > 1 else ""
+        width = ops[:1].upper() if ops[:1] and ops[:1] in "xwqdshbv" else ""
+        mem = re.search(r"\[([^\]]*)\]", ops)
+        if mem:
+            width += "ro" if "," in mem.group(1) and "#" not in mem.group(1) else "ui"
+        if re.search(r", (lsl|lsr|asr|sxtw|uxtw) ", ops) and not mem:
+            width += "rs"
+    return (mnem, shape, width)
+
+
+def fresh_opcode(mnem, rows):
+    used = {r["opcode"] for r in rows.values() if r}
+    j = len(used) + 1
+    while f"{mnem}.g{j}" in used:
+        j += 1
+    return f"{mnem}.g{j}"
+
+
+def make_row(key, info, rows, names, text, dialect):
+    mnem, shape, width = key
+    uops, lat, rthr, load, store = info["info"]
+    if uops > width_of(text):
+        print(f"mca-rows: {info['path']}:{info['line']}: {info['insn']}: {uops} micro-ops, more than the issue width; no row", file=sys.stderr)
+        return None
+    kinds, groups = model_resources_text(text)
+    uses = decompose(info["pressure"], kinds, groups)
+    kinds_sig = "".join(x.strip()[0] for x in shape.replace("=", ",").split(",") if x.strip())
+    base = mnem.upper() + width + kinds_sig
+    name, j = base, 2
+    while name in names:
+        name, j = f"{base}_{j}", j + 1
+    names.add(name)
+    return dict(name=name, latency=lat, uops=uops, uses=uses, shape=shape,
+                opcode=fresh_opcode(mnem, rows), insn=info["insn"], rthr=rthr,
+                adv=advance(info["insn"], shape, dialect))
+
+
+def write(model, text, rows, version, cpu):
+    out = [text.rstrip("\n"), BEGIN + f" from llvm-mca {version} (-mcpu={cpu} --instruction-tables);",
+           "  # a rerun replaces everything up to the end marker. Each row: llvm-mca's", "  # micro-ops, latency and resource pressure for the instruction quoted."]
+    for r in rows.values():
+        if r is None:
+            continue
+        uses = ", ".join(f"[{n}, {c}]" for n, c in r["uses"])
+        extra = f", uops: {r['uops']}" if r["uops"] != 1 else ""
+        if r["adv"]:
+            extra += f", read_advance: {r['adv']}"
+        ins = r["insn"].replace("\t", " ")
+        out.append(f"  # {ins}  (RThroughput {r['rthr']})")
+        out.append(f"  - {{ name: {r['name']}, latency: {r['latency']}{extra}, opcodes: [{r['opcode']}], uses: [{uses}], forms: [\"{r['shape']}\"] }}")
+    out.append(END)
+    open(model, "w").write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+// sum-f32-O3: the innermost loop of clang-14 -O3 --target=aarch64-linux-gnu -mcpu=apple-m1 tests/data/clang/src/sum-f32.c
+// LLVM-MCA-BEGIN sum-f32-O3
+.LBB0_5:
+	ldp	s1, s2, [x9, #-4]
+	fadd	s0, s0, s1
+	fadd	s0, s0, s2
+	add	x9, x9, #8
+	subs	x10, x10, #2
+	b.ne	.LBB0_5
+// LLVM-MCA-END

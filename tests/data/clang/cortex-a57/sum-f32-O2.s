@@ -1,0 +1,12 @@
+// sum-f32-O2: the innermost loop of clang-14 -O2 --target=aarch64-linux-gnu -mcpu=cortex-a57 tests/data/clang/src/sum-f32.c
+// LLVM-MCA-BEGIN sum-f32-O2
+.LBB0_5:
+	ldp	s1, s2, [x9, #-8]
+	subs	x10, x10, #4
+	ldp	s3, s4, [x9], #16
+	fadd	s0, s0, s1
+	fadd	s0, s0, s2
+	fadd	s0, s0, s3
+	fadd	s0, s0, s4
+	b.ne	.LBB0_5
+// LLVM-MCA-END
