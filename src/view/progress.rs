@@ -78,9 +78,9 @@ pub fn practice_text(p: &Practice) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Practise {} next{} ({}):",
+        "Practise {} next ({}{}):",
         p.pick.label,
-        whose(p.who.as_deref()),
+        p.who.as_deref().map_or_else(String::new, |w| format!("{w}, ")),
         p.today
     );
     let _ = writeln!(s, "{}.\n", p.why);
