@@ -80,7 +80,9 @@ pub fn practice_text(p: &Practice) -> String {
         s,
         "Practise {} next ({}{}):",
         p.pick.label,
-        p.who.as_deref().map_or_else(String::new, |w| format!("{w}, ")),
+        p.who
+            .as_deref()
+            .map_or_else(String::new, |w| format!("{w}, ")),
         p.today
     );
     let _ = writeln!(s, "{}.\n", p.why);
