@@ -469,16 +469,12 @@ pub fn drill_review(
     day: Date,
     time: i64,
 ) -> Review {
-    let kind = report
-        .mistakes()
-        .first()
-        .map_or_else(|| "-".to_string(), |m| mistake_kind_name(&m.kind));
     let right = report.correct();
-    let kind = if right { "-".to_string() } else { kind };
-    let kind = if !right && kind == "-" {
-        "wrong".to_string()
-    } else {
-        kind
+    // A wrong answer without a listed mistake still names a cause.
+    let kind = match report.mistakes().first() {
+        _ if right => "-".to_string(),
+        Some(m) => mistake_kind_name(&m.kind),
+        None => "wrong".to_string(),
     };
     Review::new(
         day,
