@@ -7,6 +7,7 @@
 
   const $ = (id) => document.getElementById(id);
   const FLASH_KEY = "course.flash.ch23";
+  const LOG_KEY = "course.reviews.log";
   let engine = null;
   let info = null;
 
@@ -70,6 +71,74 @@
   }
 
   const basename = (p) => p.split("/").pop();
+
+  // ---- the review log ------------------------------------------------------
+
+  // The local calendar date, as the CLI counts "today" (src/host/clock.rs).
+  function today() {
+    const d = new Date();
+    const two = (n) => String(n).padStart(2, "0");
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate());
+  }
+
+  function logText() {
+    try { return localStorage.getItem(LOG_KEY) || ""; } catch (e) { return ""; }
+  }
+
+  // Who and when, for the engine to write a review's log line.
+  function stamp() {
+    const who = ($("pg-who") && $("pg-who").value) || "me";
+    return { who, day: today(), time: Math.floor(Date.now() / 1000) };
+  }
+
+  // Appends the line the engine wrote for a review (drill check, quiz
+  // answer, flashcard rating), as course appends to reviews.log.
+  function logReview(res) {
+    if (!res || !res.ok || !res.review_line) return;
+    try { localStorage.setItem(LOG_KEY, logText() + res.review_line); } catch (e) {
+      $("pg-note").textContent = "✗ Could not save the review log: " + e.message + ". Export it to keep it.";
+    }
+  }
+
+  function pgRender() {
+    const who = $("pg-who").value.trim();
+    const res = call({ cmd: "progress", log: logText(), today: today(), who: who === "" ? null : who });
+    if (!show($("pg-out"), res, "progress_text")) return;
+    $("pg-practice").textContent = res.practice_text;
+    $("pg-note").textContent = res.warnings.map((w) => "course: warning: " + w).join("\n");
+  }
+
+  function pgInit() {
+    $("pg-refresh").addEventListener("click", pgRender);
+    $("pg-export").addEventListener("click", () => {
+      let text = logText();
+      if (!text.startsWith("#")) text = "# course review log, version 1: day unix-time who source item topic right|wrong kind\n" + text;
+      const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: "reviews.log" });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      $("pg-note").textContent = "Saved reviews.log: use it with course progress --review-log reviews.log";
+    });
+    $("pg-import").addEventListener("change", async (e) => {
+      const f = e.target.files[0];
+      if (!f) return;
+      let text = await f.text();
+      e.target.value = "";
+      if (text !== "" && !text.endsWith("\n")) text += "\n";
+      // The engine reads the lines; bad ones are reported, not kept out.
+      const res = call({ cmd: "progress", log: text, today: today() });
+      if (!res.ok) { $("pg-note").textContent = "✗ course: error: " + res.error; return; }
+      try { localStorage.setItem(LOG_KEY, logText() + text); } catch (err) {
+        $("pg-note").textContent = "✗ Could not save the review log: " + err.message;
+        return;
+      }
+      pgRender();
+      $("pg-note").textContent = ["Imported " + f.name + " (" + res.progress.total.attempts + " review(s))."]
+        .concat(res.warnings.map((w) => "course: warning: " + w)).join("\n");
+    });
+    window.addEventListener("hashchange", () => { if (location.hash === "#progress") pgRender(); });
+    pgRender();
+  }
 
   // ---- sections --------------------------------------------------------
 
@@ -357,7 +426,8 @@
     $("ls-random").addEventListener("click", () => lsLoad(randomSeed()));
     $("ls-clear").addEventListener("click", () => { ls.placed = []; $("ls-report").hidden = true; lsRender(); });
     $("ls-check").addEventListener("click", () => {
-      const res = call({ cmd: "drill", drill: "list-schedule", seed: ls.seed, check: { file: "my-schedule.txt", text: lsAnswer() } });
+      const res = call({ cmd: "drill", drill: "list-schedule", seed: ls.seed, check: { file: "my-schedule.txt", text: lsAnswer() }, stamp: stamp() });
+      logReview(res);
       show($("ls-report"), res);
       $("ls-report").className = "out " + (res.ok && res.correct ? "good" : "bad");
     });
@@ -416,7 +486,8 @@
       $("dr-hints").hidden = false;
     });
     $("dr-check").addEventListener("click", () => {
-      const res = call({ cmd: "drill", drill: dr.name, seed: dr.seed, check: { file: "answer.txt", text: $("dr-answer").value } });
+      const res = call({ cmd: "drill", drill: dr.name, seed: dr.seed, check: { file: "answer.txt", text: $("dr-answer").value }, stamp: stamp() });
+      logReview(res);
       show($("dr-report"), res);
       $("dr-report").className = "out " + (res.ok && res.correct ? "good" : "bad");
     });
@@ -466,7 +537,8 @@
       e.preventDefault();
       const line = $("qz-answer").value;
       qzLog($("qz-prompt").textContent + " " + line, "reply");
-      const res = call({ cmd: "quiz_reply", line });
+      const res = call({ cmd: "quiz_reply", line, stamp: stamp() });
+      logReview(res);
       if (!res.ok) { qzLog("course: error: " + res.error, "bad"); return; }
       if (res.retry_text) {
         qzLog(res.retry_text, "bad");
@@ -486,13 +558,6 @@
   }
 
   // ---- flashcards ---------------------------------------------------------------
-
-  // The local calendar date, as the CLI counts "today" (src/host/clock.rs).
-  function today() {
-    const d = new Date();
-    const two = (n) => String(n).padStart(2, "0");
-    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate());
-  }
 
   function flStored() {
     try { return localStorage.getItem(FLASH_KEY); } catch (e) { return null; }
@@ -553,7 +618,8 @@
     });
     for (const b of $("fl-rate").querySelectorAll("button")) {
       b.addEventListener("click", () => {
-        const res = call({ cmd: "flash_rate", reply: b.dataset.rating });
+        const res = call({ cmd: "flash_rate", reply: b.dataset.rating, stamp: stamp() });
+        logReview(res);
         if (!res.ok) { $("fl-note").textContent = "course: error: " + res.error; return; }
         flStore(res.state);
         if (res.scheduled_text) $("fl-log").textContent += res.scheduled_text;
@@ -705,6 +771,7 @@
     flInit();
     labInit();
     mcaInit();
+    pgInit();
     $("loading").remove();
     window.addEventListener("hashchange", route);
     route();

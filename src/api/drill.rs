@@ -308,6 +308,38 @@ pub fn place(
     ))
 }
 
+/// The review-log record of a checked answer ([`run`] or [`replay`] gave
+/// `report` for `req`; `events` when the issue attempts were given as
+/// text): the drill and seed of the problem it was checked against, the
+/// drill's topic, right or the first mistake's kind. `None` when the
+/// request has no answer or names no problem.
+pub fn review(
+    req: &DrillRequest<'_>,
+    events: Option<&str>,
+    report: &Report,
+    who: &str,
+    day: crate::content::flash::Date,
+    time: i64,
+) -> Option<crate::content::review_log::Review> {
+    use crate::content::review_log::{self as log, Topic};
+    let a = req.check?;
+    let item = match events {
+        Some(e) => log::events_item(e),
+        None => match answer_problem(req, a).ok()? {
+            Asked::Seed(seed) => log::drill_item(req.drill, seed),
+            Asked::Events(e) => log::events_item(&e),
+        },
+    };
+    Some(log::drill_review(
+        report,
+        &item,
+        Topic::of_drill(req.drill),
+        who,
+        day,
+        time,
+    ))
+}
+
 /// `course drill list`: every drill with what it practises.
 pub fn list() -> Vec<DrillEntry> {
     drill::list()

@@ -12,5 +12,6 @@ pub mod gen;
 pub mod grade;
 pub mod machine;
 pub mod mca;
+pub mod progress;
 pub mod quiz;
 pub mod schedule;

@@ -49,12 +49,17 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             .map(|(file, text)| api::drill::Answer { file, text }),
     };
     let level = usize::from(a.hint);
+    let who = a.log.who()?;
     let (out, hints) = match events {
         Some(events) => api::drill::replay_with_hints(&req, events, level)?,
         None => api::drill::run_with_hints(&req, level)?,
     };
     match out {
         DrillOutput::Report(r) => {
+            let (day, time) = api::progress::now();
+            if let Some(review) = api::drill::review(&req, events, &r, &who, day, time) {
+                a.log.record(&[review]);
+            }
             match (a.format, level) {
                 (Format::Json, 0) => print_json(&r),
                 (Format::Json, _) => print_json(&api::drill::Hinted {

@@ -64,6 +64,9 @@ pub struct FlashArgs {
     /// Validate a deck (default: the chapter's) and report mistakes.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
     pub check_bank: Option<String>,
+    /// Where each rating is logged too (`course progress`).
+    #[command(flatten)]
+    pub log: super::progress::LogArgs,
 }
 
 pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
@@ -108,6 +111,7 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
             return Ok(0);
         }
     };
+    let who = args.log.who()?;
     let style = ctx.style();
     print(&view::start(&review.start(), &style));
     let stdin = io::stdin();
@@ -133,6 +137,17 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
             echo(&line);
             match review.rate(&line)? {
                 Rated::Scheduled(next) => {
+                    if let Some(rating) = course::content::flash::Rating::parse(&line) {
+                        let (day, time) = course::api::progress::now();
+                        args.log.record(&[course::content::review_log::flash_review(
+                            &front.id,
+                            &front.tags,
+                            rating,
+                            &who,
+                            day,
+                            time,
+                        )]);
+                    }
                     print(&view::scheduled(&next, &style));
                     break;
                 }

@@ -19,6 +19,7 @@ mod bench;
 mod flash;
 mod grade;
 mod mca;
+mod progress;
 mod quiz;
 mod term;
 
@@ -130,6 +131,14 @@ pub enum Command {
     Mca(mca::McaArgs),
     /// Benchmarks of the engine (figures for BENCHMARKS.md).
     Bench(bench::BenchArgs),
+    /// Per topic: attempts, right, the mistakes made most and a trend.
+    #[command(
+        after_help = "Examples:\n  course progress\n  course progress --who ada --format json"
+    )]
+    Progress(progress::ProgressArgs),
+    /// The next problem to practise, on the weakest topic that is due.
+    #[command(after_help = "Examples:\n  course practice\n  course practice --today 2026-01-15")]
+    Practice(progress::ProgressArgs),
     /// Shell completions.
     #[command(after_help = "Example:\n  course completions bash > /etc/bash_completion.d/course")]
     Completions {
@@ -253,6 +262,9 @@ pub struct DrillArgs {
     /// hazard: the trace of Lesson 23.1 §3 (div at 4, mul at 5, 7 and 8).
     #[arg(long, conflicts_with_all = ["seed", "events"])]
     pub lesson: bool,
+    /// Where a checked answer is logged (`course progress`).
+    #[command(flatten)]
+    pub log: progress::LogArgs,
 }
 
 /// What every command gets: the machine, the data source, and styling.
@@ -352,6 +364,8 @@ fn run(cli: Cli, width: usize) -> CmdResult {
         Command::Flash(a) => flash::run(&ctx, a),
         Command::Mca(a) => mca::run(&ctx, a),
         Command::Bench(a) => bench::run(&ctx, a),
+        Command::Progress(a) => progress::progress(a),
+        Command::Practice(a) => progress::practice(a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(*shell, &mut Cli::command(), "course", &mut buf);

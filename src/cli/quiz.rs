@@ -96,6 +96,9 @@ pub struct QuizArgs {
     /// Output format of --list, --reveal and --answers.
     #[arg(long, value_enum, default_value_t = QuizFormat::Text)]
     pub format: QuizFormat,
+    /// Where each answer of an interactive quiz is logged (`course progress`).
+    #[command(flatten)]
+    pub log: super::progress::LogArgs,
 }
 
 /// The most bytes one typed answer may have.
@@ -202,6 +205,7 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
     } else {
         api::session(sel, args.seed)?
     };
+    let who = args.log.who()?;
     let style = ctx.style();
     print(&view::intro(&session.intro(), &style));
     let stdin = io::stdin();
@@ -219,6 +223,10 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
             match session.reply(&line) {
                 Some(Reply::Retry(r)) => print(&view::retry(&r, &style)),
                 Some(Reply::Feedback(f)) => {
+                    let (day, time) = course::api::progress::now();
+                    args.log.record(&[course::content::review_log::quiz_review(
+                        &f.outcome, q.kind, &who, day, time,
+                    )]);
                     print(&view::feedback(&f, &style));
                     break;
                 }

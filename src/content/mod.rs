@@ -8,4 +8,6 @@ pub mod flash;
 pub mod flash_log;
 pub mod gen;
 pub mod lab;
+pub mod progress;
 pub mod quiz;
+pub mod review_log;

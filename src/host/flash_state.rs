@@ -315,20 +315,26 @@ pub fn catch_up(path: &Path, loaded: &mut Loaded) -> Result<LogTail, StateError>
     }
     let held = loaded.state.log_lines;
     let origin = log.display().to_string();
+    // One parse of the log: a damaged state needs its head too (the lines
+    // it held), a sound one only the tail.
+    let skip = if loaded.damaged { 0 } else { held };
+    let mut read = flash_log::read_log(&bytes, &origin, skip);
+    let tail_at = read.entries.partition_point(|(line, _)| *line <= held);
+    let head: Vec<(usize, Logged)> = read.entries.drain(..tail_at).collect();
+    let bad_at = read.bad.partition_point(|d| (d.line as usize) <= held);
+    read.bad.drain(..bad_at);
     if loaded.damaged && held > 0 {
         // The cards a damaged state lost: their records in the lines it
         // held, replayed from a new card (exact for every card the log has
         // seen from its first review).
-        let head = flash_log::read_log(&bytes, &origin, 0);
         let lost: Vec<&Logged> = head
-            .entries
             .iter()
-            .filter(|(line, e)| *line <= held && !loaded.state.cards.contains_key(&e.card))
+            .filter(|(_, e)| !loaded.state.cards.contains_key(&e.card))
             .map(|(_, e)| e)
             .collect();
         let before = loaded.state.cards.len();
         flash_log::replay(&mut loaded.state, lost);
-        let rebuilt = loaded.state.cards.len() - before;
+        let rebuilt = loaded.state.cards.len().saturating_sub(before);
         if rebuilt > 0 {
             loaded.warnings.push(format!(
                 "{}: rebuilt {rebuilt} more card(s) from the review log {origin}",
@@ -336,7 +342,6 @@ pub fn catch_up(path: &Path, loaded: &mut Loaded) -> Result<LogTail, StateError>
             ));
         }
     }
-    let read = flash_log::read_log(&bytes, &origin, held);
     if read.lines < held {
         loaded.warnings.push(format!(
             "{}: the review log has {} line(s), but the state holds {held}; its lines are counted \

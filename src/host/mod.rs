@@ -11,6 +11,7 @@ pub mod class;
 pub mod clock;
 pub mod flash_state;
 pub mod quiz_state;
+pub mod review_log;
 #[cfg(unix)]
 pub mod run;
 #[cfg(target_os = "linux")]

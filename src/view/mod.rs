@@ -11,6 +11,7 @@ pub mod gen;
 pub mod grade;
 pub mod machine;
 pub mod mca;
+pub mod progress;
 pub mod quiz;
 pub mod report;
 pub mod schedule;

@@ -419,6 +419,7 @@ fn a_killed_session_keeps_every_rated_card() {
     let st = dir.join("s.json");
     let s = st.display().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
+        .env("XDG_DATA_HOME", scratch_data())
         .args([
             "flash",
             "23",
@@ -557,8 +558,11 @@ fn two_processes_on_one_state_keep_each_others_reviews() {
     let dir = dir_tmp.path();
     let st = dir.join("s.json");
     let s = st.display().to_string();
+    let data_tmp = tempdir();
+    let data = data_tmp.path();
     let spawn = |tag: &str| {
         Command::new(env!("CARGO_BIN_EXE_course"))
+            .env("XDG_DATA_HOME", data)
             .args([
                 "flash",
                 "23",
@@ -634,6 +638,15 @@ fn two_processes_on_one_state_keep_each_others_reviews() {
     }
     // Nothing but the log is left next to the state.
     assert_eq!(files(dir), log_and_state());
+    // The review log has every rating of both, each once.
+    let log = std::fs::read_to_string(data.join("course/reviews.log")).unwrap();
+    let flash = log.lines().filter(|l| l.contains(" flash ")).count();
+    assert_eq!(flash, na + nb, "{log}");
+}
+
+/// The data folder of runs that do not look at their review log.
+fn scratch_data() -> std::path::PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("scratch-data")
 }
 
 /// Issue 11, point 16: a rating shown as done is already on disk when it
@@ -650,6 +663,7 @@ fn a_review_is_saved_before_it_is_shown_and_no_temporaries_stay() {
     std::fs::write(dir.join(".s.json.tmp"), "{").unwrap();
     let s = st.display().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
+        .env("XDG_DATA_HOME", scratch_data())
         .args([
             "flash",
             "23",
@@ -755,6 +769,7 @@ fn concurrent_sessions_on_the_same_cards_lose_no_review() {
     let mut children: Vec<std::process::Child> = (0..PROCS)
         .map(|_| {
             Command::new(env!("CARGO_BIN_EXE_course"))
+                .env("XDG_DATA_HOME", scratch_data())
                 .args([
                     "flash",
                     "23",

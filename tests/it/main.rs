@@ -33,6 +33,7 @@ mod modulo_exact;
 mod modulo_quality;
 mod operand_forms;
 mod practice;
+mod progress_cli;
 mod properties;
 mod quiz_bank;
 mod quiz_cli;

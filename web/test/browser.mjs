@@ -9,7 +9,9 @@
 //      is kept (local storage); a state file made by `course flash`
 //      imported, listed as the CLI lists it, and exported byte for byte;
 //   4. a lab sample submission uploaded and checked: the CLI's verdict;
-//   5. the llvm-mca view; every section at 360 px without page scrolling.
+//   5. the llvm-mca view; every section at 360 px without page scrolling;
+//   6. the Progress view: the checks, answers and rating made above, as
+//      `course progress` computes them on the exported review log.
 // A screenshot of each step goes to target/web-screenshots/. Nothing may
 // be requested from the network. It also measures the load time.
 //
@@ -246,6 +248,30 @@ try {
   expect("the second press adds hint 2", h2.includes("Hint 2:") && h2.startsWith(h1.split("\n")[0]), h2);
   await shot("drill-hints");
 
+  // ---- 6. progress: the reviews made above (a list-schedule check, right;
+  // two quiz answers, one right; a flashcard rated good), as the CLI counts
+  // them in the exported log.
+  await go("progress");
+  const prog = await text("#pg-out");
+  expect("the progress view counts 4 reviews, 3 right", prog.startsWith(`Progress of me on ${day}: 4 attempt(s), 3 right (75 %).`), prog);
+  const lsRow = prog.split("\n").find((l) => l.startsWith("list scheduling"));
+  expect("list scheduling: 1 attempt, 100 % right", !!lsRow && /^list scheduling\s+1\s+100 %/.test(lsRow), lsRow);
+  expect("the wrong quiz answer's kind is listed", /mistakes made most: \S+-wrong 1/.test(prog), prog);
+  expect("a next problem is offered", (await text("#pg-practice")).startsWith("Practise "), await text("#pg-practice"));
+  const logFiles = fs.mkdtempSync(path.join(os.tmpdir(), "course-reviews-"));
+  await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: logFiles });
+  await page.click("#pg-export");
+  const logFile = path.join(logFiles, "reviews.log");
+  for (let i = 0; i < 50 && !fs.existsSync(logFile); i++) await new Promise((r) => setTimeout(r, 100));
+  const logLines = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").split("\n").filter((l) => l && !l.startsWith("#")) : [];
+  expect("the exported review log has the 4 lines", logLines.length === 4, logLines.join("\n"));
+  const cliProg = native(["progress", "--review-log", logFile, "--who", "me", "--today", day]);
+  expect("the progress view is course progress on the exported log, byte for byte", prog === cliProg, prog + "\n--- CLI:\n" + cliProg);
+  const cliPractice = native(["practice", "--review-log", logFile, "--who", "me", "--today", day]);
+  expect("the next problem is course practice's", (await text("#pg-practice")) === cliPractice, cliPractice);
+  fs.rmSync(logFiles, { recursive: true, force: true });
+  await shot("progress");
+
   // ---- 5. llvm-mca, and 360 px ---------------------------------------------------
   await go("mca");
   await page.click("#mca-form button[type=submit]");
@@ -268,7 +294,7 @@ try {
   expect("the pasted text is kept in local storage", kept === dot);
   await shot("mca-own-text");
   await page.setViewport({ width: 360, height: 740 });
-  for (const s of ["list-schedule", "drills", "quiz", "flash", "lab", "mca"]) {
+  for (const s of ["list-schedule", "drills", "quiz", "flash", "progress", "lab", "mca"]) {
     await go(s);
     const w = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(`#${s} fits 360 px (page width ${w})`, w <= 360);

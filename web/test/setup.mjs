@@ -31,7 +31,7 @@ export function need(pairs) {
 
 // The native binary run from the repository root without colour.
 export function runNative(args, stdin) {
-  const r = spawnSync(bin, args, { cwd: root, input: stdin || "", encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(bin, args, { cwd: root, input: stdin || "", encoding: "utf8", env: { ...process.env, NO_COLOR: "1", XDG_DATA_HOME: path.join(root, "target/web-test-data") } });
   if (r.error) throw r.error;
   return r;
 }

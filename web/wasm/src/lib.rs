@@ -23,6 +23,12 @@
 //! | `mca` | `course mca INPUT [--timeline] [--resource-pressure] …` |
 //! | `quiz_start`, `quiz_reply`, `quiz_end` | `course quiz 23` |
 //! | `flash_open`, `flash_reveal`, `flash_rate`, `flash_import` | `course flash 23`, the state kept by the page |
+//! | `progress` | `course progress` and `course practice` over the page's review log |
+//!
+//! A `drill` check, a `quiz_reply` that is graded and a `flash_rate` that
+//! rates take an optional `"stamp": {"who", "day", "time"}` (the page's
+//! clock); with it the response has `review_line`, the line the native
+//! review log would get, which the page appends to its own log.
 
 use std::cell::RefCell;
 
@@ -112,6 +118,7 @@ fn dispatch(req: &Value) -> Out {
         "flash_rate" => flash_rate(&args(req)?),
         "flash_import" => flash_import(&args(req)?),
         "bench_exact" => bench_exact(&args(req)?),
+        "progress" => progress(&args(req)?),
         _ => Err(format!("unknown command `{cmd}`")),
     }
 }
@@ -221,6 +228,59 @@ struct DrillReq {
     /// Hints asked for (`course drill … --hint` N times); 0 for none.
     #[serde(default)]
     hints: usize,
+    /// Who checks and when, for the review log.
+    #[serde(default)]
+    stamp: Option<Stamp>,
+}
+
+/// Who reviews and when (the page's clock), for a review-log line.
+#[derive(Deserialize, Clone)]
+struct Stamp {
+    #[serde(default)]
+    who: String,
+    day: String,
+    time: i64,
+}
+
+impl Stamp {
+    fn day(&self) -> Result<Date, String> {
+        Date::parse(&self.day)
+            .ok_or_else(|| format!("stamp: `{}` is not a day YYYY-MM-DD", self.day))
+    }
+}
+
+/// `{"cmd":"progress","log":TEXT,"today":"YYYY-MM-DD","who":NAME?}`: the
+/// figures of `course progress` and the pick of `course practice` on the
+/// page's review log, as JSON and text, and the log's bad lines.
+#[derive(Deserialize)]
+struct ProgressReq {
+    #[serde(default)]
+    log: String,
+    today: String,
+    #[serde(default)]
+    who: Option<String>,
+}
+
+fn progress(a: &ProgressReq) -> Out {
+    use course::content::progress as p;
+    let today = Date::parse(&a.today).ok_or_else(|| format!("`{}` is not a day", a.today))?;
+    let (reviews, warnings) = api::progress::reviews_of_text(&a.log, "review log");
+    let who = a.who.as_deref().filter(|w| !w.is_empty());
+    let prog = p::progress(&reviews, who, today);
+    let prac = p::practice(&reviews, who, today);
+    Ok(object([
+        (
+            "progress",
+            serde_json::to_value(&prog).map_err(|e| e.to_string())?,
+        ),
+        ("progress_text", view::progress::progress_text(&prog).into()),
+        (
+            "practice",
+            serde_json::to_value(&prac).map_err(|e| e.to_string())?,
+        ),
+        ("practice_text", view::progress::practice_text(&prac).into()),
+        ("warnings", warnings.into()),
+    ]))
 }
 
 #[derive(Deserialize)]
@@ -246,21 +306,18 @@ fn drill_named(name: &str) -> Result<Drill, String> {
 fn drill(a: &DrillReq) -> Out {
     let m = machine(a.machine.as_deref(), None)?;
     let d = drill_named(&a.drill)?;
-    let (out, hints) = api::drill::run_with_hints(
-        &DrillRequest {
-            drill: d,
-            seed: Some(a.seed),
-            machine: &m,
-            source: &Source::Embedded,
-            solution: a.solution,
-            check: a.check.as_ref().map(|c| Answer {
-                file: &c.file,
-                text: &c.text,
-            }),
-        },
-        a.hints,
-    )
-    .map_err(|e| e.to_string())?;
+    let req = DrillRequest {
+        drill: d,
+        seed: Some(a.seed),
+        machine: &m,
+        source: &Source::Embedded,
+        solution: a.solution,
+        check: a.check.as_ref().map(|c| Answer {
+            file: &c.file,
+            text: &c.text,
+        }),
+    };
+    let (out, hints) = api::drill::run_with_hints(&req, a.hints).map_err(|e| e.to_string())?;
     if a.hints > 0 {
         return Ok(object([
             ("hints", hints.clone().into()),
@@ -274,11 +331,19 @@ fn drill(a: &DrillReq) -> Out {
             ("json", pretty(&p).into()),
             ("text", text(view::drill::problem_text(&p))),
         ]),
-        DrillOutput::Report(r) => object([
-            ("correct", r.correct().into()),
-            ("json", pretty(&r).into()),
-            ("text", text(view::drill::report_text(&r))),
-        ]),
+        DrillOutput::Report(r) => {
+            let line = match &a.stamp {
+                Some(st) => api::drill::review(&req, None, &r, &st.who, st.day()?, st.time)
+                    .map_or(Value::Null, |rev| rev.line().into()),
+                None => Value::Null,
+            };
+            object([
+                ("correct", r.correct().into()),
+                ("json", pretty(&r).into()),
+                ("review_line", line),
+                ("text", text(view::drill::report_text(&r))),
+            ])
+        }
     })
 }
 
@@ -437,12 +502,15 @@ fn quiz_start(a: &QuizStartReq) -> Out {
 #[derive(Deserialize)]
 struct LineReq {
     line: String,
+    #[serde(default)]
+    stamp: Option<Stamp>,
 }
 
 fn quiz_reply(a: &LineReq) -> Out {
     QUIZ.with(|q| {
         let mut q = q.borrow_mut();
         let s = q.as_mut().ok_or("no quiz is running")?;
+        let asked = s.question();
         let reply = s.reply(&a.line).ok_or("the quiz is over")?;
         let mut v = quiz_state(s);
         if let Value::Object(m) = &mut v {
@@ -459,6 +527,16 @@ fn quiz_reply(a: &LineReq) -> Out {
                         "status".into(),
                         serde_json::to_value(f.outcome.status).unwrap_or(Value::Null),
                     );
+                    if let (Some(st), Some(q)) = (&a.stamp, &asked) {
+                        let rev = course::content::review_log::quiz_review(
+                            &f.outcome,
+                            q.kind,
+                            &st.who,
+                            st.day()?,
+                            st.time,
+                        );
+                        m.insert("review_line".into(), rev.line().into());
+                    }
                 }
             }
         }
@@ -563,6 +641,8 @@ fn flash_open(a: &FlashOpenReq) -> Out {
 struct ReplyReq {
     #[serde(default)]
     reply: String,
+    #[serde(default)]
+    stamp: Option<Stamp>,
 }
 
 fn flash_reveal(a: &ReplyReq) -> Out {
@@ -580,6 +660,7 @@ fn flash_rate(a: &ReplyReq) -> Out {
     FLASH.with(|f| {
         let mut f = f.borrow_mut();
         let r = f.as_mut().ok_or("no review is running")?;
+        let front = r.front();
         let rated = r.rate(&a.reply).map_err(|e| e.to_string())?;
         let mut v = match &rated {
             Rated::NotARating(n) => {
@@ -596,6 +677,18 @@ fn flash_rate(a: &ReplyReq) -> Out {
                         "scheduled".into(),
                         serde_json::to_value(next).unwrap_or(Value::Null),
                     );
+                    let rating = course::content::flash::Rating::parse(&a.reply);
+                    if let (Some(st), Some(card), Some(rating)) = (&a.stamp, &front, rating) {
+                        let rev = course::content::review_log::flash_review(
+                            &card.id,
+                            &card.tags,
+                            rating,
+                            &st.who,
+                            st.day()?,
+                            st.time,
+                        );
+                        m.insert("review_line".into(), rev.line().into());
+                    }
                 }
                 v
             }
@@ -776,5 +869,40 @@ mod tests {
             assert!(data::embedded(p).is_some(), "{p}");
         }
         assert_eq!(v["drills"].as_array().unwrap().len(), Drill::ALL.len());
+    }
+
+    #[test]
+    fn reviews_give_log_lines_and_progress_reads_them() {
+        let stamp = json!({"who": "ada", "day": "2026-01-05", "time": 1767571200});
+        let v = ask(json!({"cmd": "drill", "drill": "rthroughput", "seed": 3,
+            "check": {"file": "a.txt", "text": "999\n"}, "stamp": stamp}));
+        let line = v["review_line"].as_str().unwrap().to_string();
+        assert_eq!(
+            line,
+            "2026-01-05 1767571200 ada drill rthroughput:3 rthroughput wrong wrong\n"
+        );
+        let v = ask(json!({"cmd": "flash_open", "today": "2026-01-05"}));
+        assert_eq!(v["ok"], true);
+        ask(json!({"cmd": "flash_reveal", "reply": ""}));
+        let v = ask(json!({"cmd": "flash_rate", "reply": "again", "stamp": stamp}));
+        let flash = v["review_line"].as_str().unwrap().to_string();
+        assert!(
+            flash.contains(" ada flash ") && flash.ends_with(" wrong again\n"),
+            "{flash}"
+        );
+        let log = format!("{line}{flash}garbage\n");
+        let v = ask(json!({"cmd": "progress", "log": log, "today": "2026-01-05"}));
+        assert_eq!(v["progress"]["total"]["attempts"], 2);
+        // The weakest: a topic got wrong (0 of 1), not one never tried.
+        assert_eq!(v["practice"]["progress"]["tally"]["attempts"], 1);
+        assert_eq!(v["practice"]["progress"]["tally"]["right"], 0);
+        assert!(v["warnings"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("review log:3:1:"));
+        assert!(v["progress_text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Progress on 2026-01-05"));
     }
 }
