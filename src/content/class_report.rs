@@ -145,8 +145,7 @@ impl Cause {
         match self {
             Cause::NoFolder => "no submission folder (on the roster)".into(),
             Cause::NoSubmission => {
-                "no readable submission (missing, refused or unreadable file, or a failed program)"
-                    .into()
+                "no readable submission (no file, a refused one, or a failed program)".into()
             }
             Cause::Malformed => "malformed line".into(),
             Cause::Unknown => "a label the input does not have".into(),
