@@ -139,7 +139,7 @@ fn causes_text(s: &mut String, causes: &[CauseCount], with_inputs: bool) {
 const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:62em;padding:0 1em;color:#222}\
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\
 table{border-collapse:collapse;margin:.6em 0}td,th{padding:.15em .6em;text-align:left;vertical-align:top}\
-th{border-bottom:1px solid #999}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\
+th{border-bottom:1px solid #999}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.mistakes{min-width:22em}\
 tr:nth-child(even) td{background:#f6f6f6}svg{display:block;margin:.5em 0}\
 .bar{fill:#4a78b5}.cbar{fill:#c2553a}.axis{stroke:#666}svg text{font:11px system-ui,sans-serif;fill:#222}\
 .note{color:#666}";
@@ -361,7 +361,7 @@ fn students_html(s: &mut String, r: &ClassReport) {
         let total = st.total.map(num).unwrap_or_default();
         let _ = write!(
             s,
-            "<tr class=\"student\" data-name=\"{}\" data-total=\"{}\"><td class=\"name\">{}{}</td><td class=\"id\">{}</td><td class=\"n\" data-field=\"total\">{}</td>",
+            "<tr class=\"student\" data-name=\"{}\" data-total=\"{}\"><td class=\"name\"><span class=\"who\">{}</span>{}</td><td class=\"id\">{}</td><td class=\"n\" data-field=\"total\">{}</td>",
             esc(&st.name),
             esc(&total),
             esc(&st.name),
