@@ -571,12 +571,12 @@ fn summary(scores: &[f64], valid: u64) -> Summary {
     }
 }
 
+/// Per cause: the students who made it, its count, the inputs it was
+/// made on (by index).
+type Tally = BTreeMap<Cause, (u64, u64, BTreeSet<usize>)>;
+
 /// Cause counts as reported: by students, then count, then key.
-fn cause_counts(
-    tally: BTreeMap<Cause, (u64, u64, BTreeSet<usize>)>,
-    of: u64,
-    input_names: &[String],
-) -> Vec<CauseCount> {
+fn cause_counts(tally: Tally, of: u64, input_names: &[String]) -> Vec<CauseCount> {
     let mut v: Vec<CauseCount> = tally
         .into_iter()
         .map(|(c, (students, count, inputs))| CauseCount {
@@ -622,10 +622,9 @@ pub fn class_report(
     let mut valid = vec![0u64; n_inputs];
     let mut not_graded = vec![0u64; n_inputs];
     let mut hidden = vec![false; n_inputs];
-    let mut tallies: Vec<BTreeMap<Cause, (u64, u64, BTreeSet<usize>)>> =
-        vec![BTreeMap::new(); n_inputs];
+    let mut tallies: Vec<Tally> = vec![BTreeMap::new(); n_inputs];
     let mut op_tallies: Vec<BTreeMap<OpId, u64>> = vec![BTreeMap::new(); n_inputs];
-    let mut class_tally: BTreeMap<Cause, (u64, u64, BTreeSet<usize>)> = BTreeMap::new();
+    let mut class_tally: Tally = BTreeMap::new();
     let mut totals: Vec<f64> = Vec::new();
     let mut all_valid = 0u64;
     let mut class_not_graded = 0u64;
@@ -739,7 +738,7 @@ pub fn class_report(
                     .collect()
             };
             // Most students first; the source order on ties (stable).
-            misplaced.sort_by(|a, b| b.students.cmp(&a.students));
+            misplaced.sort_by_key(|m| std::cmp::Reverse(m.students));
             misplaced.truncate(MAX_MISPLACED);
             InputStats {
                 causes: cause_counts(std::mem::take(&mut tallies[i]), of, &names),
