@@ -18,7 +18,8 @@
 //!   cell: the issue slots; a unit held past its first cycle by one of the
 //!   operations in the cell ("div occupancy ignored"); rows that collide
 //!   only modulo II; else two operations on one unit in one cycle;
-//! - a loop whose submitted II is below ResMII or RecMII (Lesson 23.1 §4)
+//! - a loop whose submitted II is below ResMII or RecMII (the two bounds
+//!   of Theorem 23.1.12, as Lesson 23.6 names them)
 //!   is that one cause, and absorbs the resource overflows (below ResMII)
 //!   or the short dependences on a recurrence (below RecMII) it forces;
 //! - the other kinds as they are (missing operation, placed twice, …), a
