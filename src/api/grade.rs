@@ -117,6 +117,24 @@ pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades
     })
 }
 
+/// What the class gets wrong (`course grade --report`, `--format stats`):
+/// [`crate::content::class_report::class_report`] over the graded
+/// students, with the roster's ids and its students without a folder.
+/// `g` is the report as graded (hidden inputs not yet redacted: the class
+/// report names their kinds only).
+pub fn class_report(
+    g: &Grades,
+    roster: Option<&crate::view::grade::Roster>,
+) -> crate::content::class_report::ClassReport {
+    let entries: Option<Vec<(String, String)>> = roster.map(|r| {
+        r.entries
+            .iter()
+            .map(|(folder, id, _)| (folder.clone(), id.clone()))
+            .collect()
+    });
+    crate::content::class_report::class_report(&g.lab, &g.students, entries.as_deref())
+}
+
 /// The most hidden inputs a `--run` may ask for (the lab's own bound).
 pub use crate::content::lab::MAX_HIDDEN;
 

@@ -21,6 +21,12 @@ pub enum GradeFormat {
     /// Gradescope's results.json (for a class folder an export keyed by
     /// student, for the grader's records).
     Gradescope,
+    /// What the class gets wrong (with --lab): per input and over the
+    /// class, score histograms, the causes of mistakes with the share of
+    /// students who made each, the operations most often misplaced.
+    Stats,
+    /// The same figures as JSON (what --report writes beside its page).
+    StatsJson,
 }
 
 #[derive(clap::Args, Debug)]
@@ -51,6 +57,12 @@ pub struct GradeArgs {
     /// the gradebook (--format csv).
     #[arg(long, value_name = "FILE", value_parser = clap::value_parser!(PathBuf))]
     pub roster: Option<PathBuf>,
+    /// Also write what the class gets wrong (as --format stats) as a
+    /// self-contained HTML page FILE (charts drawn in SVG, no script, no
+    /// network: it opens from file://) and its figures as JSON beside it
+    /// (FILE with the extension .json). With --lab.
+    #[arg(long, value_name = "FILE", requires = "lab", value_parser = clap::value_parser!(PathBuf))]
+    pub report: Option<PathBuf>,
     /// Merge the graded students' rows into this gradebook CSV (made with
     /// --format csv) and print the whole gradebook.
     #[arg(long, value_name = "FILE", value_parser = clap::value_parser!(PathBuf))]
@@ -256,10 +268,24 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
         (_, true) => Mode::Class,
         _ => Mode::Detect,
     };
-    if (args.roster.is_some() || args.merge.is_some()) && args.format != GradeFormat::Csv {
+    let stats = matches!(args.format, GradeFormat::Stats | GradeFormat::StatsJson);
+    if args.merge.is_some() && args.format != GradeFormat::Csv {
         return Err(CliError(
-            "--roster and --merge make a gradebook: add --format csv".into(),
+            "--merge makes a gradebook: add --format csv".into(),
         ));
+    }
+    if args.roster.is_some() && args.format != GradeFormat::Csv && !stats && args.report.is_none() {
+        return Err(CliError(
+            "--roster goes with a gradebook (--format csv) or the class report (--report, --format stats)".into(),
+        ));
+    }
+    if stats && args.lab.is_none() {
+        return Err(CliError(
+            "--format stats and stats-json report on a class: add --lab NAME DIR".into(),
+        ));
+    }
+    if let Some(p) = &args.report {
+        report_paths(p)?;
     }
     match (&args.lab, args.paths.as_slice()) {
         (Some(lab), [dir]) => {
@@ -296,6 +322,7 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
 /// Prints the report in the asked format, the notes and grading errors on
 /// standard error; the exit code.
 pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
+    let full = g;
     let redacted;
     let g = if args.run.reveal_hidden
         || !matches!(args.format, GradeFormat::Json | GradeFormat::CsvLong)
@@ -311,19 +338,39 @@ pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
         redacted = r;
         &redacted
     };
+    let roster = match &args.roster {
+        Some(p) => {
+            let p = path_arg(p);
+            Some(Roster::parse(&read_file(&p)?, &p)?)
+        }
+        None => None,
+    };
+    // The class report is made from the report as graded: it names a
+    // hidden input's kinds of mistakes only.
+    let stats = (matches!(args.format, GradeFormat::Stats | GradeFormat::StatsJson)
+        || args.report.is_some())
+    .then(|| api::grade::class_report(full, roster.as_ref()));
+    if let (Some(p), Some(r)) = (&args.report, &stats) {
+        let (html, json) = report_paths(p)?;
+        write_out(&html, &course::view::class_report::html(r))?;
+        let mut j = serde_json::to_string_pretty(r)
+            .map_err(|e| CliError(format!("the class report: {e}")))?;
+        j.push('\n');
+        write_out(&json, &j)?;
+    }
     match args.format {
+        GradeFormat::Stats | GradeFormat::StatsJson => match &stats {
+            Some(r) if args.format == GradeFormat::Stats => {
+                print(&course::view::class_report::text(r))
+            }
+            Some(r) => print_json(r),
+            None => {}
+        },
         GradeFormat::Text => print(&super::paint(ctx, &grade_view::text(g))),
         GradeFormat::Json => print_json(g),
         GradeFormat::CsvLong => print(&grade_view::csv_long(g)),
         GradeFormat::Gradescope => print_json(&grade_view::gradescope(g)),
         GradeFormat::Csv => {
-            let roster = match &args.roster {
-                Some(p) => {
-                    let p = path_arg(p);
-                    Some(Roster::parse(&read_file(&p)?, &p)?)
-                }
-                None => None,
-            };
             let rows = grade_view::csv(g, roster.as_ref());
             match &args.merge {
                 Some(p) => {
@@ -338,6 +385,24 @@ pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
         eprintln!("course: note: {n}");
     }
     Ok(exit_code(g))
+}
+
+/// The page and the JSON file of `--report FILE`: FILE, and FILE with the
+/// extension `.json`.
+fn report_paths(p: &Path) -> Result<(PathBuf, PathBuf), CliError> {
+    let json = p.with_extension("json");
+    if json == p {
+        return Err(CliError(format!(
+            "--report {}: this is the HTML page, and its figures go to FILE.json beside it: give a name such as class.html",
+            p.display()
+        )));
+    }
+    Ok((p.to_path_buf(), json))
+}
+
+/// Writes `text` to `path`, or says why not.
+fn write_out(path: &Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text).map_err(|e| CliError(format!("{}: {e}", path.display())))
 }
 
 /// 2 when the grader could not read something (every grading error is

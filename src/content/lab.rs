@@ -189,6 +189,7 @@ pub fn redact_hidden(r: &mut InputReport) {
             ),
             line: None,
             op: None,
+            detail: None,
         })
         .collect();
     r.submitted = None;
@@ -349,6 +350,7 @@ fn format_violation(message: String) -> Violation {
         message,
         line: None,
         op: None,
+        detail: None,
     }
 }
 

@@ -1,6 +1,8 @@
 //! Course content: embedded data, generators, drills, the quiz, flashcards
 //! and lab grading.
 
+pub mod class_gen;
+pub mod class_report;
 pub mod data;
 pub mod drill;
 pub mod family;

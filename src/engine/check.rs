@@ -87,6 +87,38 @@ pub struct Violation {
     /// did not fit for resources).
     #[serde(skip)]
     pub op: Option<OpId>,
+    /// The facts behind a latency or resource violation, as data (what
+    /// the message says in words); `None` for the other kinds.
+    #[serde(skip)]
+    pub detail: Option<Detail>,
+}
+
+/// Why a latency or resource violation holds, as the checker found it:
+/// the class report (`content::class_report`) names root causes from
+/// these, never from the message text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// `edge` is not honoured (`t_to + d·II < t_from + ℓ`, §2): its source
+    /// is at `from_cycle`, its target at `to_cycle`.
+    Dependence {
+        /// The dependence.
+        edge: Edge,
+        /// Its source's cycle.
+        from_cycle: Cycle,
+        /// Its target's cycle.
+        to_cycle: Cycle,
+    },
+    /// The operation placed at `at` does not fit (Definition 23.1.3): the
+    /// overflow Algorithm 23.1.4 found, and the cycle of each holder of
+    /// that cell.
+    Conflict {
+        /// The cycle of the operation that does not fit.
+        at: Cycle,
+        /// The cell that would overflow, and its owners.
+        conflict: Conflict,
+        /// Each owner of the cell with its cycle.
+        holders: Vec<(OpId, Cycle)>,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -198,6 +230,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         message: d.message.clone(),
         line: Some(d.line),
         op: None,
+        detail: None,
     }));
     violations.count(ViolationKind::Format, sub.more_errors);
     let labels = p.label_map();
@@ -209,6 +242,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
                 message: format!("'{}' is not an operation of {}", pl.label, p.name()),
                 line: Some(pl.line),
                 op: None,
+                detail: None,
             }),
             Some(&x) => match cycles[x.index()] {
                 Some((_, first)) => violations.push(Violation {
@@ -216,6 +250,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
                     message: format!("{} is placed twice (first on line {first})", pl.label),
                     line: Some(pl.line),
                     op: Some(x),
+                    detail: None,
                 }),
                 None => cycles[x.index()] = Some((pl.cycle, pl.line)),
             },
@@ -237,6 +272,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
             message: format!("no cycle for {listed}{more}"),
             line: None,
             op: None,
+            detail: None,
         });
     }
     let ii = match (p.kind(), sub.ii) {
@@ -250,6 +286,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
                 ),
                 line: None,
                 op: None,
+                detail: None,
             });
             None
         }
@@ -259,6 +296,7 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
                 message: format!("{} is a block: 'ii' belongs to loop submissions", p.name()),
                 line: Some(line),
                 op: None,
+                detail: None,
             });
             None
         }
@@ -369,6 +407,11 @@ fn latency_over(
                 ),
                 line: line_of(e.to),
                 op: Some(e.to),
+                detail: Some(Detail::Dependence {
+                    edge: *e,
+                    from_cycle: ti,
+                    to_cycle: tj,
+                }),
             });
         }
     }
@@ -452,23 +495,38 @@ fn resources_in_order(
         (Kind::Loop, Some(ii)) => GlobalTable::modulo(ii),
         _ => GlobalTable::new(),
     };
+    // The cycle of each operation booked so far, for the holders of a
+    // conflict.
+    let mut at: Vec<Option<Cycle>> = vec![None; p.len()];
     for (c, x) in order {
         let class = p.op(x).class;
         if !table.fits(m, class, c) {
-            out.add(ViolationKind::Resource, || Violation {
-                kind: ViolationKind::Resource,
-                message: format!(
-                    "{} at {c}: {}",
-                    p.label(x),
-                    table
-                        .fits_why(m, class, c)
-                        .map(|conf| conflict_reason(p, m, table.ii(), &conf))
-                        .unwrap_or_default()
-                ),
-                line: line_of(x),
-                op: Some(x),
+            out.add(ViolationKind::Resource, || {
+                let conf = table.fits_why(m, class, c);
+                Violation {
+                    kind: ViolationKind::Resource,
+                    message: format!(
+                        "{} at {c}: {}",
+                        p.label(x),
+                        conf.as_ref()
+                            .map(|conf| conflict_reason(p, m, table.ii(), conf))
+                            .unwrap_or_default()
+                    ),
+                    line: line_of(x),
+                    op: Some(x),
+                    detail: conf.map(|conflict| Detail::Conflict {
+                        at: c,
+                        holders: conflict
+                            .owners
+                            .iter()
+                            .filter_map(|&o| Some((o, at.get(o.index()).copied().flatten()?)))
+                            .collect(),
+                        conflict,
+                    }),
+                }
             });
         }
+        at[x.index()] = Some(c);
         // Place it anyway so later operations see the real occupancy.
         table.place(m, class, c, Some(x));
     }

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod autograder;
 pub mod bench;
+pub mod class_report;
 pub mod dot;
 pub mod drill;
 pub mod flash;

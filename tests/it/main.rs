@@ -17,6 +17,7 @@ mod drill_snapshots;
 mod flash_cli;
 mod grade_adversarial;
 mod grade_properties;
+mod grade_report;
 mod grade_run;
 mod grade_safety;
 mod grade_samples;
