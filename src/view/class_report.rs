@@ -115,6 +115,8 @@ fn causes_text(s: &mut String, causes: &[CauseCount], with_inputs: bool) {
         return;
     }
     let _ = writeln!(s, "  mistakes (students who made each):");
+    // Counts right-aligned to the widest class size, so the labels line up.
+    let width = causes.iter().map(|c| c.of.to_string().len()).max().unwrap_or(1);
     for c in causes {
         let on = if with_inputs {
             format!(" · on {}", c.inputs.join(", "))
@@ -122,7 +124,7 @@ fn causes_text(s: &mut String, causes: &[CauseCount], with_inputs: bool) {
             String::new()
         };
         let line = format!(
-            "  {:>5} %  {}/{}  {}{on}",
+            "  {:>5} %  {:>width$}/{}  {}{on}",
             num(c.percent),
             c.students,
             c.of,
