@@ -175,7 +175,7 @@ pub fn lower(
 ) -> Result<Lowered, Diagnostics> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let dialect = dialect_of(text);
-    let mut errors = Vec::new();
+    let mut errors = Capped::default();
     let mut insns = Vec::new();
     let regions = text.lines().any(|l| marker(l, dialect) == Some(true));
     let mut inside = !regions;
@@ -212,12 +212,12 @@ pub fn lower(
         }
     }
     if !errors.is_empty() {
-        return Err(Diagnostics(errors));
+        return Err(Diagnostics(errors.finish("problems")));
     }
     let line_count = text.lines().count();
     // What each instruction does, and its class, or why it has none.
     let mut lowered: Vec<(Insn, Sem, String)> = Vec::new();
-    let mut skipped = Vec::new();
+    let mut skipped = Capped::default();
     for insn in insns {
         let sem = match dialect {
             Dialect::X86 => x86_semantics(&insn),
@@ -248,7 +248,7 @@ pub fn lower(
         }
     }
     if !errors.is_empty() {
-        return Err(Diagnostics(errors));
+        return Err(Diagnostics(errors.finish("problems")));
     }
     if lowered.is_empty() {
         return Err(Diagnostics(vec![Diagnostic::new(
@@ -260,7 +260,7 @@ pub fn lower(
             } else {
                 format!(
                     "no instruction left to simulate: all {} were skipped as unsupported",
-                    skipped.len()
+                    skipped.count()
                 )
             },
         )]));
@@ -269,8 +269,56 @@ pub fn lower(
     Ok(Lowered {
         lab,
         dialect,
-        skipped,
+        skipped: skipped.finish("instructions skipped"),
     })
+}
+
+/// The most diagnostics (errors, or notes of skipped instructions) one
+/// file reports; the rest are counted in a last line.
+pub const MAX_DIAGNOSTICS: usize = 50;
+
+/// Diagnostics kept up to [`MAX_DIAGNOSTICS`], the rest only counted, so a
+/// file of a million bad lines costs no more than fifty.
+#[derive(Default)]
+struct Capped {
+    kept: Vec<Diagnostic>,
+    /// The first diagnostic not kept, where the summary line points.
+    first_dropped: Option<Diagnostic>,
+    dropped: usize,
+}
+
+impl Capped {
+    fn push(&mut self, d: Diagnostic) {
+        if self.kept.len() < MAX_DIAGNOSTICS {
+            self.kept.push(d);
+        } else {
+            self.dropped += 1;
+            self.first_dropped.get_or_insert(d);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    fn count(&self) -> usize {
+        self.kept.len() + self.dropped
+    }
+
+    /// The kept diagnostics, and a last one counting the others (`what`
+    /// names them: "problems", "instructions skipped").
+    fn finish(self, what: &str) -> Vec<Diagnostic> {
+        let mut v = self.kept;
+        if let Some(d) = self.first_dropped {
+            v.push(Diagnostic::new(
+                &d.file,
+                d.line,
+                d.column,
+                format!("{} more {what} from here on, not shown", self.dropped),
+            ));
+        }
+        v
+    }
 }
 
 /// `Some(true)` for an `LLVM-MCA-BEGIN` comment, `Some(false)` for an
@@ -1460,6 +1508,45 @@ mod tests {
         .unwrap();
         assert_eq!(l.skipped.len(), 1);
         assert!(l.lab.contains("addq"));
+    }
+
+    #[test]
+    fn a_file_of_many_bad_lines_reports_fifty_and_counts_the_rest() {
+        let bad = "  vaddps %ymm0, %ymm1, %ymm2\n".repeat(1000);
+        let e = lower(&bad, "k.s", &skl(), &Options::default()).unwrap_err();
+        assert_eq!(e.0.len(), MAX_DIAGNOSTICS + 1);
+        let last = &e.0[MAX_DIAGNOSTICS];
+        assert_eq!(last.line, MAX_DIAGNOSTICS as u32 + 1);
+        assert!(
+            last.message.starts_with("950 more problems"),
+            "{}",
+            last.message
+        );
+        let text = format!("{bad}addq $1, %rax\n");
+        let l = lower(
+            &text,
+            "k.s",
+            &skl(),
+            &Options {
+                skip_unsupported: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(l.skipped.len(), MAX_DIAGNOSTICS + 1);
+        let all = lower(
+            &bad,
+            "k.s",
+            &skl(),
+            &Options {
+                skip_unsupported: true,
+            },
+        )
+        .unwrap_err();
+        assert!(
+            all.0[0].message.contains("all 1000 were skipped"),
+            "{}",
+            all.0[0].message
+        );
     }
 
     #[test]

@@ -116,7 +116,11 @@ fn causes_text(s: &mut String, causes: &[CauseCount], with_inputs: bool) {
     }
     let _ = writeln!(s, "  mistakes (students who made each):");
     // Counts right-aligned to the widest class size, so the labels line up.
-    let width = causes.iter().map(|c| c.of.to_string().len()).max().unwrap_or(1);
+    let width = causes
+        .iter()
+        .map(|c| c.of.to_string().len())
+        .max()
+        .unwrap_or(1);
     for c in causes {
         let on = if with_inputs {
             format!(" · on {}", c.inputs.join(", "))
