@@ -300,8 +300,34 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
         given.insert(key, row);
     }
     let reachable: BTreeSet<&Vec<u32>> = want.iter().map(|r| &r.state).collect();
+    // The states the student's own transitions reach from ∅: a state
+    // reached only through a wrong transition (or missed because of one)
+    // is that transition's consequence, not a mistake of its own.
+    let own_reach: BTreeSet<Vec<u32>> = {
+        let mut seen: BTreeSet<Vec<u32>> = BTreeSet::from([Vec::new()]);
+        let mut todo: Vec<Vec<u32>> = vec![Vec::new()];
+        while let Some(st) = todo.pop() {
+            let Some(g) = given.get(&st) else { continue };
+            for (_, t) in g.items.iter().skip(1) {
+                let Some(t) = t else { continue };
+                let t: Vec<u32> = t.iter().map(|&x| x as u32).collect();
+                if seen.insert(t.clone()) {
+                    todo.push(t);
+                }
+            }
+        }
+        seen
+    };
+    let mut knock_on: Vec<String> = Vec::new();
     for w in &want {
         let Some(g) = given.get(&w.state) else {
+            if !own_reach.contains(&w.state) {
+                knock_on.push(format!(
+                    "state {} is not listed: your transitions do not reach it",
+                    set_string(&w.state)
+                ));
+                continue;
+            }
             let from = want.iter().find_map(|r| {
                 let by_issue = r.issue.iter().find_map(|(c, t)| {
                     (t.as_ref() == Some(&w.state)).then(|| format!("Issue({c})"))
@@ -361,6 +387,14 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
         }
     }
     for (state, g) in &given {
+        if !reachable.contains(state) && own_reach.contains(state) {
+            knock_on.push(format!(
+                "{file}:{}: state {} is listed because your transitions reach it",
+                g.line,
+                shorten(&set_string(state))
+            ));
+            continue;
+        }
         if !reachable.contains(state) {
             verdicts.push(Verdict::Wrong(Mistake::new(
                 MistakeKind::Unknown,
@@ -371,6 +405,18 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                 ),
             )));
         }
+    }
+    // Under the first wrong transition; without one they are mistakes.
+    match verdicts.iter_mut().find_map(|v| match v {
+        Verdict::Wrong(mk) if mk.kind != MistakeKind::Format => Some(mk),
+        _ => None,
+    }) {
+        Some(mk) => mk.consequences.extend(knock_on),
+        None => verdicts.extend(
+            knock_on
+                .into_iter()
+                .map(|k| Verdict::Wrong(Mistake::new(MistakeKind::Missing, k))),
+        ),
     }
     verdicts.extend(extra);
     Report {

@@ -249,7 +249,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
 /// first mistake from `first_own` on, which `owners` parallels); when no
 /// such mistake exists the violation is not dropped but becomes `own`, a
 /// mistake of its own.
-fn attach_consequence(
+pub(super) fn attach_consequence(
     mistakes: &mut Vec<Mistake>,
     owners: &[Option<OpId>],
     first_own: usize,

@@ -181,11 +181,40 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
             ),
         }
     };
+    // The student's own ResMII and RecMII, when both are readable: an MII
+    // that is their maximum is right given those two, so when one of them
+    // is wrong it is that one's consequence, not a mistake of its own.
+    let own = |key: &str| {
+        given
+            .iter()
+            .rev()
+            .find(|kv| kv.is(key))
+            .and_then(|kv| answer::whole(kv.value).ok())
+    };
+    let own_mii = own("res_mii").zip(own("rec_mii")).map(|(r, c)| r.max(c));
+    let wrong_part = [("res_mii", b.res_mii), ("rec_mii", b.rec_mii)]
+        .into_iter()
+        .position(|(k, want)| own(k).is_some_and(|v| v != want));
     for (key, want) in [
         ("res_mii", b.res_mii),
         ("rec_mii", b.rec_mii),
         ("mii", b.mii),
     ] {
+        if key == "mii" {
+            if let (Some(got), Some(own_mii), Some(cause)) = (own(key), own_mii, wrong_part) {
+                if got == own_mii && got != want {
+                    // The wrong part's verdict is among the last two.
+                    let at = verdicts.len() - 2 + cause;
+                    if let Verdict::Wrong(mk) = &mut verdicts[at] {
+                        mk.consequences.push(format!(
+                            "mii {got} follows from it: max(ResMII, RecMII) of your values; with the right ones {}",
+                            reason(key)
+                        ));
+                        continue;
+                    }
+                }
+            }
+        }
         // A key given twice counts as its last line.
         let verdict = match given.iter().rev().find(|kv| kv.is(key)) {
             None => Verdict::Wrong(Mistake::new(
