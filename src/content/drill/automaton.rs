@@ -370,10 +370,18 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                     set_string(&w.advance)
                 )
             };
+            let slip = got_t
+                .as_deref()
+                .zip(want_t.map(Vec::as_slice))
+                .and_then(|(g, w)| super::set_slip(g, w));
+            let (kind, named) = match slip {
+                Some((k, t)) => (k, format!("{t}: ")),
+                None => (MistakeKind::Wrong, String::new()),
+            };
             wrong.push(Mistake::new(
-                MistakeKind::Wrong,
+                kind,
                 format!(
-                    "{file}:{}:{line_col}: from {}, {}: you said {said}; {why}",
+                    "{file}:{}:{line_col}: from {}, {}: {named}you said {said}; {why}",
                     g.line,
                     set_string(&w.state),
                     events[e]
@@ -483,6 +491,34 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A transition shifted by one or with one offset off by one is named.
+    #[test]
+    fn slips_in_transitions_are_named() {
+        let s = problem(1, true).solution.unwrap();
+        let row = s.states.iter().find(|r| r.advance.len() >= 2).unwrap();
+        let shifted: Vec<u32> = row.advance.iter().map(|x| x + 1).collect();
+        let text = s.answer().replacen(
+            &row.line(),
+            &StateRow {
+                advance: shifted,
+                ..row.clone()
+            }
+            .line(),
+            1,
+        );
+        let r = check(1, &text, "a.txt");
+        let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
+        assert_eq!(mk.len(), 1, "{mk:#?}");
+        assert_eq!(mk[0].kind, MistakeKind::Shifted);
+        assert!(
+            mk[0]
+                .message
+                .contains("Advance: the right set shifted up by one: you said"),
+            "{}",
+            mk[0].message
+        );
+    }
 
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)
