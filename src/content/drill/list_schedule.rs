@@ -446,8 +446,7 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
 
 /// `a (height 5), b (height 3)`, highest first, ties in source order.
 fn ready_text(prog: &Program, heights: &[u64], ready: &[OpId]) -> String {
-    let mut v = ready.to_vec();
-    v.sort_by_key(|x| (std::cmp::Reverse(heights[x.index()]), x.index()));
+    let v = replay::by_priority(heights, ready.iter());
     let words: Vec<String> = v
         .iter()
         .map(|&x| format!("{} (height {})", prog.label(x), heights[x.index()]))
