@@ -26,7 +26,7 @@
 //! assert_eq!(r.violations[0].message, "b at 2: a's result is visible from 3 (a at 0 + latency 3)");
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use serde::Serialize;
@@ -577,27 +577,30 @@ pub fn caused_by(
     violations: &[Violation],
     wrong: &[OpId],
 ) -> Vec<Option<Vec<OpId>>> {
-    let without = |gone: &[OpId]| -> Vec<Violation> {
-        let kept: Vec<(OpId, Cycle)> = placed
-            .iter()
-            .copied()
-            .filter(|(x, _)| !gone.contains(x))
-            .collect();
+    // Hash sets, so that matching is linear in the violations: the wrong
+    // operations, and each re-check as its (kind, operation) pairs.
+    type Found = HashSet<(ViolationKind, Option<OpId>)>;
+    let is_wrong: HashSet<OpId> = wrong.iter().copied().collect();
+    let without = |gone: &dyn Fn(OpId) -> bool| -> Found {
+        let kept: Vec<(OpId, Cycle)> = placed.iter().copied().filter(|&(x, _)| !gone(x)).collect();
         placed_violations(p, m, &kept, ii)
+            .into_iter()
+            .map(|w| (w.kind, w.op))
+            .collect()
     };
-    let has = |vs: &[Violation], v: &Violation| vs.iter().any(|w| w.kind == v.kind && w.op == v.op);
+    let has = |vs: &Found, v: &Violation| vs.contains(&(v.kind, v.op));
     let candidate = |v: &Violation| {
         matches!(v.kind, ViolationKind::Latency | ViolationKind::Resource)
-            && v.op.is_some_and(|x| !wrong.contains(&x))
+            && v.op.is_some_and(|x| !is_wrong.contains(&x))
     };
     if wrong.is_empty() || !violations.iter().any(candidate) {
         return vec![None; violations.len()];
     }
-    let all = without(wrong);
+    let all = without(&|x| is_wrong.contains(&x));
     // One re-check per wrong operation, only for small answers (a drill's
     // block); beyond that every consequence is blamed on all of them.
-    let single: Vec<(OpId, Vec<Violation>)> = if wrong.len() <= 32 {
-        wrong.iter().map(|&w| (w, without(&[w]))).collect()
+    let single: Vec<(OpId, Found)> = if wrong.len() <= 32 {
+        wrong.iter().map(|&w| (w, without(&|x| x == w))).collect()
     } else {
         Vec::new()
     };

@@ -149,3 +149,482 @@ fn the_cascade_report_marks_over_capacity_cells() {
     assert!(painted.contains("\x1b[1;41m3!\x1b[0m"), "{painted}");
     assert!(painted.contains("\x1b[1;41ma,d!\x1b[0m"), "{painted}");
 }
+
+// The one-changed-step property over every drill: the reference answer
+// with one step changed (the kind of change drawn by a seeded ChaCha8Rng)
+// gets exactly one step blamed, the changed one, named by the first
+// mistake; no unchanged step is a mistake. Where a drill's later steps
+// follow from earlier ones (mii from res_mii and rec_mii, the hazard trace
+// from the state before, the automaton's states from its transitions), a
+// second answer also carries the change forward as the student's own rule
+// would: those later steps are right given the student's earlier ones and
+// appear only as consequences of the changed step.
+
+use course::content::drill::{Drill, Mistake, Problem};
+use rand::{Rng as _, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One answer with one changed step: its text, what changed (for
+/// messages), and how a mistake names the changed step.
+struct Case {
+    text: String,
+    what: String,
+    names: Box<dyn Fn(&Mistake) -> bool>,
+    /// When the changed answer may still be right (another valid modulo
+    /// schedule); the check then decides.
+    may_be_right: bool,
+    /// The unchanged operations of a schedule: none may be blamed
+    /// (`LABEL at …` as the first words of a mistake).
+    unchanged: Vec<String>,
+}
+
+fn case(text: String, what: String, names: impl Fn(&Mistake) -> bool + 'static) -> Case {
+    Case {
+        text,
+        what,
+        names: Box::new(names),
+        may_be_right: false,
+        unchanged: Vec::new(),
+    }
+}
+
+/// `{0, 2}` as the answers write sets.
+fn braces(s: &[u32]) -> String {
+    let v: Vec<String> = s.iter().map(u32::to_string).collect();
+    format!("{{{}}}", v.join(", "))
+}
+
+/// A set changed by one of the commonest slips: shifted by one, one
+/// offset off by one, an element dropped or added; never the set itself.
+fn slip(rng: &mut ChaCha8Rng, s: &[u32]) -> Vec<u32> {
+    for _ in 0..20 {
+        let mut t: Vec<u32> = match rng.random_range(0..4) {
+            0 => s.iter().map(|x| x + 1).collect(),
+            1 if !s.is_empty() => {
+                let i = rng.random_range(0..s.len());
+                let mut t = s.to_vec();
+                t[i] = if t[i] > 0 && rng.random_bool(0.5) {
+                    t[i] - 1
+                } else {
+                    t[i] + 1
+                };
+                t
+            }
+            2 if !s.is_empty() => {
+                let mut t = s.to_vec();
+                t.remove(rng.random_range(0..s.len()));
+                t
+            }
+            _ => {
+                let mut t = s.to_vec();
+                t.push(rng.random_range(0..6));
+                t
+            }
+        };
+        t.sort_unstable();
+        t.dedup();
+        if t != s {
+            return t;
+        }
+    }
+    s.iter().map(|x| x + 1).chain([0]).collect()
+}
+
+/// The state after Advance (Algorithm 23.1.7): every offset down one,
+/// offset 0 dropped.
+fn advance(s: &[u32]) -> Vec<u32> {
+    s.iter().filter(|&&k| k > 0).map(|k| k - 1).collect()
+}
+
+fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case> {
+    let p = drill.problem(m, None, seed, true).unwrap();
+    let mut out = Vec::new();
+    match &p {
+        Problem::ListSchedule(p) => {
+            let s = p.solution.as_ref().unwrap();
+            for label in s.schedule.keys() {
+                let at = s.schedule[label];
+                let to = loop {
+                    let to = at + rng.random_range(-3..=3i64);
+                    if to >= 0 && to != at {
+                        break to;
+                    }
+                };
+                let mut mine = s.schedule.clone();
+                mine.insert(label.clone(), to);
+                let text: String = mine.iter().map(|(l, c)| format!("{l} {c}\n")).collect();
+                let l = label.clone();
+                let mut c = case(text, format!("{label} {at} → {to}"), move |mk| {
+                    words(&mk.message).contains(&l.as_str())
+                });
+                c.unchanged = s.schedule.keys().filter(|u| *u != label).cloned().collect();
+                out.push(c);
+            }
+        }
+        Problem::Modulo(p) => {
+            let s = p.solution.as_ref().unwrap();
+            let line = |ii: u64, mine: &BTreeMap<String, Cycle>| -> String {
+                let mut t = format!("ii {ii}\n");
+                t.extend(mine.iter().map(|(l, c)| format!("{l} {c}\n")));
+                t
+            };
+            for label in s.schedule.keys() {
+                let at = s.schedule[label];
+                let to = loop {
+                    let to = at + rng.random_range(-3..=3i64);
+                    if to >= 0 && to != at {
+                        break to;
+                    }
+                };
+                let mut mine = s.schedule.clone();
+                mine.insert(label.clone(), to);
+                let l = label.clone();
+                let mut c = case(
+                    line(s.ii, &mine),
+                    format!("{label} {at} → {to}"),
+                    move |mk| words(&mk.message).contains(&l.as_str()),
+                );
+                c.may_be_right = true;
+                c.unchanged = s.schedule.keys().filter(|u| *u != label).cloned().collect();
+                out.push(c);
+            }
+            for ii in [s.ii + 1, s.ii.saturating_sub(1)] {
+                if ii == 0 || ii == s.ii {
+                    continue;
+                }
+                let ii_named = |mk: &Mistake| {
+                    let w = words(&mk.message);
+                    w.contains(&"ii") || w.contains(&"II")
+                };
+                let mut c = case(
+                    line(ii, &s.schedule),
+                    format!("ii {} → {ii}", s.ii),
+                    ii_named,
+                );
+                c.unchanged = s.schedule.keys().cloned().collect();
+                out.push(c);
+            }
+        }
+        Problem::Mii(p) => {
+            let s = p.solution.as_ref().unwrap();
+            let values = [
+                ("res_mii", s.res_mii),
+                ("rec_mii", s.rec_mii),
+                ("mii", s.mii),
+            ];
+            for (i, (key, v)) in values.iter().enumerate() {
+                let to = match rng.random_range(0..3) {
+                    0 => v + 1,
+                    1 if *v > 1 => v - 1,
+                    _ => v + rng.random_range(2..5),
+                };
+                let mut vals = values;
+                vals[i].1 = to;
+                let text: String = vals.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
+                let k = key.to_string();
+                out.push(case(text, format!("{key} {v} → {to}"), move |mk| {
+                    mk.message.starts_with(&format!("{k}:"))
+                }));
+                // Carried forward: MII = max(ResMII, RecMII) of the
+                // student's own values.
+                if i < 2 {
+                    let own = vals[0].1.max(vals[1].1);
+                    if own != s.mii {
+                        vals[2].1 = own;
+                        let text: String = vals.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
+                        let k = key.to_string();
+                        out.push(case(
+                            text,
+                            format!("{key} {v} → {to}, mii {own} from it"),
+                            move |mk| mk.message.starts_with(&format!("{k}:")),
+                        ));
+                    }
+                }
+            }
+        }
+        Problem::Forbidden(p) => {
+            let s = p.solution.as_ref().unwrap();
+            let sets: Vec<(String, Vec<u32>)> = s
+                .forbidden
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let cvs: Vec<(String, String)> = s
+                .collision_vectors
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let text = |sets: &[(String, Vec<u32>)], cvs: &[(String, String)]| -> String {
+                let a = sets.iter().map(|(k, v)| format!("{k} = {}\n", braces(v)));
+                let b = cvs.iter().map(|(k, v)| format!("CV({k}) = {v}\n"));
+                a.chain(b).collect()
+            };
+            for i in 0..sets.len() {
+                let mut mine = sets.clone();
+                mine[i].1 = slip(rng, &sets[i].1);
+                let key = sets[i].0.clone();
+                let what = format!("{key} {:?} → {:?}", sets[i].1, mine[i].1);
+                out.push(case(text(&mine, &cvs), what, move |mk| {
+                    mk.message.starts_with(&format!("{key}:"))
+                }));
+            }
+            for i in 0..cvs.len() {
+                let mut mine = cvs.clone();
+                let v = &cvs[i].1;
+                let rev: String = v.chars().rev().collect();
+                mine[i].1 = if rev != *v && rng.random_bool(0.5) {
+                    rev
+                } else {
+                    // One bit flipped.
+                    let k = rng.random_range(0..v.len());
+                    v.chars()
+                        .enumerate()
+                        .map(|(j, c)| match (j == k, c) {
+                            (true, '0') => '1',
+                            (true, _) => '0',
+                            (false, c) => c,
+                        })
+                        .collect()
+                };
+                let key = format!("CV({})", cvs[i].0);
+                let what = format!("{key} {v} → {}", mine[i].1);
+                out.push(case(text(&sets, &mine), what, move |mk| {
+                    mk.message.starts_with(&format!("{key}:"))
+                }));
+            }
+        }
+        Problem::Hazard(p) => {
+            let s = p.solution.as_ref().unwrap();
+            let m = &p.model;
+            let k = |event: &str| -> Vec<u32> {
+                let name = event.trim_start_matches("Issue(").trim_end_matches(')');
+                let c = m.class_by_name(name).unwrap();
+                let mut k: Vec<u32> = m.class(c).offsets(p.unit).collect();
+                k.sort_unstable();
+                k.dedup();
+                k
+            };
+            let line = |accepted: bool, after: &[u32]| {
+                format!(
+                    "{} {}\n",
+                    if accepted { "accept" } else { "reject" },
+                    braces(after)
+                )
+            };
+            for i in 0..s.steps.len() {
+                let st = &s.steps[i];
+                let (accepted, after) = if rng.random_bool(0.3) {
+                    (!st.accepted, st.after.clone())
+                } else {
+                    (st.accepted, slip(rng, &st.after))
+                };
+                let prefix = format!("cycle {}: {}", st.cycle, st.event);
+                let what = format!("step {i} ({prefix}) → {}", line(accepted, &after));
+                let mut text = String::new();
+                for (j, t) in s.steps.iter().enumerate() {
+                    text.push_str(&if j == i {
+                        line(accepted, &after)
+                    } else {
+                        line(t.accepted, &t.after)
+                    });
+                }
+                let pf = prefix.clone();
+                out.push(case(text, what.clone(), move |mk| {
+                    mk.message.starts_with(&pf)
+                }));
+                // Carried forward: each later step follows from the
+                // student's own state by Algorithm 23.1.7.
+                let mut text: String = s.steps[..i]
+                    .iter()
+                    .map(|t| line(t.accepted, &t.after))
+                    .collect();
+                text.push_str(&line(accepted, &after));
+                let mut state = after.clone();
+                let mut cycle = st.cycle;
+                for t in &s.steps[i + 1..] {
+                    while cycle < t.cycle {
+                        state = advance(&state);
+                        cycle += 1;
+                    }
+                    let kk = k(&t.event);
+                    let ok = kk.iter().all(|x| !state.contains(x));
+                    if ok {
+                        state.extend(kk);
+                        state.sort_unstable();
+                        state.dedup();
+                    }
+                    text.push_str(&line(ok, &state));
+                }
+                let pf = prefix;
+                out.push(case(text, format!("{what} carried forward"), move |mk| {
+                    mk.message.starts_with(&pf)
+                }));
+            }
+        }
+        Problem::Automaton(p) => {
+            let s = p.solution.as_ref().unwrap();
+            let m = &p.model;
+            let classes: Vec<String> = m.classes().iter().map(|c| c.name.clone()).collect();
+            let r = m.resource_by_name("r").unwrap();
+            let ks: Vec<Vec<u32>> = m
+                .class_ids()
+                .map(|c| {
+                    let mut k: Vec<u32> = m.class(c).offsets(r).collect();
+                    k.sort_unstable();
+                    k.dedup();
+                    k
+                })
+                .collect();
+            // Where event e leads from s by the rule (`None`: refused).
+            let step = |s: &[u32], e: usize| -> Option<Vec<u32>> {
+                if e == ks.len() {
+                    return Some(advance(s));
+                }
+                if ks[e].iter().any(|x| s.contains(x)) {
+                    return None;
+                }
+                let mut t: Vec<u32> = s.iter().chain(&ks[e]).copied().collect();
+                t.sort_unstable();
+                t.dedup();
+                Some(t)
+            };
+            let item = |t: &Option<Vec<u32>>| t.as_ref().map_or("-".to_string(), |t| braces(t));
+            for (i, row) in s.states.iter().enumerate() {
+                let ne = classes.len() + 1;
+                let e = rng.random_range(0..ne);
+                let want = step(&row.state, e);
+                let got = match &want {
+                    Some(t) if e < classes.len() && rng.random_bool(0.3) => None,
+                    Some(t) => Some(slip(rng, t)),
+                    None => Some(slip(rng, &row.state)),
+                };
+                let event = if e < classes.len() {
+                    format!("Issue({})", classes[e])
+                } else {
+                    "Advance".into()
+                };
+                let from = format!("from {}, {event}", set_text(&row.state));
+                let line_of = |state: &[u32], changed: Option<&Option<Vec<u32>>>| -> String {
+                    let mut items = vec![format!("{}:", braces(state))];
+                    for j in 0..ne {
+                        let t = match changed {
+                            Some(t) if j == e => t.clone(),
+                            _ => step(state, j),
+                        };
+                        items.push(item(&t));
+                    }
+                    items.join(" ") + "\n"
+                };
+                let text: String = s
+                    .states
+                    .iter()
+                    .enumerate()
+                    .map(|(j, x)| line_of(&x.state, (j == i).then_some(&got)))
+                    .collect();
+                let what = format!("{from} → {}", item(&got));
+                let f = from.clone();
+                out.push(case(text, what.clone(), move |mk| mk.message.contains(&f)));
+                // Carried forward: the student's automaton, every state
+                // their own transitions reach from ∅, breadth first.
+                let mut seen: Vec<Vec<u32>> = vec![Vec::new()];
+                let mut text = String::new();
+                let mut k = 0;
+                while k < seen.len() && seen.len() < 64 {
+                    let st = seen[k].clone();
+                    let changed = (st == row.state).then_some(&got);
+                    text.push_str(&line_of(&st, changed));
+                    for j in 0..ne {
+                        let t = match changed {
+                            Some(t) if j == e => t.clone(),
+                            _ => step(&st, j),
+                        };
+                        if let Some(t) = t {
+                            if !seen.contains(&t) {
+                                seen.push(t);
+                            }
+                        }
+                    }
+                    k += 1;
+                }
+                let f = from;
+                out.push(case(text, format!("{what} carried forward"), move |mk| {
+                    mk.message.contains(&f)
+                }));
+            }
+        }
+        Problem::Rthroughput(p) => {
+            let s = p.solution.as_ref().unwrap();
+            let (n, d) = match s.rthroughput.split_once('/') {
+                Some((n, d)) => (n.parse::<u64>().unwrap(), d.parse::<u64>().unwrap()),
+                None => (s.rthroughput.parse::<u64>().unwrap(), 1),
+            };
+            let to = match rng.random_range(0..3) {
+                0 if d > 1 => format!("{}", n.div_ceil(d)),
+                1 => format!("{}/{d}", n + 1),
+                _ => format!("{}/{}", n, d + 1),
+            };
+            out.push(case(
+                format!("{to}\n"),
+                format!("{} → {to}", s.rthroughput),
+                |_| true,
+            ));
+        }
+    }
+    out
+}
+
+/// `{0, 2}` as the check messages write sets (`set_string`).
+fn set_text(s: &[u32]) -> String {
+    course::engine::hazard::set_string(s)
+}
+
+#[test]
+fn every_drill_blames_only_the_changed_step() {
+    let m = Machine::toy();
+    for drill in Drill::ALL {
+        let (mut answers, mut carried, mut right) = (0usize, 0usize, 0usize);
+        for seed in 1..=50u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for c in cases(drill, &m, seed, &mut rng) {
+                let r = drill.check(&m, None, seed, &c.text, "a.txt").unwrap();
+                let what = format!("{} seed {seed}, {}:\n{}", drill.name(), c.what, c.text);
+                answers += 1;
+                carried +=
+                    usize::from(c.what.contains("carried forward") || c.what.contains("from it"));
+                if r.correct() {
+                    assert!(c.may_be_right, "{what}reported correct");
+                    right += 1;
+                    continue;
+                }
+                let mistakes = r.mistakes();
+                assert!(
+                    (c.names)(mistakes[0]),
+                    "{what}the first mistake does not name the change: {}",
+                    mistakes[0].message
+                );
+                if !matches!(drill, Drill::ListSchedule | Drill::Modulo) {
+                    assert_eq!(mistakes.len(), 1, "{what}{mistakes:#?}");
+                }
+                for mk in &mistakes {
+                    assert!(
+                        (c.names)(mk),
+                        "{what}a mistake not about the change: {}",
+                        mk.message
+                    );
+                    for u in &c.unchanged {
+                        assert!(
+                            !mk.message.starts_with(&format!("{u} at ")),
+                            "{what}the unchanged {u} is blamed: {}",
+                            mk.message
+                        );
+                    }
+                }
+            }
+        }
+        crate::common::note(format!(
+            "one changed step, {}: {answers} answers ({carried} carried forward, {right} still valid)",
+            drill.name()
+        ));
+        assert!(answers >= 50, "{}: {answers}", drill.name());
+    }
+}

@@ -293,7 +293,7 @@ fn the_lesson_trace_replays_as_its_event_table() {
     Course::new(["drill", "hazard", "--lesson", "--check", "-"])
         .stdin(right.replace("reject {0}\n", "accept {0}\n"))
         .code(1)
-        .stdout_has("✗ cycle 7: Issue(mul): you said accept {0}; s = {0} already holds an offset it needs, so it is rejected")
+        .stdout_has("✗ cycle 7: Issue(mul): rejected, not accepted: s = {0} holds an offset of")
         .run();
     // The replay's first line, kept in the answer, names its attempts.
     let first = out.lines().next().unwrap();

@@ -300,8 +300,34 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
         given.insert(key, row);
     }
     let reachable: BTreeSet<&Vec<u32>> = want.iter().map(|r| &r.state).collect();
+    // The states the student's own transitions reach from ∅: a state
+    // reached only through a wrong transition (or missed because of one)
+    // is that transition's consequence, not a mistake of its own.
+    let own_reach: BTreeSet<Vec<u32>> = {
+        let mut seen: BTreeSet<Vec<u32>> = BTreeSet::from([Vec::new()]);
+        let mut todo: Vec<Vec<u32>> = vec![Vec::new()];
+        while let Some(st) = todo.pop() {
+            let Some(g) = given.get(&st) else { continue };
+            for (_, t) in g.items.iter().skip(1) {
+                let Some(t) = t else { continue };
+                let t: Vec<u32> = t.iter().map(|&x| x as u32).collect();
+                if seen.insert(t.clone()) {
+                    todo.push(t);
+                }
+            }
+        }
+        seen
+    };
+    let mut knock_on: Vec<String> = Vec::new();
     for w in &want {
         let Some(g) = given.get(&w.state) else {
+            if !own_reach.contains(&w.state) {
+                knock_on.push(format!(
+                    "state {} is not listed: your transitions do not reach it",
+                    set_string(&w.state)
+                ));
+                continue;
+            }
             let from = want.iter().find_map(|r| {
                 let by_issue = r.issue.iter().find_map(|(c, t)| {
                     (t.as_ref() == Some(&w.state)).then(|| format!("Issue({c})"))
@@ -344,10 +370,18 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                     set_string(&w.advance)
                 )
             };
+            let slip = got_t
+                .as_deref()
+                .zip(want_t.map(Vec::as_slice))
+                .and_then(|(g, w)| super::set_slip(g, w));
+            let (kind, named) = match slip {
+                Some((k, t)) => (k, format!("{t}: ")),
+                None => (MistakeKind::Wrong, String::new()),
+            };
             wrong.push(Mistake::new(
-                MistakeKind::Wrong,
+                kind,
                 format!(
-                    "{file}:{}:{line_col}: from {}, {}: you said {said}; {why}",
+                    "{file}:{}:{line_col}: from {}, {}: {named}you said {said}; {why}",
                     g.line,
                     set_string(&w.state),
                     events[e]
@@ -361,6 +395,14 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
         }
     }
     for (state, g) in &given {
+        if !reachable.contains(state) && own_reach.contains(state) {
+            knock_on.push(format!(
+                "{file}:{}: state {} is listed because your transitions reach it",
+                g.line,
+                shorten(&set_string(state))
+            ));
+            continue;
+        }
         if !reachable.contains(state) {
             verdicts.push(Verdict::Wrong(Mistake::new(
                 MistakeKind::Unknown,
@@ -371,6 +413,18 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                 ),
             )));
         }
+    }
+    // Under the first wrong transition; without one they are mistakes.
+    match verdicts.iter_mut().find_map(|v| match v {
+        Verdict::Wrong(mk) if mk.kind != MistakeKind::Format => Some(mk),
+        _ => None,
+    }) {
+        Some(mk) => mk.consequences.extend(knock_on),
+        None => verdicts.extend(
+            knock_on
+                .into_iter()
+                .map(|k| Verdict::Wrong(Mistake::new(MistakeKind::Missing, k))),
+        ),
     }
     verdicts.extend(extra);
     Report {
@@ -437,6 +491,34 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A transition shifted by one or with one offset off by one is named.
+    #[test]
+    fn slips_in_transitions_are_named() {
+        let s = problem(1, true).solution.unwrap();
+        let row = s.states.iter().find(|r| r.advance.len() >= 2).unwrap();
+        let shifted: Vec<u32> = row.advance.iter().map(|x| x + 1).collect();
+        let text = s.answer().replacen(
+            &row.line(),
+            &StateRow {
+                advance: shifted,
+                ..row.clone()
+            }
+            .line(),
+            1,
+        );
+        let r = check(1, &text, "a.txt");
+        let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
+        assert_eq!(mk.len(), 1, "{mk:#?}");
+        assert_eq!(mk[0].kind, MistakeKind::Shifted);
+        assert!(
+            mk[0]
+                .message
+                .contains("Advance: the right set shifted up by one: you said"),
+            "{}",
+            mk[0].message
+        );
+    }
 
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)

@@ -304,10 +304,14 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                             value: hazard::set_string(&got),
                         })
                     } else {
+                        let (kind, named) = match super::set_slip(&got, &want) {
+                            Some((k, t)) => (k, format!("{t}: ")),
+                            None => (MistakeKind::Wrong, String::new()),
+                        };
                         Verdict::Wrong(Mistake::new(
-                            MistakeKind::Wrong,
+                            kind,
                             format!(
-                                "{key}: you said {}, it is {}",
+                                "{key}: {named}you said {}, it is {}",
                                 shorten(&hazard::set_string(&got)),
                                 hazard::set_string(&want)
                             ),
@@ -330,10 +334,22 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                     if got == want {
                         Verdict::Right(Right { key, value: bits })
                     } else {
+                        let digits: String =
+                            g.set.chars().filter(|c| matches!(c, '0' | '1')).collect();
+                        let reversed: String = digits.chars().rev().collect();
+                        let (kind, named) =
+                            if reversed.trim_end_matches('0') == bits.trim_end_matches('0') {
+                                (
+                                    MistakeKind::Reversed,
+                                    "reversed, offset 0 is the first bit: ",
+                                )
+                            } else {
+                                (MistakeKind::Wrong, "")
+                            };
                         Verdict::Wrong(Mistake::new(
-                            MistakeKind::Wrong,
+                            kind,
                             format!(
-                                "{key}: you said {}, it is {bits} ({}): right after {class} issues, r is reserved at the offsets K({class}) = {}",
+                                "{key}: {named}you said {}, it is {bits} ({}): right after {class} issues, r is reserved at the offsets K({class}) = {}",
                                 shorten(g.set),
                                 hazard::bit_order(bits.len()),
                                 hazard::set_string(&want),
@@ -396,6 +412,52 @@ pub(super) fn rule_example(m: &Machine) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reversed collision vector, a shifted set and an off-by-one
+    /// offset are named.
+    #[test]
+    fn slips_are_named() {
+        for seed in 1..40 {
+            let s = problem(seed, true).solution.unwrap();
+            let Some((class, v)) = s
+                .collision_vectors
+                .iter()
+                .find(|(_, v)| v.chars().rev().collect::<String>() != **v)
+            else {
+                continue;
+            };
+            let rev: String = v.chars().rev().collect();
+            let text = s.answer().replace(
+                &format!("CV({class}) = {v}\n"),
+                &format!("CV({class}) = {rev}\n"),
+            );
+            let r = check(seed, &text, "a.txt");
+            let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
+            assert_eq!(mk.len(), 1, "{mk:#?}");
+            assert_eq!(mk[0].kind, MistakeKind::Reversed);
+            assert!(
+                mk[0].message.starts_with(&format!(
+                    "CV({class}): reversed, offset 0 is the first bit: you said {rev}"
+                )),
+                "{}",
+                mk[0].message
+            );
+            let (key, f) = s.forbidden.iter().find(|(_, f)| !f.is_empty()).unwrap();
+            let up: Vec<u32> = f.iter().map(|x| x + 1).collect();
+            let text = s.answer().replace(
+                &format!("{key} = {}\n", braces(f)),
+                &format!("{key} = {}\n", braces(&up)),
+            );
+            let r = check(seed, &text, "a.txt");
+            let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
+            assert_eq!(mk[0].kind, MistakeKind::Shifted, "{mk:#?}");
+            assert!(mk[0]
+                .message
+                .starts_with(&format!("{key}: the right set shifted up by one")));
+            return;
+        }
+        panic!("no seed has a collision vector that reads differently reversed");
+    }
 
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)

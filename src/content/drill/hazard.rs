@@ -364,27 +364,68 @@ pub fn check(m: &Machine, seed: u64, text: &str, file: &str) -> Result<Report, D
 /// [`check`] for the attempts `a`.
 fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
     let trace = hazard::trace(m, a.unit, a.start, &a.events);
-    let befores: Vec<&Vec<u32>> = trace
-        .iter()
-        .filter(|r| r.accepted.is_some())
-        .map(|r| &r.before)
-        .collect();
+    let issues: Vec<&TraceRow> = trace.iter().filter(|r| r.accepted.is_some()).collect();
     let want = steps(&trace);
     let given: Vec<answer::Line> = answer::lines(text).collect();
-    let located = |l: u32, c: u32, message: String| {
+    let located = |l: u32, c: u32, kind: MistakeKind, message: String| {
         Verdict::Wrong(Mistake::new(
-            MistakeKind::Format,
+            kind,
             Diagnostic::new(file, l, c, message).to_string(),
         ))
     };
-    let mut verdicts = Vec::new();
-    for (i, (step, before)) in want.iter().zip(&befores).enumerate() {
+    // On a capacity-1 unit the state is a set, and each step is judged
+    // against the state the student's own previous step implies: a later
+    // step that follows from an earlier wrong one is listed under it.
+    let sets = m.resource(a.unit).capacity == 1;
+    let k_of = |r: &TraceRow| -> Vec<u32> {
+        let mut k: Vec<u32> = r
+            .class
+            .map(|o| m.class(o).offsets(a.unit).collect())
+            .unwrap_or_default();
+        k.sort_unstable();
+        k.dedup();
+        k
+    };
+    let mut verdicts: Vec<Verdict<Right>> = Vec::new();
+    // The student's state after the last step read, with its cycle, and
+    // the verdict a knock-on difference is listed under.
+    let mut own: Option<(Vec<u32>, i64)> = None;
+    let mut cause: Option<usize> = None;
+    for (i, (step, row)) in want.iter().zip(&issues).enumerate() {
         let what = format!("cycle {}: {}", step.cycle, step.event);
+        // The state before this issue by the student's own earlier steps,
+        // and the Advances that led there.
+        let (before, path, from) = match &own {
+            Some((s, c)) if sets => {
+                let mut path = vec![s.clone()];
+                for _ in *c..step.cycle {
+                    let next = advance(path.last().map_or(&[][..], Vec::as_slice));
+                    path.push(next);
+                }
+                (path.last().cloned().unwrap_or_default(), path, Some(*c))
+            }
+            _ => (row.before.clone(), Vec::new(), None),
+        };
+        let k = k_of(row);
+        let (own_ok, own_after) = if sets {
+            let ok = k.iter().all(|x| !before.contains(x));
+            let mut after = before.clone();
+            if ok {
+                after.extend(&k);
+                after.sort_unstable();
+                after.dedup();
+            }
+            (ok, after)
+        } else {
+            (step.accepted, step.after.clone())
+        };
+        let own_word = if own_ok { "accept" } else { "reject" };
         let Some(l) = given.get(i) else {
             verdicts.push(Verdict::Wrong(Mistake::new(
                 MistakeKind::Missing,
-                format!("{what}: missing"),
+                format!("{what}: missing: no line for this issue attempt"),
             )));
+            own = None;
             continue;
         };
         // `accept {…}`, or `accept: {…}` as in every key-value answer.
@@ -397,59 +438,136 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
         let rest = rest.strip_prefix(':').unwrap_or(rest);
         let word = word.to_ascii_lowercase();
         if word != "accept" && word != "reject" {
-            verdicts.push(located(
-                l.line,
-                l.column,
-                format!(
-                    "expected 'accept {{…}}' or 'reject {{…}}', found '{}'",
-                    shorten(l.text)
-                ),
-            ));
+            let (kind, message) = if answer::set(l.text).is_ok() {
+                (
+                    MistakeKind::Missing,
+                    format!(
+                        "{what}: the verdict is missing: write accept or reject before the set"
+                    ),
+                )
+            } else {
+                (
+                    MistakeKind::Format,
+                    format!(
+                        "expected 'accept {{…}}' or 'reject {{…}}', found '{}'",
+                        shorten(l.text)
+                    ),
+                )
+            };
+            verdicts.push(located(l.line, l.column, kind, message));
+            own = None;
             continue;
         }
         let set_at = l.column
             + l.text[..l.text.len() - rest.trim_start().len()]
                 .chars()
                 .count() as u32;
+        if rest.trim().is_empty() {
+            verdicts.push(located(
+                l.line,
+                set_at,
+                MistakeKind::Missing,
+                format!("{what}: the set after it is missing: write {word} {{…}}"),
+            ));
+            own = None;
+            continue;
+        }
         let set = match answer::set(rest) {
             // Elements are at most answer::MAX_SET_ELEMENT.
             Ok(s) => s.into_iter().map(|x| x as u32).collect::<Vec<u32>>(),
             Err(e) => {
-                verdicts.push(located(l.line, set_at, e));
+                verdicts.push(located(l.line, set_at, MistakeKind::Format, e));
+                own = None;
                 continue;
             }
         };
+        own = Some((set.clone(), step.cycle));
         if word == step.word() && set == step.after {
             verdicts.push(Verdict::Right(step.clone()));
             continue;
         }
-        let why = if word != step.word() {
-            if step.accepted {
+        if sets && word == own_word && set == own_after {
+            // Right given the student's earlier steps: a knock-on
+            // difference of the step that went wrong.
+            if let Some(Verdict::Wrong(mk)) = cause.and_then(|c| verdicts.get_mut(c)) {
+                mk.consequences.push(format!(
+                    "{what}: {word} {} follows from your earlier step; it is {} {}",
+                    shorten(&set_string(&set)),
+                    step.word(),
+                    set_string(&step.after)
+                ));
+                continue;
+            }
+        }
+        // The events since the student's last step, named.
+        let since = match from {
+            Some(c) if path.len() > 1 => {
+                let n = path.len() - 1;
+                let walk: Vec<String> = path.iter().map(|s| set_string(s)).collect();
                 format!(
-                    "K ∩ s = ∅ with s = {}, so it is accepted",
-                    set_string(before)
+                    "{} since cycle {c} ({}), then ",
+                    if n == 1 {
+                        "one Advance".to_string()
+                    } else {
+                        format!("{n} Advances")
+                    },
+                    walk.join("→")
+                )
+            }
+            _ => String::new(),
+        };
+        let context = match from {
+            Some(c) if path.len() > 1 => {
+                let walk: Vec<String> = path.iter().map(|s| set_string(s)).collect();
+                format!(" (from cycle {c}: {})", walk.join("→"))
+            }
+            _ => String::new(),
+        };
+        let name = row
+            .class
+            .map(|o| m.class(o).name.clone())
+            .unwrap_or_default();
+        let said = format!("you said {word} {}", shorten(&set_string(&set)));
+        let (kind, message) = if word != own_word {
+            let why = if own_ok {
+                format!(
+                    "K({name}) = {} misses s = {}",
+                    set_string(&k),
+                    set_string(&before)
                 )
             } else {
                 format!(
-                    "s = {} already holds an offset it needs, so it is rejected",
-                    set_string(before)
+                    "s = {} holds an offset of K({name}) = {}",
+                    set_string(&before),
+                    set_string(&k)
                 )
-            }
+            };
+            (
+                MistakeKind::Swapped,
+                format!("{what}: {own_word}ed, not {word}ed: {why}{context}; {said}"),
+            )
         } else {
-            format!("the state after is {}", set_string(&step.after))
+            let slip = super::set_slip(&set, &own_after);
+            let (kind, named) = match slip {
+                Some((k, t)) => (k, format!("{t}: ")),
+                None => (MistakeKind::Wrong, String::new()),
+            };
+            (
+                kind,
+                format!(
+                    "{what}: {named}{since}{own_word} leaves {}; {said}",
+                    set_string(&own_after)
+                ),
+            )
         };
-        verdicts.push(Verdict::Wrong(Mistake::new(
-            MistakeKind::Wrong,
-            format!(
-                "{what}: you said {word} {}; {why}",
-                shorten(&set_string(&set))
-            ),
-        )));
+        cause = Some(verdicts.len());
+        verdicts.push(Verdict::Wrong(Mistake::new(kind, message)));
     }
     if let Some(extra) = given.get(want.len()) {
         verdicts.push(located(
             extra.line,
             extra.column,
+            MistakeKind::Format,
             format!(
                 "{} more line(s) than issue events",
                 given.len() - want.len()
@@ -464,6 +582,12 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
         seed: a.seed,
         machine_name: m.name().to_string(),
     }
+}
+
+/// The state after Advance (Algorithm 23.1.7): every offset down one,
+/// offset 0 dropped.
+fn advance(s: &[u32]) -> Vec<u32> {
+    s.iter().filter(|&&k| k > 0).map(|k| k - 1).collect()
 }
 
 /// How many hints the drill has.
@@ -557,7 +681,7 @@ mod tests {
         let r = check(&m, 3, &flipped, "a.txt").unwrap();
         assert_eq!(messages(&r).len(), 1);
         assert!(
-            messages(&r)[0].contains("so it is accepted"),
+            messages(&r)[0].contains("accepted, not rejected: K("),
             "{:?}",
             messages(&r)
         );
@@ -594,9 +718,66 @@ mod tests {
         );
         let r = check(&m, 3, "reject\n", "a.txt").unwrap();
         assert!(
-            messages(&r)[0].starts_with("a.txt:1:7: an empty answer"),
+            messages(&r)[0]
+                .starts_with("a.txt:1:7: cycle 0: Issue(div): the set after it is missing"),
             "{:?}",
             messages(&r)
+        );
+    }
+
+    /// The slips named: a set shifted by one, one offset off by one, the
+    /// Advances between the last right state and the wrong one, a missing
+    /// verdict, accept and reject swapped; and a later step that follows
+    /// from the wrong one is its consequence.
+    #[test]
+    fn slips_are_named_with_their_events() {
+        let m = Machine::toy();
+        // The lesson's trace: div@4 (K = {0,1,2,3}), then mul@5, mul@7, mul@8.
+        let check = |t: &str| replay_check(&m, LESSON_EVENTS, t, "a.txt").unwrap();
+        let p = replay_problem(&m, LESSON_EVENTS, true).unwrap();
+        let right = p.solution.unwrap().answer();
+        let lines: Vec<&str> = right.lines().collect();
+        let with = |i: usize, l: &str| -> String {
+            let mut v = lines.clone();
+            v[i] = l;
+            v.join("\n") + "\n"
+        };
+        let r = check(&with(1, "reject {1,2,3}"));
+        let first = &r.verdicts.iter().find_map(Verdict::mistake).unwrap();
+        assert!(
+            first.message.starts_with(
+                "cycle 5: Issue(mul): the right set shifted up by one: one Advance since cycle 4 \
+                 ({0,1,2,3}→{0,1,2}), then reject leaves {0,1,2}"
+            ),
+            "{}",
+            first.message
+        );
+        assert_eq!(first.kind, MistakeKind::Shifted);
+        let r = check(&with(1, "reject {0,1,3}"));
+        let first = r.verdicts.iter().find_map(Verdict::mistake).unwrap();
+        assert_eq!(first.kind, MistakeKind::OffByOne, "{}", first.message);
+        assert!(first.message.contains("offset 2 off by one (you wrote 3)"));
+        let r = check(&with(1, "accept {0,1,2}"));
+        let first = r.verdicts.iter().find_map(Verdict::mistake).unwrap();
+        assert_eq!(first.kind, MistakeKind::Swapped, "{}", first.message);
+        assert!(
+            first.message.contains("rejected, not accepted"),
+            "{}",
+            first.message
+        );
+        let r = check(&with(1, "{0,1,2}"));
+        assert!(messages(&r)[0].ends_with("cycle 5: Issue(mul): the verdict is missing: write accept or reject before the set"), "{:?}", messages(&r));
+        // Carried forward from a wrong state: the next step follows from
+        // it, so it is listed under it (tests/it/drill_blame.rs checks
+        // this on every seed).
+        let r = check(&format!(
+            "accept {{0,1,2}}\nreject {{0,1}}\n{}\n",
+            lines[2..].join("\n")
+        ));
+        let wrong: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
+        assert!(
+            wrong[0].consequences[0].starts_with("cycle 5: Issue(mul): reject {0,1} follows"),
+            "{wrong:#?}"
         );
     }
 

@@ -202,15 +202,8 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
             whom.join(" and "),
             v.message
         );
-        // Under the first mistake about one of the causes, else under the
-        // root cause.
-        let k = by
-            .iter()
-            .find_map(|w| owners.iter().position(|o| *o == Some(*w)))
-            .unwrap_or(first_own.min(mistakes.len().saturating_sub(1)));
-        if let Some(mk) = mistakes.get_mut(k) {
-            mk.consequences.push(text);
-        }
+        let own = Mistake::new(v.kind.into(), v.message.clone());
+        attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);
     }
     let mut consequences: Vec<Consequence> = p
         .op_ids()
@@ -248,6 +241,29 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         model: m.clone(),
         cycles: result.cycles,
         length: reference.length,
+    }
+}
+
+/// Lists `consequence` (a violation caused by the wrong steps `by`) under
+/// the first mistake about one of `by`, else under the root cause (the
+/// first mistake from `first_own` on, which `owners` parallels); when no
+/// such mistake exists the violation is not dropped but becomes `own`, a
+/// mistake of its own.
+pub(super) fn attach_consequence(
+    mistakes: &mut Vec<Mistake>,
+    owners: &[Option<OpId>],
+    first_own: usize,
+    by: &[OpId],
+    consequence: String,
+    own: Mistake,
+) {
+    let k = by
+        .iter()
+        .find_map(|w| owners.iter().position(|o| *o == Some(*w)))
+        .or((mistakes.len() > first_own).then_some(first_own));
+    match k.and_then(|k| mistakes.get_mut(k)) {
+        Some(mk) => mk.consequences.push(consequence),
+        None => mistakes.push(own),
     }
 }
 
@@ -430,8 +446,7 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
 
 /// `a (height 5), b (height 3)`, highest first, ties in source order.
 fn ready_text(prog: &Program, heights: &[u64], ready: &[OpId]) -> String {
-    let mut v = ready.to_vec();
-    v.sort_by_key(|x| (std::cmp::Reverse(heights[x.index()]), x.index()));
+    let v = replay::by_priority(heights, ready.iter());
     let words: Vec<String> = v
         .iter()
         .map(|&x| format!("{} (height {})", prog.label(x), heights[x.index()]))
@@ -503,6 +518,31 @@ mod tests {
         assert_eq!(r.mistakes.len(), 1);
         assert_eq!(r.mistakes[0].kind, MistakeKind::Order);
         assert!(r.diff.contains(&format!("+{last} {c}")), "{}", r.diff);
+    }
+
+    /// A violation caused by a wrong step when the replay found no
+    /// departure to list it under is a mistake of its own, never dropped.
+    #[test]
+    fn a_consequence_without_a_cause_to_list_it_under_is_kept() {
+        let (x, y) = (OpId::from_index(0), OpId::from_index(1));
+        let own = || Mistake::new(MistakeKind::Resource, "f at 0: issue is full");
+        let mut mistakes = Vec::new();
+        attach_consequence(&mut mistakes, &[], 0, &[x], "c".into(), own());
+        assert_eq!(mistakes, [own()]);
+        // A file mistake before it does not take it either.
+        let format = Mistake::new(MistakeKind::Format, "a.txt:1:1: x");
+        let mut mistakes = vec![format.clone()];
+        attach_consequence(&mut mistakes, &[None], 1, &[x], "c".into(), own());
+        assert_eq!(mistakes, [format.clone(), own()]);
+        // With a root cause it is listed under it, or under its own cause.
+        let root = Mistake::new(MistakeKind::Order, "cycle 0: d");
+        let mut mistakes = vec![format, root.clone(), root.clone()];
+        let owners = [None, Some(y), Some(x)];
+        attach_consequence(&mut mistakes, &owners, 1, &[x], "c".into(), own());
+        assert_eq!(mistakes.len(), 3);
+        assert_eq!(mistakes[2].consequences, ["c"]);
+        attach_consequence(&mut mistakes, &owners, 1, &[], "d".into(), own());
+        assert_eq!(mistakes[1].consequences, ["d"]);
     }
 
     #[test]

@@ -181,18 +181,47 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
             ),
         }
     };
+    // The student's own ResMII and RecMII, when both are readable: an MII
+    // that is their maximum is right given those two, so when one of them
+    // is wrong it is that one's consequence, not a mistake of its own.
+    let own = |key: &str| {
+        given
+            .iter()
+            .rev()
+            .find(|kv| kv.is(key))
+            .and_then(|kv| whole_value(kv.value).ok())
+    };
+    let own_mii = own("res_mii").zip(own("rec_mii")).map(|(r, c)| r.max(c));
+    let wrong_part = [("res_mii", b.res_mii), ("rec_mii", b.rec_mii)]
+        .into_iter()
+        .position(|(k, want)| own(k).is_some_and(|v| v != want));
     for (key, want) in [
         ("res_mii", b.res_mii),
         ("rec_mii", b.rec_mii),
         ("mii", b.mii),
     ] {
+        if key == "mii" {
+            if let (Some(got), Some(own_mii), Some(cause)) = (own(key), own_mii, wrong_part) {
+                if got == own_mii && got != want {
+                    // The wrong part's verdict is among the last two.
+                    let at = verdicts.len() - 2 + cause;
+                    if let Verdict::Wrong(mk) = &mut verdicts[at] {
+                        mk.consequences.push(format!(
+                            "mii {got} follows from it: max(ResMII, RecMII) of your values; with the right ones {}",
+                            reason(key)
+                        ));
+                        continue;
+                    }
+                }
+            }
+        }
         // A key given twice counts as its last line.
         let verdict = match given.iter().rev().find(|kv| kv.is(key)) {
             None => Verdict::Wrong(Mistake::new(
                 MistakeKind::Missing,
                 format!("{key}: missing (expected a line '{key} N')"),
             )),
-            Some(kv) => match answer::whole(kv.value) {
+            Some(kv) => match whole_value(kv.value) {
                 Ok(value) if value == want => Verdict::Right(Right { key, value }),
                 Ok(got) => Verdict::Wrong(Mistake::new(
                     MistakeKind::Wrong,
@@ -214,6 +243,24 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         seed,
         machine_name: m.name().to_string(),
     }
+}
+
+/// A whole number, also written with a zero fraction (`3.0` reads as 3);
+/// any other fraction is refused with the reason.
+fn whole_value(v: &str) -> Result<u64, String> {
+    let t = v.trim();
+    if let Some((int, frac)) = t.split_once('.') {
+        if !int.is_empty() && !frac.is_empty() && frac.bytes().all(|b| b == b'0') {
+            return answer::whole(int);
+        }
+        if answer::number(t).is_ok() {
+            return Err(format!(
+                "'{}' is not a whole number: these bounds count whole cycles (rounded up)",
+                answer::shorten(t)
+            ));
+        }
+    }
+    answer::whole(t)
 }
 
 /// How many hints the drill has.
@@ -251,6 +298,26 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zero_fraction_reads_as_a_whole_number() {
+        assert_eq!(whole_value("3.0"), Ok(3));
+        assert_eq!(whole_value("3.00"), Ok(3));
+        assert_eq!(whole_value("3"), Ok(3));
+        let e = whole_value("3.5").unwrap_err();
+        assert!(
+            e.contains("not a whole number: these bounds count whole cycles"),
+            "{e}"
+        );
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let s = problem(&m, &params, 2, true).solution.unwrap();
+        let text = format!(
+            "res_mii {}.0\nrec_mii {}\nmii {}.0\n",
+            s.res_mii, s.rec_mii, s.mii
+        );
+        assert!(check(&m, &params, 2, &text, "a.txt").correct);
+    }
 
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)

@@ -578,6 +578,40 @@ pub enum MistakeKind {
     Quality,
     /// An II below MII: no schedule can exist (the bound says which).
     BelowMii,
+    /// A bit vector written in the opposite order (offset 0 last).
+    Reversed,
+    /// A set with one offset one too high or too low.
+    OffByOne,
+    /// A set with every offset one too high or too low.
+    Shifted,
+    /// `accept` where the recognizer rejects, or the other way round.
+    Swapped,
+}
+
+/// A named slip between a set given and the right one: every offset one
+/// off (shifted), or exactly one offset one off.
+pub(crate) fn set_slip(said: &[u32], want: &[u32]) -> Option<(MistakeKind, String)> {
+    if said.len() != want.len() || said == want || said.is_empty() {
+        return None;
+    }
+    let up = said.iter().zip(want).all(|(s, w)| *s == w + 1);
+    let down = said.iter().zip(want).all(|(s, w)| s + 1 == *w);
+    if up || down {
+        let how = if up { "up" } else { "down" };
+        return Some((
+            MistakeKind::Shifted,
+            format!("the right set shifted {how} by one"),
+        ));
+    }
+    let only: Vec<u32> = said.iter().filter(|x| !want.contains(x)).copied().collect();
+    let lost: Vec<u32> = want.iter().filter(|x| !said.contains(x)).copied().collect();
+    match (only.as_slice(), lost.as_slice()) {
+        ([s], [w]) if s.abs_diff(*w) == 1 => Some((
+            MistakeKind::OffByOne,
+            format!("offset {w} off by one (you wrote {s})"),
+        )),
+        _ => None,
+    }
 }
 
 impl From<ViolationKind> for MistakeKind {

@@ -133,7 +133,8 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         .map(|ii| Mistake::new(MistakeKind::BelowMii, below_mii(&p, m, &b, ii)))
         .into_iter()
         .collect();
-    mistakes.extend(violations(&sub, &result));
+    let below = mistakes.pop();
+    mistakes = blamed(&p, m, &sub, &result, &reference.cycles, reference_ii, below);
     let valid = match (&result.cycles, result.valid()) {
         (Some(t), true) => {
             let ii = result.ii.unwrap_or(0);
@@ -165,6 +166,138 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         program: p,
         model: m.clone(),
     }
+}
+
+/// The mistakes of a checked schedule after `ii_mistake` (the II below
+/// MII, if any), with the list-schedule drill's consequence rule: a hard
+/// violation of an operation the reference places the same way exists
+/// only because of a wrong step (`check::caused_by`) and is listed under
+/// it; one that disappears at the reference II with the same cycles is a
+/// consequence of the II.
+fn blamed(
+    p: &Program,
+    m: &Machine,
+    sub: &submission::Submission,
+    result: &check::CheckResult,
+    reference: &[Cycle],
+    reference_ii: u64,
+    ii_mistake: Option<Mistake>,
+) -> Vec<Mistake> {
+    use crate::engine::check::ViolationKind;
+    use crate::model::ids::OpId;
+    let hard = |k: ViolationKind| matches!(k, ViolationKind::Latency | ViolationKind::Resource);
+    let mut mistakes: Vec<Mistake> = ii_mistake.into_iter().collect();
+    let ii_owner = mistakes.len();
+    let mut soft = violations(sub, result);
+    soft.retain(|mk| !matches!(mk.kind, MistakeKind::Latency | MistakeKind::Resource));
+    mistakes.extend(soft);
+    let Some(ii) = result.ii else {
+        return mistakes;
+    };
+    let placed: Vec<(OpId, Cycle)> = p
+        .op_ids()
+        .filter_map(|x| result.placed[x.index()].map(|c| (x, c)))
+        .collect();
+    let wrong: Vec<OpId> = placed
+        .iter()
+        .filter(|&&(x, c)| c != reference[x.index()])
+        .map(|&(x, _)| x)
+        .collect();
+    let causes = check::caused_by(p, m, &placed, Some(ii), &result.violations, &wrong);
+    let at_reference: std::collections::HashSet<(ViolationKind, Option<OpId>)> =
+        if ii != reference_ii {
+            check::placed_violations(p, m, &placed, Some(reference_ii))
+                .into_iter()
+                .map(|v| (v.kind, v.op))
+                .collect()
+        } else {
+            Default::default()
+        };
+    let first_own = mistakes.len();
+    let mut owners: Vec<Option<OpId>> = vec![None; first_own];
+    let mut later: Vec<(usize, Vec<OpId>)> = Vec::new();
+    let mut of_ii: Vec<usize> = Vec::new();
+    for (i, v) in result.violations.iter().enumerate() {
+        if !hard(v.kind) {
+            continue;
+        }
+        let unchanged = v.op.is_some_and(|x| !wrong.contains(&x));
+        if ii != reference_ii && unchanged && !at_reference.contains(&(v.kind, v.op)) {
+            of_ii.push(i);
+            continue;
+        }
+        match &causes[i] {
+            Some(by) => later.push((i, by.clone())),
+            None => {
+                mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
+                owners.push(v.op);
+            }
+        }
+    }
+    let mut first_own = first_own;
+    if !of_ii.is_empty() {
+        if ii_owner == 0 {
+            first_own += 1;
+            mistakes.insert(
+                0,
+                Mistake::new(
+                    MistakeKind::Ii,
+                    format!(
+                        "ii {ii}: your cycles hold at II = {reference_ii} (the reference II) \
+                         but not at II = {ii}"
+                    ),
+                ),
+            );
+            owners.insert(0, None);
+        }
+        for i in of_ii {
+            let text = format!("at II = {ii}: {}", result.violations[i].message);
+            mistakes[0].consequences.push(text);
+        }
+    }
+    for (i, by) in later {
+        let v = &result.violations[i];
+        let whom: Vec<String> = by
+            .iter()
+            .map(|&w| {
+                let c = result.placed[w.index()].unwrap_or_default();
+                format!("{} were not at {c}", p.label(w))
+            })
+            .collect();
+        let Some(x) = v.op else { continue };
+        let at = result.placed[x.index()].unwrap_or_default();
+        let would = if v.kind == ViolationKind::Latency {
+            "be ready"
+        } else {
+            "fit"
+        };
+        let text = format!(
+            "{} at {at} would {would} if {} ({})",
+            p.label(x),
+            whom.join(" and "),
+            v.message
+        );
+        // A wrong step with no violation of its own is named by the first
+        // one it causes.
+        if !by.iter().any(|w| owners.contains(&Some(*w))) {
+            if let Some(&w) = by.first() {
+                let c = result.placed[w.index()].unwrap_or_default();
+                let how = if v.kind == ViolationKind::Latency {
+                    "is too late for"
+                } else {
+                    "takes what is needed by"
+                };
+                mistakes.push(Mistake::new(
+                    v.kind.into(),
+                    format!("{} at {c} {how} {} at {at}", p.label(w), p.label(x)),
+                ));
+                owners.push(Some(w));
+            }
+        }
+        let own = Mistake::new(v.kind.into(), v.message.clone());
+        super::list_schedule::attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);
+    }
+    mistakes
 }
 
 /// Why `ii` cannot work: each bound it is below, the binding one first.

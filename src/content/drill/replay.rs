@@ -53,21 +53,12 @@ pub(super) fn first_departure(
     placed: &[Option<Cycle>],
     violations: &[Violation],
 ) -> Option<Departure> {
-    let mut cycles: Vec<Cycle> = reference
-        .iter()
-        .copied()
-        .chain(placed.iter().flatten().copied())
-        .collect();
-    cycles.sort_unstable();
-    cycles.dedup();
+    let c = first_differing_cycle(p, reference, placed)?;
     let at = |c: Cycle, t: &dyn Fn(OpId) -> Option<Cycle>| -> Vec<OpId> {
         p.op_ids().filter(|&x| t(x) == Some(c)).collect()
     };
     let student = |x: OpId| placed[x.index()];
     let list = |x: OpId| Some(reference[x.index()]);
-    let c = cycles
-        .into_iter()
-        .find(|&c| at(c, &student) != at(c, &list))?;
     let mine = at(c, &student);
     let rule = at(c, &list);
     let early: Vec<OpId> = by_priority(heights, mine.iter().filter(|x| !rule.contains(x)));
@@ -245,8 +236,28 @@ fn what_is_taken(m: &Machine, conf: &Conflict, n: usize) -> String {
     }
 }
 
+/// The first cycle whose set of operations differs between `placed` and
+/// `reference` (the first departure), if any.
+fn first_differing_cycle(
+    p: &Program,
+    reference: &[Cycle],
+    placed: &[Option<Cycle>],
+) -> Option<Cycle> {
+    let mut cycles: Vec<Cycle> = reference
+        .iter()
+        .copied()
+        .chain(placed.iter().flatten().copied())
+        .collect();
+    cycles.sort_unstable();
+    cycles.dedup();
+    cycles.into_iter().find(|&c| {
+        p.op_ids()
+            .any(|x| (placed[x.index()] == Some(c)) != (reference[x.index()] == c))
+    })
+}
+
 /// Operations by decreasing height, ties by source order.
-fn by_priority<'a>(heights: &[u64], ops: impl Iterator<Item = &'a OpId>) -> Vec<OpId> {
+pub(super) fn by_priority<'a>(heights: &[u64], ops: impl Iterator<Item = &'a OpId>) -> Vec<OpId> {
     let mut v: Vec<OpId> = ops.copied().collect();
     v.sort_by_key(|&x| (Reverse(heights[x.index()]), x));
     v
@@ -261,17 +272,7 @@ pub(super) fn departure_ready(
     heights: &[u64],
     placed: &[Option<Cycle>],
 ) -> Option<(Cycle, Vec<OpId>)> {
-    let mut cycles: Vec<Cycle> = reference
-        .iter()
-        .copied()
-        .chain(placed.iter().flatten().copied())
-        .collect();
-    cycles.sort_unstable();
-    cycles.dedup();
-    let c = cycles.into_iter().find(|&c| {
-        p.op_ids()
-            .any(|x| (placed[x.index()] == Some(c)) != (reference[x.index()] == c))
-    })?;
+    let c = first_differing_cycle(p, reference, placed)?;
     let turn = replay_cycle(p, m, reference, heights, c);
     Some((c, turn.ready.into_iter().collect()))
 }
