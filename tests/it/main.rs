@@ -26,6 +26,7 @@ mod lab_solutions;
 mod layers;
 mod mca;
 mod mca_corpus;
+mod mca_extrapolate;
 mod mca_lesson;
 mod mca_props;
 mod modulo_exact;
