@@ -32,6 +32,13 @@
 //! Timing: an instance dispatched in cycle `D` issues at `I ≥ D + 1`
 //! (`I = D` for a zero-latency instance that books nothing), its result is
 //! visible at `X = I + lat`, it retires at `R ≥ X + 1`.
+//!
+//! Shortcuts ([`super::Shortcuts`]), neither of which changes a report:
+//! after a cycle that dispatched nothing at full width, the run goes
+//! straight to the next cycle in which anything can happen (an operand
+//! becomes ready, the oldest instance can retire, a busy unit frees while
+//! instances wait for it); and [`super::steady`] skips whole periods once
+//! the state repeats.
 
 use super::ports::{bookings, Booking, Ports};
 use super::steady::Steady;
