@@ -293,7 +293,7 @@ impl Sim<'_> {
         };
     }
 
-    /// 1. Retire in order what executed in an earlier cycle.
+    /// Stage 1: retire in order what executed in an earlier cycle.
     fn retire(&mut self) {
         let mut retired = 0u64;
         while self.head < self.tail && (self.retire_width == 0 || retired < self.retire_width) {
@@ -321,7 +321,7 @@ impl Sim<'_> {
         }
     }
 
-    /// 2. Wake what the calendar holds for this cycle, then issue the best
+    /// Stage 2: wake what the calendar holds for this cycle, then issue the best
     /// ready instance whose resources are free until none is left.
     fn issue_stage(&mut self) {
         let cycle = self.cycle;
@@ -381,7 +381,7 @@ impl Sim<'_> {
         best.map(|(_, g, c, i)| (g, c, i))
     }
 
-    /// 3. Dispatch up to `W` micro-ops in order while there is room.
+    /// Stage 3: dispatch up to `W` micro-ops in order while there is room.
     /// Returns whether anything was dispatched.
     fn dispatch(&mut self) -> bool {
         let width = self.width;
