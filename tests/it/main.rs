@@ -28,6 +28,7 @@ mod layers;
 mod mca;
 mod mca_clang;
 mod mca_corpus;
+mod mca_extrapolate;
 mod mca_lesson;
 mod mca_props;
 mod modulo_exact;

@@ -42,6 +42,7 @@ use crate::util::ratio::Ratio;
 pub mod bottleneck;
 mod ooo;
 mod ports;
+mod steady;
 
 /// The most iterations a simulation accepts: far beyond any useful run,
 /// and small enough that instance indices and cycles never overflow.
@@ -136,6 +137,10 @@ pub struct Report {
     /// run, `[op][resource]` flattened (groups stay 0: their micro-ops are
     /// counted on the member that served them).
     pub booked: Vec<u64>,
+    /// Iterations the run moved over by extrapolating a repeated state
+    /// instead of simulating them (0 in a full run); every other field is
+    /// the same either way.
+    pub extrapolated_iterations: u64,
 }
 
 impl Report {
@@ -202,12 +207,55 @@ struct Slot {
 
 /// Algorithm 23.1.11 on `p` (its body, `opts.iterations` times) and `m`:
 /// llvm-mca's out-of-order pipeline when the machine has a micro-op buffer,
-/// in-order issue when it has none.
+/// in-order issue when it has none. The out-of-order run takes both
+/// [`Shortcuts`]; its report is the one [`simulate_full`] gives.
 pub fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
+    simulate_with(p, m, opts, Shortcuts::ALL)
+}
+
+/// [`simulate`] cycle by cycle to the end, with no shortcut: the reference
+/// the shortcuts are tested against.
+pub fn simulate_full(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
+    simulate_with(p, m, opts, Shortcuts::NONE)
+}
+
+/// How an out-of-order run may save work without changing its report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shortcuts {
+    /// Jump over cycles in which nothing can change: no instance
+    /// dispatched, the ready ones all wait for busy units, so the next
+    /// cycle that matters is the first in which an operand becomes ready,
+    /// a unit frees or the oldest instance can retire.
+    pub skip: bool,
+    /// Once the state repeats relative to the cycle and the iteration,
+    /// skip whole periods (the `steady` module).
+    pub extrapolate: bool,
+}
+
+impl Shortcuts {
+    /// Both shortcuts.
+    pub const ALL: Shortcuts = Shortcuts {
+        skip: true,
+        extrapolate: true,
+    };
+    /// Neither: every cycle is simulated.
+    pub const NONE: Shortcuts = Shortcuts {
+        skip: false,
+        extrapolate: false,
+    };
+}
+
+/// [`simulate`] with the shortcuts given (an in-order run takes none).
+pub fn simulate_with(
+    p: &Program,
+    m: &Machine,
+    opts: &Options,
+    shortcuts: Shortcuts,
+) -> Result<Report, McaError> {
     if m.micro_op_buffer_size() == 0 {
         simulate_in_order(p, m, opts)
     } else {
-        ooo::simulate(p, m, opts)
+        ooo::simulate(p, m, opts, shortcuts)
     }
 }
 
@@ -529,6 +577,7 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
         timeline,
         peak_in_flight: peak,
         booked,
+        extrapolated_iterations: 0,
     })
 }
 

@@ -32,9 +32,17 @@
 //! Timing: an instance dispatched in cycle `D` issues at `I ≥ D + 1`
 //! (`I = D` for a zero-latency instance that books nothing), its result is
 //! visible at `X = I + lat`, it retires at `R ≥ X + 1`.
+//!
+//! Shortcuts ([`super::Shortcuts`]), neither of which changes a report:
+//! after a cycle that dispatched nothing at full width, the run goes
+//! straight to the next cycle in which anything can happen (an operand
+//! becomes ready, the oldest instance can retire, a busy unit frees while
+//! instances wait for it); and [`super::steady`] skips whole periods once
+//! the state repeats.
 
 use super::ports::{bookings, Booking, Ports};
-use super::{check_counts, McaError, Options, Report, Stamp, MAX_RING};
+use super::steady::Steady;
+use super::{check_counts, McaError, Options, Report, Shortcuts, Stamp, MAX_RING};
 use crate::model::ids::{ClassId, Cycle, OpId};
 use crate::model::machine::Machine;
 use crate::model::program::{EdgeKind, Kind, Program};
@@ -43,7 +51,7 @@ const NOT_ISSUED: Cycle = Cycle::MAX;
 
 /// A value an operation waits for: a register read or a memory edge.
 #[derive(Clone, Copy, Debug)]
-struct Read {
+pub(super) struct Read {
     from: usize,
     distance: u64,
     latency: Cycle,
@@ -52,7 +60,7 @@ struct Read {
     user: bool,
 }
 
-struct BodyOp {
+pub(super) struct BodyOp {
     uops: u32,
     /// Reorder-buffer entries: micro-ops, at least 1, at most the buffer.
     entries: u64,
@@ -68,7 +76,7 @@ struct BodyOp {
 }
 
 #[derive(Clone, Default)]
-struct Slot {
+pub(super) struct Slot {
     op: u32,
     iter: u64,
     dispatch: Cycle,
@@ -143,7 +151,7 @@ fn reads_of(p: &Program, m: &Machine, j: usize) -> Vec<Read> {
 /// Instances waiting for a known cycle, by cycle: a ring of buckets large
 /// enough that no two pending cycles share one (every wait is shorter than
 /// the longest latency plus one).
-struct Calendar {
+pub(super) struct Calendar {
     buckets: Vec<Vec<u64>>,
     mask: usize,
     len: usize,
@@ -157,6 +165,11 @@ impl Calendar {
             mask: n - 1,
             len: 0,
         }
+    }
+
+    fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(Vec::clear);
+        self.len = 0;
     }
 
     fn push(&mut self, t: Cycle, g: u64) {
@@ -175,8 +188,22 @@ impl Calendar {
     }
 }
 
-struct Sim<'a> {
+/// The whole state of an out-of-order run. Fields are the simulator's
+/// and [`super::steady`]'s, which snapshots and restores them.
+pub(super) struct Sim<'a> {
     body: &'a [BodyOp],
+    /// Body length, simulated instructions, dispatch width.
+    pub b: u64,
+    pub total: u64,
+    width: u64,
+    rob: u64,
+    lq_cap: u64,
+    sq_cap: u64,
+    retire_width: u64,
+    /// Iterations the timeline records.
+    pub rec: u64,
+    nres: usize,
+    buffer_caps: Vec<u64>,
     slots: Vec<Slot>,
     mask: usize,
     /// The ready instances, by class: a class's members share their
@@ -185,14 +212,38 @@ struct Sim<'a> {
     calendar: Calendar,
     /// The oldest instance that may be an unissued memory operation.
     mem_ptr: u64,
-    head: u64,
-    tail: u64,
+    /// The oldest in-flight instance and the next one to dispatch.
+    pub head: u64,
+    pub tail: u64,
+    tail_op: usize,
+    pub tail_iter: u64,
+    rob_used: u64,
+    lq: u64,
+    sq: u64,
+    buffer_used: Vec<u64>,
+    /// Micro-ops of a wide instance still to take from later cycles' width.
+    carry: u64,
+    pub cycle: Cycle,
+    pub last_retire: Cycle,
+    peak: u64,
+    ports: Ports,
+    pub booked: Vec<u64>,
+    timeline: Vec<Stamp>,
+    /// The cycle a class was last found blocked.
+    blocked_at: Vec<Cycle>,
+    /// Instances moved over by extrapolation.
+    pub extrapolated: u64,
 }
 
 impl Sim<'_> {
     #[inline]
     fn slot(&mut self, g: u64) -> &mut Slot {
         &mut self.slots[g as usize & self.mask]
+    }
+
+    #[inline]
+    pub(super) fn slot_ref(&self, g: u64) -> &Slot {
+        &self.slots[g as usize & self.mask]
     }
 
     /// The oldest memory operation in flight that has not issued.
@@ -226,11 +277,337 @@ impl Sim<'_> {
         let class = self.body[op].class.index();
         self.ready_set.push(class, g);
     }
+
+    /// One cycle: retire, issue, dispatch, then the next cycle to look at.
+    pub(super) fn step(&mut self, skip: bool) {
+        self.retire();
+        self.issue_stage();
+        let full_width = self.carry == 0;
+        let dispatched = self.dispatch();
+        self.peak = self.peak.max(self.tail - self.head);
+        let next = self.cycle + 1;
+        self.cycle = if skip && full_width && !dispatched && self.carry == 0 {
+            next.max(self.next_event())
+        } else {
+            next
+        };
+    }
+
+    /// Stage 1: retire in order what executed in an earlier cycle.
+    fn retire(&mut self) {
+        let mut retired = 0u64;
+        while self.head < self.tail && (self.retire_width == 0 || retired < self.retire_width) {
+            let s = &self.slots[self.head as usize & self.mask];
+            let o = &self.body[s.op as usize];
+            if s.issue == NOT_ISSUED || s.issue + o.latency >= self.cycle {
+                break;
+            }
+            self.rob_used -= o.entries;
+            self.lq -= u64::from(o.load);
+            self.sq -= u64::from(o.store);
+            if s.iter < self.rec {
+                self.timeline.push(Stamp {
+                    iteration: s.iter,
+                    op: s.op as usize,
+                    dispatch: s.dispatch,
+                    issue: s.issue,
+                    executed: s.issue + o.latency,
+                    retire: self.cycle,
+                });
+            }
+            self.last_retire = self.cycle;
+            self.head += 1;
+            retired += 1;
+        }
+    }
+
+    /// Stage 2: wake what the calendar holds for this cycle, then issue the best
+    /// ready instance whose resources are free until none is left.
+    fn issue_stage(&mut self) {
+        let cycle = self.cycle;
+        self.ports.set_cycle(cycle);
+        let slot = cycle as usize & self.calendar.mask;
+        if !self.calendar.buckets[slot].is_empty() {
+            let mut due = std::mem::take(&mut self.calendar.buckets[slot]);
+            self.calendar.len -= due.len();
+            for &g in &due {
+                self.wake(g, cycle);
+            }
+            due.clear();
+            if self.calendar.buckets[slot].is_empty() {
+                self.calendar.buckets[slot] = due;
+            }
+        }
+        while let Some((g, c, i)) = self.best_ready() {
+            self.ready_set.remove(c, i);
+            let op = self.slot(g).op as usize;
+            let o = &self.body[op];
+            let (booked, nres) = (&mut self.booked, self.nres);
+            self.ports.book(&o.bookings, cycle, |r, n| {
+                booked[op * nres + r.index()] += u64::from(n);
+            });
+            for &k in &o.buffers {
+                self.buffer_used[k] -= 1;
+            }
+            issue(self, g, cycle);
+        }
+    }
+
+    /// The oldest-first choice of llvm-mca (rank: age ahead of waiting
+    /// readers) among the classes whose units are free now, as (instance,
+    /// class, place in the class); a class whose units are not is skipped
+    /// whole.
+    fn best_ready(&mut self) -> Option<(u64, usize, usize)> {
+        let cycle = self.cycle;
+        let mut best: Option<(i64, u64, usize, usize)> = None;
+        for &c in &self.ready_set.classes {
+            if self.blocked_at[c] == cycle {
+                continue;
+            }
+            let members = &self.ready_set.by_class[c];
+            let first = &self.body[self.slots[members[0] as usize & self.mask].op as usize];
+            if !self.ports.available(&first.bookings, cycle) {
+                self.blocked_at[c] = cycle;
+                continue;
+            }
+            for (i, &g) in members.iter().enumerate() {
+                let s = &self.slots[g as usize & self.mask];
+                let rank = g as i64 - i64::from(s.users);
+                if best.is_none_or(|(br, bg, _, _)| (rank, g) < (br, bg)) {
+                    best = Some((rank, g, c, i));
+                }
+            }
+        }
+        best.map(|(_, g, c, i)| (g, c, i))
+    }
+
+    /// Stage 3: dispatch up to `W` micro-ops in order while there is room.
+    /// Returns whether anything was dispatched.
+    fn dispatch(&mut self) -> bool {
+        let width = self.width;
+        let mut avail = width.saturating_sub(self.carry);
+        self.carry = self.carry.saturating_sub(width);
+        let tail_before = self.tail;
+        while self.tail < self.total && avail > 0 {
+            let o = &self.body[self.tail_op];
+            let uops = u64::from(o.uops);
+            if uops.min(width) > avail
+                || self.rob_used + o.entries > self.rob
+                || (o.load && self.lq_cap > 0 && self.lq >= self.lq_cap)
+                || (o.store && self.sq_cap > 0 && self.sq >= self.sq_cap)
+                || o.buffers
+                    .iter()
+                    .any(|&k| self.buffer_used[k] >= self.buffer_caps[k])
+            {
+                break;
+            }
+            if uops > width {
+                self.carry = uops - width;
+                avail = 0;
+            } else {
+                avail -= uops;
+            }
+            self.dispatch_one();
+        }
+        self.tail != tail_before
+    }
+
+    /// Puts the next instance of the stream into the reorder buffer.
+    fn dispatch_one(&mut self) {
+        let body = self.body;
+        let o = &body[self.tail_op];
+        let cycle = self.cycle;
+        self.rob_used += o.entries;
+        self.lq += u64::from(o.load);
+        self.sq += u64::from(o.store);
+        for &k in &o.buffers {
+            self.buffer_used[k] += 1;
+        }
+        let g = self.tail;
+        let (mut ready, mut pending) = (cycle, 0u32);
+        for r in &o.reads {
+            if r.distance > self.tail_iter {
+                continue; // before the first iteration: a live-in value
+            }
+            let pg = g - self.tail_op as u64 - r.distance * self.b + r.from as u64;
+            if pg < self.head {
+                continue; // retired, so executed
+            }
+            let plat = body[r.from].latency;
+            let ps = self.slot(pg);
+            if ps.issue == NOT_ISSUED {
+                ps.waiters.push((g, r.latency));
+                ps.users += u32::from(r.user);
+                pending += 1;
+            } else if ps.issue + plat > cycle || !r.user {
+                // Issued, not yet executed (an executed register value
+                // is simply there).
+                ready = ready.max(ps.issue + r.latency);
+            }
+        }
+        let immediate = o.zero && !o.store && pending == 0 && ready <= cycle;
+        let (op, iter) = (self.tail_op as u32, self.tail_iter);
+        let s = self.slot(g);
+        s.op = op;
+        s.iter = iter;
+        s.dispatch = cycle;
+        s.issue = NOT_ISSUED;
+        s.ready = ready.max(cycle + 1);
+        s.pending = pending;
+        s.users = 0;
+        s.mem_blocked = false;
+        self.tail += 1;
+        if immediate {
+            // Nothing to book, nothing to wait for: it issues (and
+            // executes) as it dispatches.
+            for &k in &o.buffers {
+                self.buffer_used[k] -= 1;
+            }
+            issue(self, g, cycle);
+        } else if pending == 0 {
+            self.calendar.push(ready.max(cycle + 1), g);
+        }
+        self.tail_op += 1;
+        if self.tail_op as u64 == self.b {
+            self.tail_op = 0;
+            self.tail_iter += 1;
+        }
+    }
+
+    /// The first later cycle in which anything can change when this one
+    /// dispatched nothing at full width: an operand becomes ready, the
+    /// oldest instance may retire, or (with instances ready but blocked)
+    /// a unit frees. Dispatch waits on reorder-buffer and queue room,
+    /// which only retiring and issuing give back.
+    fn next_event(&self) -> Cycle {
+        let mut wake = self.calendar.next_after(self.cycle).unwrap_or(Cycle::MAX);
+        if self.head < self.tail {
+            let s = self.slot_ref(self.head);
+            if s.issue != NOT_ISSUED {
+                wake = wake.min(s.issue + self.body[s.op as usize].latency + 1);
+            }
+        }
+        if !self.ready_set.is_empty() {
+            wake = wake.min(self.ports.next_free(self.cycle));
+        }
+        if wake == Cycle::MAX {
+            self.cycle + 1
+        } else {
+            wake
+        }
+    }
+}
+
+/// Snapshots for [`super::steady`]: the state at the top of a cycle,
+/// before anything retires, relative to a cycle `c` and an instance
+/// `base` (the first of an iteration, so that an instance's operation
+/// follows from its offset). Left out is what only the views read (the
+/// timeline, an in-flight instance's dispatch cycle, the peak), what
+/// follows from the rest (the calendar holds the unissued instances with
+/// no producer left whose operands are ready at `c` or later, the ready
+/// set those ready earlier, unless a store is held behind older memory
+/// operations), and the caches that are refilled on demand.
+impl Sim<'_> {
+    /// The largest iteration distance of a read: from this iteration on
+    /// no read is of a value live on entry.
+    pub(super) fn max_distance(&self) -> u64 {
+        self.body
+            .iter()
+            .flat_map(|o| o.reads.iter().map(|r| r.distance))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Writes the state relative to `(c, base)` into `out`.
+    pub(super) fn encode(&self, c: Cycle, base: u64, out: &mut Vec<i64>) {
+        let rel = |g: u64| g as i64 - base as i64;
+        out.clear();
+        out.extend([rel(self.tail), rel(self.head)]);
+        out.extend([self.rob_used, self.lq, self.sq, self.carry].map(|x| x as i64));
+        out.extend(self.buffer_used.iter().map(|&x| x as i64));
+        for g in self.head..self.tail {
+            let s = self.slot_ref(g);
+            if s.issue != NOT_ISSUED {
+                out.extend([-1, s.issue - c]);
+                continue;
+            }
+            out.extend([
+                s.waiters.len() as i64,
+                s.ready - c,
+                i64::from(s.pending),
+                i64::from(s.users),
+                i64::from(s.mem_blocked),
+            ]);
+            for &(w, lat) in &s.waiters {
+                out.extend([rel(w), lat]);
+            }
+        }
+        self.ports.encode(c, out);
+    }
+
+    /// Makes the state the one `data` encodes, relative to `(c, base)`.
+    pub(super) fn restore(&mut self, data: &[i64], c: Cycle, base: u64) {
+        let abs = |x: i64| (base as i64 + x) as u64;
+        self.tail = abs(data[0]);
+        self.head = abs(data[1]);
+        (self.tail_op, self.tail_iter) = ((self.tail % self.b) as usize, self.tail / self.b);
+        [self.rob_used, self.lq, self.sq, self.carry] = [2, 3, 4, 5].map(|i| data[i] as u64);
+        let mut i = 6;
+        for x in &mut self.buffer_used {
+            *x = data[i] as u64;
+            i += 1;
+        }
+        for s in &mut self.slots {
+            s.waiters.clear();
+            s.issue = NOT_ISSUED;
+        }
+        self.calendar.clear();
+        self.ready_set.clear();
+        for g in self.head..self.tail {
+            i += self.restore_slot(g, &data[i..], c, base);
+        }
+        self.ports.restore(c, &data[i..]);
+        self.mem_ptr = self.head;
+        self.blocked_at.fill(-1);
+        self.cycle = c;
+    }
+
+    /// Restores instance `g` from the front of `data`; returns the words
+    /// read.
+    fn restore_slot(&mut self, g: u64, data: &[i64], c: Cycle, base: u64) -> usize {
+        let b = self.b;
+        let s = self.slot(g);
+        (s.op, s.iter, s.dispatch) = ((g % b) as u32, g / b, c);
+        if data[0] == -1 {
+            s.issue = c + data[1];
+            return 2;
+        }
+        let n = data[0] as usize;
+        s.ready = c + data[1];
+        s.pending = data[2] as u32;
+        s.users = data[3] as u32;
+        s.mem_blocked = data[4] != 0;
+        s.waiters.extend(
+            data[5..5 + 2 * n]
+                .chunks_exact(2)
+                .map(|w| ((base as i64 + w[0]) as u64, w[1])),
+        );
+        if s.pending == 0 && !s.mem_blocked {
+            let (ready, op) = (s.ready, s.op as usize);
+            if ready >= c {
+                self.calendar.push(ready, g);
+            } else {
+                let class = self.body[op].class.index();
+                self.ready_set.push(class, g);
+            }
+        }
+        5 + 2 * n
+    }
 }
 
 /// Ready instances grouped by class, with their number.
 #[derive(Default)]
-struct ReadySet {
+pub(super) struct ReadySet {
     by_class: Vec<Vec<u64>>,
     /// Classes with a member, in no order.
     classes: Vec<usize>,
@@ -260,21 +637,23 @@ impl ReadySet {
     fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    fn clear(&mut self) {
+        self.by_class.iter_mut().for_each(Vec::clear);
+        self.classes.clear();
+        self.len = 0;
+    }
 }
 
-/// The out-of-order run (see the module comment).
-pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
-    let total = check_counts(p, opts)?;
-    let n = opts.iterations;
-    let b = p.len() as u64;
-    let width = m.issue_width();
-    let rob = u64::from(m.reorder_buffer_size().max(1));
+/// The operations of the body as the simulator sees them, and the
+/// capacities of the scheduler queues (resources with a buffer size).
+fn body_ops(p: &Program, m: &Machine, rob: u64) -> (Vec<BodyOp>, Vec<u64>) {
     let buffered: Vec<usize> = m
         .resource_ids()
         .filter(|&r| m.resource(r).buffer_size.is_some())
         .map(|r| r.index())
         .collect();
-    let body: Vec<BodyOp> = p
+    let body = p
         .ops()
         .iter()
         .enumerate()
@@ -300,24 +679,83 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
             }
         })
         .collect();
-    let buffer_caps: Vec<u64> = buffered
+    let caps = buffered
         .iter()
         .map(|&r| u64::from(m.resources()[r].buffer_size.unwrap_or(u32::MAX)))
         .collect();
+    (body, caps)
+}
+
+/// The out-of-order run (see the module comment), with the shortcuts
+/// asked for.
+pub(super) fn simulate(
+    p: &Program,
+    m: &Machine,
+    opts: &Options,
+    shortcuts: Shortcuts,
+) -> Result<Report, McaError> {
+    let total = check_counts(p, opts)?;
+    let rob = u64::from(m.reorder_buffer_size().max(1));
     // Every in-flight instance holds a reorder-buffer entry; producers older
     // than the oldest in-flight instance have retired, hence executed.
     let need = rob.saturating_add(1);
     if need > MAX_RING {
         return Err(McaError::TooWide(need));
     }
+    let (body, buffer_caps) = body_ops(p, m, rob);
+    let mut sim = new_sim(p, m, opts, &body, buffer_caps, total, need);
+    let mut steady = shortcuts.extrapolate.then(|| Steady::new(&sim));
+    while sim.head < total {
+        if let Some(st) = steady.as_mut() {
+            if st.at_cycle_top(&mut sim) {
+                steady = None;
+            }
+        }
+        sim.step(shortcuts.skip);
+    }
+    let (block_rthroughput, bound) = super::bounds(p, m);
+    Ok(Report {
+        iterations: opts.iterations,
+        instructions: total,
+        total_cycles: (sim.last_retire + 1) as u64,
+        total_uops: opts.iterations * body.iter().map(|o| u64::from(o.uops)).sum::<u64>(),
+        dispatch_width: m.issue_width(),
+        block_rthroughput,
+        bound,
+        timeline: sim.timeline,
+        peak_in_flight: sim.peak,
+        booked: sim.booked,
+        extrapolated_iterations: sim.extrapolated / sim.b,
+    })
+}
+
+/// A run at cycle 0 with nothing dispatched.
+fn new_sim<'a>(
+    p: &Program,
+    m: &Machine,
+    opts: &Options,
+    body: &'a [BodyOp],
+    buffer_caps: Vec<u64>,
+    total: u64,
+    need: u64,
+) -> Sim<'a> {
     let ring = (need as usize).next_power_of_two();
-    let rec = opts.timeline_iterations.min(n);
-    let mut timeline: Vec<Stamp> = Vec::with_capacity((rec * b) as usize);
-    let nres = m.resources().len();
-    let mut booked = vec![0u64; p.len() * nres];
-    let mut ports = Ports::new(m);
-    let mut sim = Sim {
-        body: &body,
+    let b = p.len() as u64;
+    let rec = opts.timeline_iterations.min(opts.iterations);
+    let span = body.iter().map(|o| o.latency.max(0) as usize).max();
+    Sim {
+        body,
+        b,
+        total,
+        width: u64::from(m.issue_width()),
+        rob: need - 1,
+        lq_cap: u64::from(m.load_queue_size()),
+        sq_cap: u64::from(m.store_queue_size()),
+        retire_width: u64::from(m.retire_width()),
+        rec,
+        nres: m.resources().len(),
+        buffer_used: vec![0; buffer_caps.len()],
+        buffer_caps,
         slots: vec![
             Slot {
                 issue: NOT_ISSUED,
@@ -327,233 +765,25 @@ pub(super) fn simulate(p: &Program, m: &Machine, opts: &Options) -> Result<Repor
         ],
         mask: ring - 1,
         ready_set: ReadySet::default(),
-        calendar: Calendar::new(
-            body.iter()
-                .map(|o| o.latency.max(0) as usize)
-                .max()
-                .unwrap_or(0),
-        ),
+        calendar: Calendar::new(span.unwrap_or(0)),
         mem_ptr: 0,
         head: 0,
         tail: 0,
-    };
-    let mut buffer_used = vec![0u64; buffered.len()];
-    let (lq_cap, sq_cap) = (
-        u64::from(m.load_queue_size()),
-        u64::from(m.store_queue_size()),
-    );
-    let (mut lq, mut sq) = (0u64, 0u64);
-    let retire_width = u64::from(m.retire_width());
-    let mut blocked_at: Vec<Cycle> = vec![-1; m.classes().len()];
-    let mut issued: Vec<u64> = Vec::new();
-
-    let (mut head, mut tail) = (0u64, 0u64);
-    let (mut tail_op, mut tail_iter) = (0usize, 0u64);
-    let mut rob_used = 0u64;
-    let mut carry = 0u64;
-    let mut peak = 0u64;
-    let mut cycle: Cycle = 0;
-    let mut last_retire: Cycle = 0;
-
-    while head < total {
-        // 1. Retire.
-        let mut retired = 0u64;
-        while head < tail && (retire_width == 0 || retired < retire_width) {
-            let s = &sim.slots[head as usize & sim.mask];
-            let o = &body[s.op as usize];
-            if s.issue == NOT_ISSUED || s.issue + o.latency >= cycle {
-                break;
-            }
-            rob_used -= o.entries;
-            lq -= u64::from(o.load);
-            sq -= u64::from(o.store);
-            if s.iter < rec {
-                timeline.push(Stamp {
-                    iteration: s.iter,
-                    op: s.op as usize,
-                    dispatch: s.dispatch,
-                    issue: s.issue,
-                    executed: s.issue + o.latency,
-                    retire: cycle,
-                });
-            }
-            last_retire = cycle;
-            head += 1;
-            retired += 1;
-        }
-
-        // 2. Issue.
-        sim.head = head;
-        ports.set_cycle(cycle);
-        let slot = cycle as usize & sim.calendar.mask;
-        if !sim.calendar.buckets[slot].is_empty() {
-            let mut due = std::mem::take(&mut sim.calendar.buckets[slot]);
-            sim.calendar.len -= due.len();
-            for &g in &due {
-                sim.wake(g, cycle);
-            }
-            due.clear();
-            if sim.calendar.buckets[slot].is_empty() {
-                sim.calendar.buckets[slot] = due;
-            }
-        }
-        issued.clear();
-        loop {
-            // The oldest-first choice of llvm-mca (rank: age ahead of
-            // waiting readers) among the classes whose units are free now;
-            // a class whose units are not is skipped whole.
-            let mut best: Option<(i64, u64, usize, usize)> = None;
-            for &c in &sim.ready_set.classes {
-                if blocked_at[c] == cycle {
-                    continue;
-                }
-                let members = &sim.ready_set.by_class[c];
-                let first = &body[sim.slots[members[0] as usize & sim.mask].op as usize];
-                if !ports.available(&first.bookings, cycle) {
-                    blocked_at[c] = cycle;
-                    continue;
-                }
-                for (i, &g) in members.iter().enumerate() {
-                    let s = &sim.slots[g as usize & sim.mask];
-                    let rank = g as i64 - i64::from(s.users);
-                    if best.is_none_or(|(br, bg, _, _)| (rank, g) < (br, bg)) {
-                        best = Some((rank, g, c, i));
-                    }
-                }
-            }
-            let Some((_, g, c, i)) = best else { break };
-            sim.ready_set.remove(c, i);
-            let op = sim.slot(g).op as usize;
-            let o = &body[op];
-            ports.book(&o.bookings, cycle, |r, c| {
-                booked[op * nres + r.index()] += u64::from(c);
-            });
-            for &k in &o.buffers {
-                buffer_used[k] -= 1;
-            }
-            issue(&mut sim, g, cycle);
-            issued.push(g);
-        }
-
-        // 3. Dispatch.
-        let mut avail = u64::from(width).saturating_sub(carry);
-        carry = carry.saturating_sub(u64::from(width));
-        let tail_before = tail;
-        while tail < total && avail > 0 {
-            let o = &body[tail_op];
-            let uops = u64::from(o.uops);
-            if uops.min(u64::from(width)) > avail
-                || rob_used + o.entries > rob
-                || (o.load && lq_cap > 0 && lq >= lq_cap)
-                || (o.store && sq_cap > 0 && sq >= sq_cap)
-                || o.buffers.iter().any(|&k| buffer_used[k] >= buffer_caps[k])
-            {
-                break;
-            }
-            if uops > u64::from(width) {
-                carry = uops - u64::from(width);
-                avail = 0;
-            } else {
-                avail -= uops;
-            }
-            rob_used += o.entries;
-            lq += u64::from(o.load);
-            sq += u64::from(o.store);
-            for &k in &o.buffers {
-                buffer_used[k] += 1;
-            }
-            let g = tail;
-            let mut ready = cycle;
-            let mut pending = 0u32;
-            for r in &o.reads {
-                if r.distance > tail_iter {
-                    continue; // before the first iteration: a live-in value
-                }
-                let pg = g - tail_op as u64 - r.distance * b + r.from as u64;
-                if pg < head {
-                    continue; // retired, so executed
-                }
-                let plat = body[r.from].latency;
-                let ps = sim.slot(pg);
-                if ps.issue == NOT_ISSUED {
-                    ps.waiters.push((g, r.latency));
-                    ps.users += u32::from(r.user);
-                    pending += 1;
-                } else if ps.issue + plat > cycle || !r.user {
-                    // Issued, not yet executed (an executed register value
-                    // is simply there).
-                    ready = ready.max(ps.issue + r.latency);
-                }
-            }
-            let immediate = o.zero && !o.store && pending == 0 && ready <= cycle;
-            let s = sim.slot(g);
-            s.op = tail_op as u32;
-            s.iter = tail_iter;
-            s.dispatch = cycle;
-            s.issue = NOT_ISSUED;
-            s.ready = ready.max(cycle + 1);
-            s.pending = pending;
-            s.users = 0;
-            s.mem_blocked = false;
-            if immediate {
-                // Nothing to book, nothing to wait for: it issues (and
-                // executes) as it dispatches.
-                for &k in &o.buffers {
-                    buffer_used[k] -= 1;
-                }
-                issue(&mut sim, g, cycle);
-                issued.push(g);
-            } else if pending == 0 {
-                sim.calendar.push(ready.max(cycle + 1), g);
-            }
-            tail += 1;
-            sim.tail = tail;
-            tail_op += 1;
-            if tail_op as u64 == b {
-                tail_op = 0;
-                tail_iter += 1;
-            }
-        }
-        peak = peak.max(tail - head);
-
-        // Nothing happened and nothing is ready: jump to the next cycle
-        // where an operand becomes ready or the oldest instance can retire.
-        let mut next = cycle + 1;
-        if issued.is_empty()
-            && tail == tail_before
-            && retired == 0
-            && carry == 0
-            && sim.ready_set.is_empty()
-        {
-            let mut wake = Cycle::MAX;
-            if let Some(t) = sim.calendar.next_after(cycle) {
-                wake = wake.min(t);
-            }
-            if head < tail {
-                let s = &sim.slots[head as usize & sim.mask];
-                if s.issue != NOT_ISSUED {
-                    wake = wake.min(s.issue + body[s.op as usize].latency + 1);
-                }
-            }
-            if wake != Cycle::MAX {
-                next = next.max(wake);
-            }
-        }
-        cycle = next;
+        tail_op: 0,
+        tail_iter: 0,
+        rob_used: 0,
+        lq: 0,
+        sq: 0,
+        carry: 0,
+        cycle: 0,
+        last_retire: 0,
+        peak: 0,
+        ports: Ports::new(m),
+        booked: vec![0; p.len() * m.resources().len()],
+        timeline: Vec::with_capacity((rec * b) as usize),
+        blocked_at: vec![-1; m.classes().len()],
+        extrapolated: 0,
     }
-    let (block_rthroughput, bound) = super::bounds(p, m);
-    Ok(Report {
-        iterations: n,
-        instructions: total,
-        total_cycles: (last_retire + 1) as u64,
-        total_uops: n * body.iter().map(|o| u64::from(o.uops)).sum::<u64>(),
-        dispatch_width: width,
-        block_rthroughput,
-        bound,
-        timeline,
-        peak_in_flight: peak,
-        booked,
-    })
 }
 
 /// Issues `g` at `now`: its consumers learn when its result is visible, and

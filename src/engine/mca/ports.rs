@@ -393,6 +393,79 @@ impl Ports {
     }
 }
 
+impl Ports {
+    /// Appends the state that decides every later cycle, relative to
+    /// `now`: each kind's busy units at `now, now + 1, …` over its window,
+    /// then each group's round-robin state. Cells of earlier cycles are
+    /// never read again, and `free` follows from the busy units at `now`.
+    pub fn encode(&self, now: Cycle, out: &mut Vec<i64>) {
+        for &(start, mask) in &self.rows {
+            for d in 0..=mask as Cycle {
+                let t = now + d;
+                let (c, n) = self.cells[start + (t as usize & mask)];
+                out.push(if c == t { i64::from(n) } else { 0 });
+            }
+        }
+        for s in self.strategy.iter().flatten() {
+            out.push(s.next as i64);
+            out.push(s.removed as i64);
+        }
+    }
+
+    /// The inverse of [`Ports::encode`] at another cycle: the resources
+    /// as they were, moved to `now`. Returns the words read.
+    pub fn restore(&mut self, now: Cycle, data: &[i64]) -> usize {
+        let mut i = 0;
+        for &(start, mask) in &self.rows {
+            for d in 0..=mask as Cycle {
+                let t = now + d;
+                self.cells[start + (t as usize & mask)] = (t, data[i] as u32);
+                i += 1;
+            }
+        }
+        for s in self.strategy.iter_mut().flatten() {
+            s.next = data[i] as u64;
+            s.removed = data[i + 1] as u64;
+            i += 2;
+        }
+        self.now = now;
+        self.free = 0;
+        for (b, &r) in self.kind_of_bit.iter().enumerate() {
+            if self.busy(r, now) < self.caps[r.index()] {
+                self.free |= 1u64 << b;
+            }
+        }
+        i
+    }
+
+    /// The first cycle after `now` (the cycle last set) at which a class
+    /// that cannot issue now might: when a kind with no free unit frees
+    /// one. Where offsets start later than 0 a booking can fit at any
+    /// later cycle, so that is the next one.
+    pub fn next_free(&self, now: Cycle) -> Cycle {
+        if !self.fast {
+            return now + 1;
+        }
+        let mut next = Cycle::MAX;
+        let mut busy = !self.free & self.all_bits;
+        while busy != 0 {
+            let b = busy.trailing_zeros() as usize;
+            busy &= busy - 1;
+            let r = self.kind_of_bit[b];
+            let (_, mask) = self.rows[self.slot[r.index()] as usize];
+            let cap = self.caps[r.index()];
+            // Busy units never grow with the cycle here (every booking
+            // starts at its issue cycle), and the window ends free.
+            let t = (1..=mask as Cycle + 1)
+                .map(|d| now + d)
+                .find(|&t| self.busy(r, t) < cap)
+                .unwrap_or(now + mask as Cycle + 1);
+            next = next.min(t);
+        }
+        next.max(now + 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
