@@ -32,6 +32,7 @@
 //! after it still count.
 
 use crate::content::flash::{schedule, Date, Rating, State};
+use crate::content::log_lines;
 use crate::formats::diagnostic::Diagnostic;
 
 /// The first line of a new log: its format, for whoever opens the file.
@@ -83,33 +84,11 @@ impl Logged {
     /// blank line, `Err((column, message))` for anything else that is not a
     /// record.
     pub fn parse(line: &str) -> Result<Option<Logged>, (u32, String)> {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.trim().is_empty() || line.starts_with('#') {
+        let Some(fields) = log_lines::fields(line, 5, "day unix-time card rating right|wrong")?
+        else {
             return Ok(None);
-        }
-        // The fields and their 1-based columns (in characters).
-        let mut fields: Vec<(u32, &str)> = Vec::with_capacity(5);
-        let mut col = 1u32;
-        for f in line.split(' ') {
-            fields.push((col, f));
-            col = col.saturating_add(f.chars().count() as u32 + 1);
-        }
-        if fields.len() != 5 || fields.iter().any(|(_, f)| f.is_empty()) {
-            return Err((
-                1,
-                format!(
-                    "expected 5 fields separated by one space (day unix-time card rating right|wrong), \
-                     found {}",
-                    line.split_whitespace().count()
-                ),
-            ));
-        }
-        let (c, day) = fields[0];
-        let day = Date::parse(day).ok_or((c, format!("`{day}` is not a day YYYY-MM-DD")))?;
-        let (c, time) = fields[1];
-        let time = time
-            .parse::<i64>()
-            .map_err(|_| (c, format!("`{time}` is not a Unix time in seconds")))?;
+        };
+        let (day, time) = log_lines::day_and_time(&fields)?;
         let (c, card) = fields[2];
         if !is_card_id(card) {
             return Err((c, format!("`{card}` is not a card id")));
@@ -161,55 +140,13 @@ pub struct LogRead {
 /// the lines after the first `skip`. Never fails: what is not a record is
 /// reported in [`LogRead::bad`].
 pub fn read_log(bytes: &[u8], origin: &str, skip: usize) -> LogRead {
-    let mut out = LogRead {
-        ends_in_newline: bytes.is_empty() || bytes.ends_with(b"\n"),
-        ..LogRead::default()
-    };
-    if bytes.is_empty() {
-        return out;
+    let r = log_lines::read(bytes, origin, skip, usize::MAX, Logged::parse);
+    LogRead {
+        entries: r.records,
+        bad: r.bad,
+        lines: r.lines,
+        ends_in_newline: r.ends_in_newline,
     }
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let lines: Vec<&[u8]> = body.split(|&b| b == b'\n').collect();
-    out.lines = lines.len();
-    for (i, raw) in lines.iter().enumerate().skip(skip) {
-        let at = |column: u32, message: String| {
-            Diagnostic::new(
-                origin,
-                u32::try_from(i + 1).unwrap_or(u32::MAX),
-                column,
-                message,
-            )
-        };
-        let last_cut = i + 1 == lines.len() && !out.ends_in_newline;
-        let text = match std::str::from_utf8(raw) {
-            Ok(t) => t,
-            Err(e) => {
-                let col = String::from_utf8_lossy(&raw[..e.valid_up_to()])
-                    .chars()
-                    .count()
-                    + 1;
-                out.bad.push(at(
-                    u32::try_from(col).unwrap_or(u32::MAX),
-                    "not UTF-8 text; the line is skipped".into(),
-                ));
-                continue;
-            }
-        };
-        match Logged::parse(text) {
-            Ok(Some(e)) if !last_cut => out.entries.push((i + 1, e)),
-            Ok(Some(_)) => out.bad.push(at(
-                1,
-                "the last line has no end of line (cut short?); it is skipped".into(),
-            )),
-            Ok(None) => {}
-            Err((col, m)) if last_cut => out.bad.push(at(
-                col,
-                format!("{m} (the last line, cut short?); the line is skipped"),
-            )),
-            Err((col, m)) => out.bad.push(at(col, format!("{m}; the line is skipped"))),
-        }
-    }
-    out
 }
 
 /// Replays records onto a state, in order ([`schedule`] from each card's

@@ -10,6 +10,7 @@ pub mod flash;
 pub mod flash_log;
 pub mod gen;
 pub mod lab;
+pub mod log_lines;
 pub mod progress;
 pub mod quiz;
 pub mod review_log;

@@ -42,6 +42,7 @@
 use serde::Serialize;
 
 use crate::content::flash::Date;
+use crate::content::log_lines;
 use crate::formats::diagnostic::Diagnostic;
 
 /// The first line of a new log.
@@ -320,35 +321,18 @@ impl Review {
     /// blank line, `Err((column, message))` for anything else that is not
     /// a record.
     pub fn parse(line: &str) -> Result<Option<Review>, (u32, String)> {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.trim().is_empty() || line.starts_with('#') {
-            return Ok(None);
-        }
-        if line.len() > MAX_LINE {
+        if line.strip_suffix('\r').unwrap_or(line).len() > MAX_LINE {
             return Err((1, format!("longer than {MAX_LINE} bytes")));
         }
-        let mut fields: Vec<(u32, &str)> = Vec::with_capacity(8);
-        let mut col = 1u32;
-        for f in line.split(' ') {
-            fields.push((col, f));
-            col = col.saturating_add(f.chars().count() as u32 + 1);
-        }
-        if fields.len() != 8 || fields.iter().any(|(_, f)| f.is_empty()) {
-            return Err((
-                1,
-                format!(
-                    "expected 8 fields separated by one space (day unix-time who source item topic \
-                     right|wrong kind), found {}",
-                    line.split_whitespace().count()
-                ),
-            ));
-        }
-        let (c, day) = fields[0];
-        let day = Date::parse(day).ok_or((c, format!("`{day}` is not a day YYYY-MM-DD")))?;
-        let (c, time) = fields[1];
-        let time = time
-            .parse::<i64>()
-            .map_err(|_| (c, format!("`{time}` is not a Unix time in seconds")))?;
+        let Some(fields) = log_lines::fields(
+            line,
+            8,
+            "day unix-time who source item topic right|wrong kind",
+        )?
+        else {
+            return Ok(None);
+        };
+        let (day, time) = log_lines::day_and_time(&fields)?;
         let (c, who) = fields[2];
         if !is_who(who) {
             return Err((c, format!("`{who}` is not a user name")));
@@ -399,55 +383,11 @@ pub struct LogRead {
 /// what is not a record is reported in [`LogRead::bad`]; a last line
 /// without its `\n` (a write cut short) is not trusted.
 pub fn read_log(bytes: &[u8], origin: &str) -> LogRead {
-    let mut out = LogRead::default();
-    if bytes.is_empty() {
-        return out;
+    let r = log_lines::read(bytes, origin, 0, MAX_LINE, Review::parse);
+    LogRead {
+        reviews: r.records.into_iter().map(|(_, r)| r).collect(),
+        bad: r.bad,
     }
-    let ends = bytes.ends_with(b"\n");
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let count = body.split(|&b| b == b'\n').count();
-    for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
-        let at = |column: u32, message: String| {
-            Diagnostic::new(
-                origin,
-                u32::try_from(i + 1).unwrap_or(u32::MAX),
-                column,
-                message,
-            )
-        };
-        let last_cut = i + 1 == count && !ends;
-        if raw.len() > MAX_LINE + 1 {
-            out.bad.push(at(
-                1,
-                format!("longer than {MAX_LINE} bytes; the line is skipped"),
-            ));
-            continue;
-        }
-        let text = match std::str::from_utf8(raw) {
-            Ok(t) => t,
-            Err(e) => {
-                let col = String::from_utf8_lossy(&raw[..e.valid_up_to()])
-                    .chars()
-                    .count()
-                    + 1;
-                out.bad.push(at(
-                    u32::try_from(col).unwrap_or(u32::MAX),
-                    "not UTF-8 text; the line is skipped".into(),
-                ));
-                continue;
-            }
-        };
-        match Review::parse(text) {
-            Ok(Some(r)) if !last_cut => out.reviews.push(r),
-            Ok(Some(_)) => out.bad.push(at(
-                1,
-                "the last line has no end of line (cut short?); it is skipped".into(),
-            )),
-            Ok(None) => {}
-            Err((col, m)) => out.bad.push(at(col, format!("{m}; the line is skipped"))),
-        }
-    }
-    out
 }
 
 /// The stable name of a drill mistake's kind (`latency`, `order`, …), as

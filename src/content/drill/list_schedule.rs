@@ -183,25 +183,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     for (i, by) in caused {
         let v = &result.violations[i];
         let Some(x) = v.op else { continue };
-        let at = result.placed[x.index()].unwrap_or_default();
-        let whom: Vec<String> = by
-            .iter()
-            .map(|&w| {
-                let c = result.placed[w.index()].unwrap_or_default();
-                format!("{} were not at {c}", p.label(w))
-            })
-            .collect();
-        let would = if v.kind == ViolationKind::Latency {
-            "be ready"
-        } else {
-            "fit"
-        };
-        let text = format!(
-            "{} at {at} would {would} if {} ({})",
-            p.label(x),
-            whom.join(" and "),
-            v.message
-        );
+        let text = super::consequence_text(&p, &result, v, x, &by);
         let own = Mistake::new(v.kind.into(), v.message.clone());
         attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);
     }

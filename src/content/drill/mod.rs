@@ -551,6 +551,36 @@ fn violations(sub: &Submission, result: &CheckResult) -> Vec<Mistake> {
     located.chain(checks).collect()
 }
 
+/// The line that lists violation `v` (of operation `x`) under the wrong
+/// steps `by` that cause it: `f at 0 would fit if d were not at 0 (…)`.
+pub(crate) fn consequence_text(
+    p: &crate::model::program::Program,
+    result: &crate::engine::check::CheckResult,
+    v: &crate::engine::check::Violation,
+    x: crate::model::ids::OpId,
+    by: &[crate::model::ids::OpId],
+) -> String {
+    let at = result.placed[x.index()].unwrap_or_default();
+    let whom: Vec<String> = by
+        .iter()
+        .map(|&w| {
+            let c = result.placed[w.index()].unwrap_or_default();
+            format!("{} were not at {c}", p.label(w))
+        })
+        .collect();
+    let would = if v.kind == ViolationKind::Latency {
+        "be ready"
+    } else {
+        "fit"
+    };
+    format!(
+        "{} at {at} would {would} if {} ({})",
+        p.label(x),
+        whom.join(" and "),
+        v.message
+    )
+}
+
 /// What kind of mistake an answer has (stable names for JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -257,26 +257,9 @@ fn blamed(
     }
     for (i, by) in later {
         let v = &result.violations[i];
-        let whom: Vec<String> = by
-            .iter()
-            .map(|&w| {
-                let c = result.placed[w.index()].unwrap_or_default();
-                format!("{} were not at {c}", p.label(w))
-            })
-            .collect();
         let Some(x) = v.op else { continue };
         let at = result.placed[x.index()].unwrap_or_default();
-        let would = if v.kind == ViolationKind::Latency {
-            "be ready"
-        } else {
-            "fit"
-        };
-        let text = format!(
-            "{} at {at} would {would} if {} ({})",
-            p.label(x),
-            whom.join(" and "),
-            v.message
-        );
+        let text = super::consequence_text(p, result, v, x, &by);
         // A wrong step with no violation of its own is named by the first
         // one it causes.
         if !by.iter().any(|w| owners.contains(&Some(*w))) {
