@@ -520,6 +520,29 @@ mod tests {
         );
     }
 
+    #[test]
+    fn one_offset_off_by_one_in_a_transition_is_named() {
+        let s = problem(1, true).solution.unwrap();
+        let row = s.states.iter().find(|r| r.advance.len() >= 2).unwrap();
+        let mut off = row.advance.clone();
+        let last = off.len() - 1;
+        off[last] += 1;
+        let text = s.answer().replacen(
+            &row.line(),
+            &StateRow {
+                advance: off,
+                ..row.clone()
+            }
+            .line(),
+            1,
+        );
+        let r = check(1, &text, "a.txt");
+        let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
+        assert_eq!(mk.len(), 1, "{mk:#?}");
+        assert_eq!(mk[0].kind, MistakeKind::OffByOne, "{}", mk[0].message);
+        assert!(mk[0].message.contains("off by one"), "{}", mk[0].message);
+    }
+
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)
     }

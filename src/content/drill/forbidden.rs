@@ -459,6 +459,32 @@ mod tests {
         panic!("no seed has a collision vector that reads differently reversed");
     }
 
+    #[test]
+    fn one_offset_off_by_one_is_named() {
+        for seed in 1..40 {
+            let s = problem(seed, true).solution.unwrap();
+            // A set of two or more where the largest offset moved up by one
+            // is still a set (so only that one offset is off).
+            let Some((key, f)) = s.forbidden.iter().find(|(_, f)| f.len() >= 2) else {
+                continue;
+            };
+            let mut off = f.clone();
+            let last = off.len() - 1;
+            off[last] += 1;
+            let text = s.answer().replace(
+                &format!("{key} = {}\n", braces(f)),
+                &format!("{key} = {}\n", braces(&off)),
+            );
+            let r = check(seed, &text, "a.txt");
+            let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
+            assert_eq!(mk.len(), 1, "{mk:#?}");
+            assert_eq!(mk[0].kind, MistakeKind::OffByOne, "{}", mk[0].message);
+            assert!(mk[0].message.contains("off by one"), "{}", mk[0].message);
+            return;
+        }
+        panic!("no seed has a forbidden set of two offsets");
+    }
+
     fn messages(r: &Report) -> Vec<String> {
         crate::content::drill::mistake_messages(&r.verdicts)
     }
