@@ -285,7 +285,7 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
         ));
     }
     if let Some(p) = &args.report {
-        report_paths(p)?;
+        report_paths(p, args.paths.first().map(PathBuf::as_path))?;
     }
     match (&args.lab, args.paths.as_slice()) {
         (Some(lab), [dir]) => {
@@ -351,7 +351,7 @@ pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
         || args.report.is_some())
     .then(|| api::grade::class_report(full, roster.as_ref()));
     if let (Some(p), Some(r)) = (&args.report, &stats) {
-        let (html, json) = report_paths(p)?;
+        let (html, json) = report_paths(p, None)?;
         write_out(&html, &course::view::class_report::html(r))?;
         let mut j = serde_json::to_string_pretty(r)
             .map_err(|e| CliError(format!("the class report: {e}")))?;
@@ -389,15 +389,42 @@ pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
 
 /// The page and the JSON file of `--report FILE`: FILE, and FILE with the
 /// extension `.json`.
-fn report_paths(p: &Path) -> Result<(PathBuf, PathBuf), CliError> {
-    let json = p.with_extension("json");
-    if json == p {
+///
+/// The page must be named `.html` (or `.htm`), so that a slip of the
+/// argument never writes a page over the roster, a gradebook or a
+/// submission; and neither file may lie inside the class folder `class`
+/// being graded (a student's folder is the student's, not the grader's).
+fn report_paths(p: &Path, class: Option<&Path>) -> Result<(PathBuf, PathBuf), CliError> {
+    let html = p
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    if !html {
         return Err(CliError(format!(
             "--report {}: this is the HTML page, and its figures go to FILE.json beside it: give a name such as class.html",
             p.display()
         )));
     }
-    Ok((p.to_path_buf(), json))
+    if let Some(class) = class {
+        // Compared as the file system resolves them (`..`, symbolic links).
+        let folder = |x: &Path| {
+            let parent = match x.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            parent.canonicalize().ok()
+        };
+        if let (Some(at), Ok(class)) = (folder(p), class.canonicalize()) {
+            if at.starts_with(&class) {
+                return Err(CliError(format!(
+                    "--report {}: inside the class folder {}; write the report outside it",
+                    p.display(),
+                    class.display()
+                )));
+            }
+        }
+    }
+    Ok((p.to_path_buf(), p.with_extension("json")))
 }
 
 /// Writes `text` to `path`, or says why not.

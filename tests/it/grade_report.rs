@@ -279,6 +279,23 @@ fn report_flags_are_checked() {
         .code(2)
         .stderr_has("give a name such as class.html")
         .run();
+    // A page over the roster, or into the class being graded, is refused
+    // before anything is written.
+    Course::new(["grade", "--lab", "ch23-sched", "--report"])
+        .arg_path(tmp.path().join("roster.csv"))
+        .arg_path(tmp.path())
+        .code(2)
+        .stderr_has("give a name such as class.html")
+        .run();
+    let class = tmp.path().join("class");
+    std::fs::create_dir_all(class.join("ada")).unwrap();
+    Course::new(["grade", "--lab", "ch23-sched", "--report"])
+        .arg_path(class.join("ada").join("r.html"))
+        .arg_path(&class)
+        .code(2)
+        .stderr_has("inside the class folder")
+        .run();
+    assert!(!class.join("ada").join("r.html").exists());
     Course::new(["grade", "labs/ch23-sched/inputs/running.txt", "x.sched"])
         .args(["--format", "stats"])
         .code(2)
