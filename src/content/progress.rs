@@ -135,7 +135,13 @@ fn by_topic<'r>(reviews: &'r [Review], who: Option<&str>) -> Vec<(String, Acc<'r
     for t in Topic::ALL {
         map.insert((t as usize, t.name().to_string()), Acc::default());
     }
-    for r in reviews.iter().filter(|r| who.is_none_or(|w| r.who == w)) {
+    // In time order: appends of several processes (or clocks) need not be.
+    let mut mine: Vec<&Review> = reviews
+        .iter()
+        .filter(|r| who.is_none_or(|w| r.who == w))
+        .collect();
+    mine.sort_by_key(|r| (r.day, r.time));
+    for r in mine {
         let key = match r.lesson_topic() {
             Some(t) => (t as usize, r.topic.clone()),
             None => (Topic::ALL.len(), r.topic.clone()),
