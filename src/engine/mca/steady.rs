@@ -54,8 +54,9 @@ pub(super) struct Steady {
     /// Iterations between snapshots, and snapshots taken at it.
     stride: u64,
     taken: u32,
-    /// `tail_iter / stride` at the last snapshot.
-    mark: u64,
+    /// The iteration from which the next snapshot is taken (the next
+    /// multiple of `stride` past the last one).
+    next_at: u64,
     /// The first iteration with no read of a live-in value.
     first_iter: u64,
     candidate: Option<Candidate>,
@@ -68,7 +69,7 @@ impl Steady {
             seen: HashMap::new(),
             stride: 1,
             taken: 0,
-            mark: u64::MAX,
+            next_at: 0,
             first_iter: sim.max_distance(),
             candidate: None,
             scratch: Vec::new(),
@@ -102,11 +103,12 @@ impl Steady {
         if sim.total - sim.tail < 2 * sim.b {
             return true;
         }
-        let mark = sim.tail_iter / self.stride;
-        if mark == self.mark {
+        // The next snapshot is at the next multiple of the stride: a compare
+        // per cycle, no division.
+        if sim.tail_iter < self.next_at {
             return false;
         }
-        self.mark = mark;
+        self.next_at = (sim.tail_iter / self.stride + 1) * self.stride;
         self.snapshot(sim);
         false
     }
@@ -121,7 +123,7 @@ impl Steady {
             self.candidate = Some(Candidate {
                 cycle: sim.cycle,
                 base,
-                state: self.scratch.clone(),
+                state: std::mem::take(&mut self.scratch),
                 booked: sim.booked.clone(),
                 dc: sim.cycle - c0,
                 dg: base - g0,
@@ -131,7 +133,7 @@ impl Steady {
         if self.taken == PER_STRIDE {
             self.taken = 0;
             self.stride *= 2;
-            self.mark = sim.tail_iter / self.stride;
+            self.next_at = (sim.tail_iter / self.stride + 1) * self.stride;
         }
     }
 }
