@@ -34,7 +34,7 @@
 //! assert!(Drill::Mii.check(&m, None, 2, &answer, "a.txt").unwrap().correct());
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
@@ -633,8 +633,21 @@ pub(crate) fn set_slip(said: &[u32], want: &[u32]) -> Option<(MistakeKind, Strin
             format!("the right set shifted {how} by one"),
         ));
     }
-    let only: Vec<u32> = said.iter().filter(|x| !want.contains(x)).copied().collect();
-    let lost: Vec<u32> = want.iter().filter(|x| !said.contains(x)).copied().collect();
+    // Sets, so that a student's set of a million offsets costs n log n.
+    let (said_set, want_set): (BTreeSet<u32>, BTreeSet<u32>) = (
+        said.iter().copied().collect(),
+        want.iter().copied().collect(),
+    );
+    let only: Vec<u32> = said
+        .iter()
+        .filter(|x| !want_set.contains(x))
+        .copied()
+        .collect();
+    let lost: Vec<u32> = want
+        .iter()
+        .filter(|x| !said_set.contains(x))
+        .copied()
+        .collect();
     match (only.as_slice(), lost.as_slice()) {
         ([s], [w]) if s.abs_diff(*w) == 1 => Some((
             MistakeKind::OffByOne,
