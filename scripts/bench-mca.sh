@@ -24,11 +24,17 @@ fi
 once() { # the user+system seconds of one run of "$@"
   if [ "$use_perf" = 1 ]; then
     perf stat -x, -e task-clock -o "$tmp" "$@" >/dev/null 2>&1 || true
-    awk -F, '/task-clock/ { printf "%.4f\n", $1 / 1000 }' "$tmp"
-  else
-    /usr/bin/time -o "$tmp" -f "%U %S" "$@" >/dev/null 2>&1 || true
-    tail -1 "$tmp" | awk '{ print $1 + $2 }'
+    # perf writes `<not counted>` (or `<not supported>`) when the counter
+    # did not run: that run is timed again by /usr/bin/time.
+    local t
+    t=$(awk -F, '/task-clock/ && $1 ~ /^[0-9.]+$/ { printf "%.4f\n", $1 / 1000 }' "$tmp")
+    if [ -n "$t" ]; then
+      echo "$t"
+      return
+    fi
   fi
+  /usr/bin/time -o "$tmp" -f "%U %S" "$@" >/dev/null 2>&1 || true
+  tail -1 "$tmp" | awk '{ print $1 + $2 }'
 }
 cpu() { # the least of RUNS runs of "$@"
   local best=""

@@ -111,9 +111,9 @@
   function pgInit() {
     $("pg-refresh").addEventListener("click", pgRender);
     $("pg-export").addEventListener("click", () => {
-      let text = logText();
-      if (!text.startsWith("#")) text = "# course review log, version 1: day unix-time who source item topic right|wrong kind\n" + text;
-      const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: "reviews.log" });
+      const res = call({ cmd: "progress_export", log: logText() });
+      if (!res.ok) { $("pg-note").textContent = "✗ course: error: " + res.error; return; }
+      const a = el("a", { href: URL.createObjectURL(new Blob([res.text], { type: "text/plain" })), download: "reviews.log" });
       document.body.append(a);
       a.click();
       a.remove();
@@ -122,18 +122,20 @@
     $("pg-import").addEventListener("change", async (e) => {
       const f = e.target.files[0];
       if (!f) return;
-      let text = await f.text();
       e.target.value = "";
-      if (text !== "" && !text.endsWith("\n")) text += "\n";
-      // The engine reads the lines; bad ones are reported, not kept out.
-      const res = call({ cmd: "progress", log: text, today: today() });
+      // The engine reads the lines: the records are kept as course writes
+      // them, the bad lines reported and left out; a file too large for
+      // the page is refused before it is read.
+      const res = f.size > info.max_import_bytes
+        ? call({ cmd: "progress_import", name: f.name, size: f.size })
+        : call({ cmd: "progress_import", name: f.name, text: await f.text() });
       if (!res.ok) { $("pg-note").textContent = "✗ course: error: " + res.error; return; }
-      try { localStorage.setItem(LOG_KEY, logText() + text); } catch (err) {
+      try { localStorage.setItem(LOG_KEY, logText() + res.lines); } catch (err) {
         $("pg-note").textContent = "✗ Could not save the review log: " + err.message;
         return;
       }
       pgRender();
-      $("pg-note").textContent = ["Imported " + f.name + " (" + res.progress.total.attempts + " review(s))."]
+      $("pg-note").textContent = ["Imported " + f.name + " (" + res.count + " review(s))."]
         .concat(res.warnings.map((w) => "course: warning: " + w)).join("\n");
     });
     window.addEventListener("hashchange", () => { if (location.hash === "#progress") pgRender(); });

@@ -284,16 +284,18 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
             "--format stats and stats-json report on a class: add --lab NAME DIR".into(),
         ));
     }
-    if let Some(p) = &args.report {
-        report_paths(p, args.paths.first().map(PathBuf::as_path))?;
-    }
+    let report_to = match &args.report {
+        Some(p) => Some(report_paths(p, args.paths.first().map(PathBuf::as_path))?),
+        None => None,
+    };
+    let report_to = report_to.as_ref();
     match (&args.lab, args.paths.as_slice()) {
         (Some(lab), [dir]) => {
             let g = match run_request(&args.run, course_dir(ctx))? {
                 Some(req) => api::grade::run_lab(&ctx.source, lab, dir, mode, &req)?,
                 None => api::grade::lab(&ctx.source, lab, dir, mode)?,
             };
-            report(ctx, args, &g)
+            report(ctx, args, &g, report_to)
         }
         (None, [input, submission]) => {
             if args.student || args.class || args.run.run.is_some() {
@@ -309,7 +311,7 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
                     print_json(&g);
                     Ok(exit_code(g.grades()))
                 }
-                _ => report(ctx, args, g.grades()),
+                _ => report(ctx, args, g.grades(), report_to),
             }
         }
         (Some(_), _) => Err(CliError(
@@ -320,8 +322,14 @@ pub fn run(ctx: &Ctx, args: &GradeArgs) -> CmdResult {
 }
 
 /// Prints the report in the asked format, the notes and grading errors on
-/// standard error; the exit code.
-pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
+/// standard error, and writes the class report's page and figures to
+/// `report_to` (from [`report_paths`]); the exit code.
+fn report(
+    ctx: &Ctx,
+    args: &GradeArgs,
+    g: &Grades,
+    report_to: Option<&(PathBuf, PathBuf)>,
+) -> CmdResult {
     let full = g;
     let redacted;
     let g = if args.run.reveal_hidden
@@ -350,13 +358,12 @@ pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
     let stats = (matches!(args.format, GradeFormat::Stats | GradeFormat::StatsJson)
         || args.report.is_some())
     .then(|| api::grade::class_report(full, roster.as_ref()));
-    if let (Some(p), Some(r)) = (&args.report, &stats) {
-        let (html, json) = report_paths(p, None)?;
-        write_out(&html, &course::view::class_report::html(r))?;
+    if let (Some((html, json)), Some(r)) = (report_to, &stats) {
+        write_out(html, &course::view::class_report::html(r))?;
         let mut j = serde_json::to_string_pretty(r)
             .map_err(|e| CliError(format!("the class report: {e}")))?;
         j.push('\n');
-        write_out(&json, &j)?;
+        write_out(json, &j)?;
     }
     match args.format {
         GradeFormat::Stats | GradeFormat::StatsJson => match &stats {
@@ -392,8 +399,10 @@ pub fn report(ctx: &Ctx, args: &GradeArgs, g: &Grades) -> CmdResult {
 ///
 /// The page must be named `.html` (or `.htm`), so that a slip of the
 /// argument never writes a page over the roster, a gradebook or a
-/// submission; and neither file may lie inside the class folder `class`
-/// being graded (a student's folder is the student's, not the grader's).
+/// submission; neither file may lie inside the class folder `class`
+/// being graded (a student's folder is the student's, not the grader's);
+/// and FILE.json, when it exists, must be an earlier class report, not a
+/// file of another kind that happens to share the name.
 fn report_paths(p: &Path, class: Option<&Path>) -> Result<(PathBuf, PathBuf), CliError> {
     let html = p
         .extension()
@@ -424,7 +433,33 @@ fn report_paths(p: &Path, class: Option<&Path>) -> Result<(PathBuf, PathBuf), Cl
             }
         }
     }
-    Ok((p.to_path_buf(), p.with_extension("json")))
+    let json = p.with_extension("json");
+    if json.exists() && !is_class_report(&json) {
+        return Err(CliError(format!(
+            "--report {}: {} exists and is not a class report; move it aside or give another name",
+            p.display(),
+            json.display()
+        )));
+    }
+    Ok((p.to_path_buf(), json))
+}
+
+/// Whether the file at `path` reads as a class report's figures (a JSON
+/// object with the report's fields), read up to a bound.
+fn is_class_report(path: &Path) -> bool {
+    use std::io::Read;
+    const MAX: u64 = 256 << 20;
+    let mut text = String::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(MAX).read_to_string(&mut text));
+    if read.is_err() {
+        return false;
+    }
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(o)) => ["inputs", "lab", "max_total", "students", "total"]
+            .iter()
+            .all(|k| o.contains_key(*k)),
+        _ => false,
+    }
 }
 
 /// Writes `text` to `path`, or says why not.

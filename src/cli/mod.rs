@@ -322,6 +322,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli, width: usize) -> CmdResult {
+    course::host::clock::fixed_now().map_err(CliError)?;
     let color = match cli.global.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,

@@ -163,7 +163,10 @@ fn form_shape(sh: Shape, second: u8) -> FormShape {
         Shape::Unary => (true, vec![REG]),
         Shape::Binary => (true, vec![REG, second]),
     };
-    FormShape { dest, kinds }
+    FormShape {
+        dests: u8::from(dest),
+        kinds,
+    }
 }
 
 /// The opcodes of class `c` the generator can write in a form the class

@@ -100,7 +100,7 @@ pub fn read<T>(
         };
         let last_cut = i + 1 == out.lines && !out.ends_in_newline;
         // A `\r` before the `\n` does not count against the limit.
-        if raw.len() > max_line.saturating_add(1) {
+        if raw.strip_suffix(b"\r").unwrap_or(raw).len() > max_line {
             out.bad.push(at(
                 1,
                 format!("longer than {max_line} bytes; the line is skipped"),

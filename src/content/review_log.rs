@@ -319,11 +319,9 @@ impl Review {
 
     /// Reads one line (without its `\n`): `Ok(None)` for a comment or a
     /// blank line, `Err((column, message))` for anything else that is not
-    /// a record.
+    /// a record. The reader ([`read_log`]) has already refused a line longer
+    /// than [`MAX_LINE`].
     pub fn parse(line: &str) -> Result<Option<Review>, (u32, String)> {
-        if line.strip_suffix('\r').unwrap_or(line).len() > MAX_LINE {
-            return Err((1, format!("longer than {MAX_LINE} bytes")));
-        }
         let Some(fields) = log_lines::fields(
             line,
             8,

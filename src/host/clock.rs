@@ -15,13 +15,26 @@ use crate::content::flash::Date;
 /// script a history of reviews: `COURSE_NOW=1767614400 course practice`.
 pub const NOW_VAR: &str = "COURSE_NOW";
 
+/// The time [`NOW_VAR`] fixes, if it is set: an error when it is not an
+/// integer number of seconds, so that a typo does not silently fall back
+/// to the real clock.
+pub fn fixed_now() -> Result<Option<i64>, String> {
+    match std::env::var_os(NOW_VAR) {
+        None => Ok(None),
+        Some(v) => {
+            let text = v.to_string_lossy();
+            text.trim().parse::<i64>().map(Some).map_err(|_| {
+                format!("{NOW_VAR}={text:?} is not a time: give Unix seconds, such as {NOW_VAR}=1767614400")
+            })
+        }
+    }
+}
+
 /// Seconds since the Unix epoch (0 if the clock is before it), or the
-/// time [`NOW_VAR`] fixes.
+/// time [`NOW_VAR`] fixes (the command line refuses a malformed one
+/// before any command runs: [`fixed_now`]).
 pub fn now_secs() -> i64 {
-    if let Some(t) = std::env::var(NOW_VAR)
-        .ok()
-        .and_then(|v| v.trim().parse::<i64>().ok())
-    {
+    if let Ok(Some(t)) = fixed_now() {
         return t;
     }
     std::time::SystemTime::now()

@@ -53,9 +53,13 @@ pub fn default_who() -> String {
     review_log::clean_who(&name)
 }
 
+/// How far back from the end [`append`] looks for the start of a cut line.
+const TAIL: u64 = 4096;
+
 /// Appends `reviews` to the log at `path` (made with its folder and
 /// [`HEADER`] when missing), under an exclusive lock on the file, in one
-/// write, flushed to disk.
+/// write, flushed to disk. A last line cut short by a crash is dropped
+/// first.
 pub fn append(path: &Path, reviews: &[Review]) -> Result<(), StateError> {
     if reviews.is_empty() {
         return Ok(());
@@ -70,18 +74,30 @@ pub fn append(path: &Path, reviews: &[Review]) -> Result<(), StateError> {
             .read(true)
             .open(path)?;
         f.lock()?;
-        let len = f.metadata()?.len();
+        let mut len = f.metadata()?.len();
         let mut text = String::new();
+        if len > 0 {
+            // A last line without its line feed was cut by a crash (every
+            // append writes whole lines under this lock): it is dropped.
+            let start = len.saturating_sub(TAIL);
+            let mut tail = Vec::with_capacity((len - start) as usize);
+            f.seek(SeekFrom::Start(start))?;
+            (&mut f).take(TAIL).read_to_end(&mut tail)?;
+            if tail.last() != Some(&b'\n') {
+                match tail.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => len = start + i as u64 + 1,
+                    None if start == 0 => len = 0,
+                    // A line longer than any this log writes: kept, ended.
+                    None => text.push('\n'),
+                }
+                if text.is_empty() {
+                    f.set_len(len)?;
+                }
+            }
+        }
         if len == 0 {
             text.push_str(HEADER);
             text.push('\n');
-        } else {
-            let mut last = [0u8; 1];
-            f.seek(SeekFrom::Start(len - 1))?;
-            f.read_exact(&mut last)?;
-            if last[0] != b'\n' {
-                text.push('\n');
-            }
         }
         for r in reviews {
             text.push_str(&r.line());
@@ -120,7 +136,7 @@ mod tests {
     use crate::content::review_log::Origin;
 
     #[test]
-    fn appends_start_with_the_header_and_end_a_cut_line() {
+    fn appends_start_with_the_header_and_drop_a_cut_line() {
         let dir = std::env::temp_dir().join(format!("course-review-log-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let p = dir.join("sub/reviews.log");
@@ -133,15 +149,16 @@ mod tests {
         drop(f);
         append(&p, std::slice::from_ref(&r)).unwrap();
         let read = read(&p).unwrap();
-        assert_eq!(read.reviews, vec![r.clone(), r]);
-        assert_eq!(read.bad.len(), 1);
-        assert!(
-            read.bad[0].to_string().contains("reviews.log:3:1:"),
-            "{:?}",
-            read.bad
-        );
+        assert_eq!(read.reviews, vec![r.clone(), r.clone()]);
+        assert!(read.bad.is_empty(), "{:?}", read.bad);
         let text = std::fs::read_to_string(&p).unwrap();
         assert!(text.starts_with(HEADER));
+        assert_eq!(text.lines().count(), 3, "{text}");
+        // A header cut short is written again.
+        std::fs::write(&p, &HEADER[..5]).unwrap();
+        append(&p, std::slice::from_ref(&r)).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(text, format!("{HEADER}\n{}", r.line()));
         assert_eq!(
             super::read(&dir.join("none.log")).unwrap(),
             LogRead::default()

@@ -152,11 +152,25 @@ struct Insn {
     text: String,
     line: u32,
     column: u32,
+    /// An AArch64 address that writes back its base register.
+    writeback: Option<Writeback>,
+}
+
+/// How an AArch64 address writes back its base register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Writeback {
+    /// `[x8], #16`: the access uses x8, then x8 += 16.
+    Post,
+    /// `[x8, #16]!`: x8 += 16, then the access uses it.
+    Pre,
 }
 
 /// What an instruction does, in lab terms.
 struct Sem {
     dest: Option<Reg>,
+    /// The registers written after `dest`: the second of a load pair, then
+    /// the base register of an address with writeback.
+    more_dests: Vec<Reg>,
     /// Whether the destination is the flags themselves (a compare).
     dest_flags: bool,
     sources: Vec<Opnd>,
@@ -415,12 +429,13 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
             }
         }
     }
-    if post_index || (dialect == Dialect::AArch64 && rest.contains("]!")) {
-        return Err((
-            rest_col,
-            format!("{mnemonic}: an address with writeback ({rest}) writes its base register as well; course mca models one destination an instruction, so write the increment as its own add"),
-        ));
-    }
+    let writeback = if post_index {
+        Some(Writeback::Post)
+    } else if dialect == Dialect::AArch64 && rest.contains("]!") {
+        Some(Writeback::Pre)
+    } else {
+        None
+    };
     let text = if shown.is_empty() {
         mnemonic.clone()
     } else {
@@ -432,6 +447,7 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
         text,
         line: n,
         column: col,
+        writeback,
     }))
 }
 
@@ -648,6 +664,7 @@ fn x86_semantics(insn: &Insn) -> Result<Sem, String> {
         || matches!(base, Some("adc" | "sbb"));
     let mut sem = Sem {
         dest: None,
+        more_dests: Vec::new(),
         dest_flags: false,
         sources: Vec::new(),
         writes_flags,
@@ -931,6 +948,7 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
         );
     let mut sem = Sem {
         dest: None,
+        more_dests: Vec::new(),
         dest_flags: false,
         sources: Vec::new(),
         writes_flags,
@@ -952,7 +970,14 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
         return Err(format!("{m}: a call is not modelled inside a kernel"));
     }
     if matches!(m, "ldp" | "ldnp" | "ldpsw") {
-        return Err(format!("{m}: a load pair writes two registers; course mca models one destination an instruction"));
+        // A load pair writes two registers from one address.
+        let [Opnd::Reg(d1), Opnd::Reg(d2), rest @ ..] = operands.as_slice() else {
+            return Err(format!("{m}: expected two registers, then an address"));
+        };
+        sem.dest = Some(d1.clone());
+        sem.more_dests.push(d2.clone());
+        sem.sources = imm_last(rest.to_vec());
+        return writeback(insn, sem);
     }
     if matches!(
         m,
@@ -968,7 +993,7 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
             .into_iter()
             .partition(|o| matches!(o, Opnd::Mem(_)));
         sem.sources = mem.into_iter().chain(data).collect();
-        return Ok(sem);
+        return writeback(insn, sem);
     }
     let Some(Opnd::Reg(d)) = operands.first() else {
         return Err(format!("{m}: expected a register as the first operand"));
@@ -984,6 +1009,30 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
     }
     sources.extend(operands[1..].iter().cloned());
     sem.sources = imm_last(sources);
+    writeback(insn, sem)
+}
+
+/// An address with writeback also writes its base register: the last
+/// destination (a store's only one).
+fn writeback(insn: &Insn, mut sem: Sem) -> Result<Sem, String> {
+    if insn.writeback.is_none() {
+        return Ok(sem);
+    }
+    let base = sem.sources.iter().find_map(|o| match o {
+        Opnd::Mem(a) if !a.indexed => a.regs.first(),
+        _ => None,
+    });
+    let Some(base) = base.cloned() else {
+        return Err(format!(
+            "{}: an address with writeback needs a base register and no index",
+            insn.mnemonic
+        ));
+    };
+    if sem.dest.is_none() {
+        sem.dest = Some(base);
+    } else {
+        sem.more_dests.push(base);
+    }
     Ok(sem)
 }
 
@@ -992,7 +1041,7 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
 /// The lab shape of an instruction.
 fn shape_of(sem: &Sem) -> Shape {
     Shape {
-        dest: sem.dest.is_some() || sem.dest_flags,
+        dests: u8::from(sem.dest.is_some() || sem.dest_flags) + sem.more_dests.len() as u8,
         kinds: sem
             .sources
             .iter()
@@ -1056,7 +1105,7 @@ fn choose_opcode(m: &Machine, insn: &Insn, sem: &Sem, dialect: Dialect) -> Resul
             forms.join("; ")
         ));
     }
-    let wanted = signature(sem, dialect, &insn.mnemonic);
+    let wanted = signature(insn, sem, dialect);
     let best = takes
         .iter()
         .copied()
@@ -1081,7 +1130,8 @@ fn choose_opcode(m: &Machine, insn: &Insn, sem: &Sem, dialect: Dialect) -> Resul
 
 /// Fragments of the LLVM opcode name an instruction should have, each with
 /// a weight, to choose among classes that all take its operand kinds.
-fn signature(sem: &Sem, dialect: Dialect, mnemonic: &str) -> Vec<(String, i32)> {
+fn signature(insn: &Insn, sem: &Sem, dialect: Dialect) -> Vec<(String, i32)> {
+    let mnemonic = insn.mnemonic.as_str();
     let mut out = Vec::new();
     let kinds: String = sem
         .dest
@@ -1126,6 +1176,20 @@ fn signature(sem: &Sem, dialect: Dialect, mnemonic: &str) -> Vec<(String, i32)> 
             if let Some(l) = data {
                 let up = mnemonic.to_ascii_uppercase();
                 out.push((format!("{up}{l}"), 2));
+                // LLVM names a vector class by its arrangement after a
+                // small `v` (FADDv2f64, ADDv4i32). A class named for
+                // another register kind is the wrong one (ANDVrrr for
+                // `and x0, x1, x2`).
+                let v = if l == 'V' { 2 } else { -2 };
+                out.push((format!("{up}v"), v));
+                for other in "XWQDSHBV".chars().filter(|&o| o != l) {
+                    out.push((format!("{up}{other}"), -2));
+                }
+            }
+            match insn.writeback {
+                Some(Writeback::Post) => out.push(("post".into(), 3)),
+                Some(Writeback::Pre) => out.push(("pre".into(), 3)),
+                None => {}
             }
             if let Some(Opnd::Mem(a)) = sem.sources.iter().find(|o| matches!(o, Opnd::Mem(_))) {
                 out.push((if a.indexed { "ro" } else { "ui" }.into(), 1));
@@ -1232,6 +1296,7 @@ fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialec
         for r in sem
             .dest
             .iter()
+            .chain(&sem.more_dests)
             .chain(sem.sources.iter().flat_map(|o| match o {
                 Opnd::Reg(r) => vec![r],
                 Opnd::Mem(a) => a.regs.iter().collect(),
@@ -1245,7 +1310,7 @@ fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialec
     names.used.insert(flags_base(dialect).to_string());
     // Pass 1: the name each write gets.
     const FLAGS: &str = "\u{0}flags";
-    let mut dest_names: Vec<Option<String>> = Vec::new();
+    let mut dest_names: Vec<Vec<String>> = Vec::new();
     let mut seen: std::collections::HashSet<String> = Default::default();
     for (_, sem, _) in ops {
         let name = if sem.dest_flags {
@@ -1259,33 +1324,35 @@ fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialec
                 .entry(FLAGS.into())
                 .or_default()
                 .push(n.clone());
-            Some(n)
-        } else if let Some(d) = &sem.dest {
-            let base = names.base_of(d);
-            let n = if d.zero {
-                names.fresh(&format!("{base}_"))
-            } else if seen.insert(d.phys.clone()) {
-                base
-            } else {
-                names.fresh(&base)
-            };
-            if !d.zero {
-                names
-                    .writes
-                    .entry(d.phys.clone())
-                    .or_default()
-                    .push(n.clone());
-            }
-            if sem.writes_flags {
-                names
-                    .writes
-                    .entry(FLAGS.into())
-                    .or_default()
-                    .push(n.clone());
-            }
-            Some(n)
+            vec![n]
         } else {
-            None
+            let mut written = Vec::new();
+            for (k, d) in sem.dest.iter().chain(&sem.more_dests).enumerate() {
+                let base = names.base_of(d);
+                let n = if d.zero {
+                    names.fresh(&format!("{base}_"))
+                } else if seen.insert(d.phys.clone()) {
+                    base
+                } else {
+                    names.fresh(&base)
+                };
+                if !d.zero {
+                    names
+                        .writes
+                        .entry(d.phys.clone())
+                        .or_default()
+                        .push(n.clone());
+                }
+                if k == 0 && sem.writes_flags {
+                    names
+                        .writes
+                        .entry(FLAGS.into())
+                        .or_default()
+                        .push(n.clone());
+                }
+                written.push(n);
+            }
+            written
         };
         dest_names.push(name);
     }
@@ -1359,14 +1426,16 @@ fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialec
                 .unwrap_or_else(|| flags_base(dialect).to_string());
             parts.push(f);
         }
-        if let Some(n) = dest {
-            if sem.dest_flags {
+        if sem.dest_flags {
+            if let Some(n) = dest.first() {
                 current.insert(FLAGS.into(), n.clone());
-            } else if let Some(d) = &sem.dest {
+            }
+        } else {
+            for (k, (d, n)) in sem.dest.iter().chain(&sem.more_dests).zip(dest).enumerate() {
                 if !d.zero {
                     current.insert(d.phys.clone(), n.clone());
                 }
-                if sem.writes_flags {
+                if k == 0 && sem.writes_flags {
                     current.insert(FLAGS.into(), n.clone());
                 }
             }
@@ -1374,8 +1443,9 @@ fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialec
         label_no += 1;
         let label = op_label(label_no);
         let mut line = format!("{label}: ");
-        if let Some(n) = dest {
-            line.push_str(&format!("{n} = "));
+        if !dest.is_empty() {
+            line.push_str(&dest.join(", "));
+            line.push_str(" = ");
         }
         line.push_str(opcode);
         if !parts.is_empty() {
@@ -1559,9 +1629,47 @@ mod tests {
             "{}",
             l.lab
         );
+        // Writeback: the base register is the last destination, after the
+        // data registers (none for a store); post-index keeps its increment.
         let m1 = builtin("apple-m1");
-        let e = lower("ldr q0, [x0], #16\n", "k.s", &m1, &Options::default()).unwrap_err();
-        assert!(e.0[0].message.contains("writeback"), "{}", e.0[0].message);
+        let l = lower(
+            "ldr q0, [x0], #16\nldp q1, q2, [x1, #32]\nstr q0, [x2], #16\nadd x3, x0, x1\n",
+            "k.s",
+            &m1,
+            &Options::default(),
+        )
+        .unwrap();
+        let ops: Vec<&str> = l
+            .lab
+            .lines()
+            .skip(1)
+            .map(|s| s.split("   #").next().unwrap_or(""))
+            .collect();
+        // (A loop: each register's one write keeps its name, and a read
+        // before it reads the previous iteration's value.)
+        assert!(
+            ops[0].starts_with("a: q0, x0 = ldr") && ops[0].ends_with(" [x0], 16"),
+            "{}",
+            l.lab
+        );
+        assert!(
+            ops[1].starts_with("b: q1, q2 = ldp") && ops[1].ends_with(" [x1 + 32]"),
+            "{}",
+            l.lab
+        );
+        assert!(
+            ops[2].starts_with("c: x2 = str") && ops[2].ends_with(" [x2], q0, 16"),
+            "{}",
+            l.lab
+        );
+        assert!(ops[3].ends_with(" x0, x1"), "{}", l.lab);
+        // Pre-index: the base register is the third destination.
+        let e = lower("ldp q1, q2, [x1, #32]!\n", "k.s", &m1, &Options::default()).unwrap_err();
+        assert!(
+            e.0[0].message.contains("for 'r, r, r = m'"),
+            "{}",
+            e.0[0].message
+        );
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! 23.1.8: an LLVM scheduling class belongs to one form of an instruction,
 //! `ADD64rr` and `ADD64rm` are different classes).
 //!
-//! A form is written as a lab line without its label and opcode: an
-//! optional destination `r =`, then the operands in order, each a set of
+//! A form is written as a lab line without its label and opcode: the
+//! destinations, if any (`r =`, or `r, r =` for an operation that writes
+//! two registers, such as a load pair), then the operands in order, each a set of
 //! kinds: `r` a register, `i` an immediate, `m` a memory operand
 //! (`ri` either of the first two). The last operand may end in `*`: it
 //! then stands for any number of such operands, none included.
@@ -11,9 +12,12 @@
 //! ```
 //! use course::model::form::{Form, Shape, REG, IMM, MEM};
 //! let f: Form = "r = r, ri".parse().unwrap();
-//! assert!(f.accepts(&Shape { dest: true, kinds: vec![REG, IMM] }));
-//! assert!(!f.accepts(&Shape { dest: true, kinds: vec![REG, MEM] }));
+//! assert!(f.accepts(&Shape { dests: 1, kinds: vec![REG, IMM] }));
+//! assert!(!f.accepts(&Shape { dests: 1, kinds: vec![REG, MEM] }));
 //! assert_eq!(f.to_string(), "r = r, ri");
+//! let pair: Form = "r, r = m".parse().unwrap();
+//! assert!(pair.accepts(&Shape { dests: 2, kinds: vec![MEM] }));
+//! assert!(!pair.accepts(&Shape { dests: 1, kinds: vec![MEM] }));
 //! ```
 
 use std::fmt;
@@ -26,12 +30,16 @@ pub const IMM: u8 = 2;
 /// A memory operand `[…]`.
 pub const MEM: u8 = 4;
 
-/// The shape of one written operation: whether it has a destination, and
+/// The most registers one operation writes (a load pair with writeback
+/// writes three).
+pub const MAX_DESTS: usize = 4;
+
+/// The shape of one written operation: how many registers it writes, and
 /// the kind (one of [`REG`], [`IMM`], [`MEM`]) of each operand.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Shape {
-    /// Whether the operation writes a register (`r =`).
-    pub dest: bool,
+    /// How many registers the operation writes (`r =` one, `r, r =` two).
+    pub dests: u8,
     /// Each operand's kind, in order.
     pub kinds: Vec<u8>,
 }
@@ -40,7 +48,7 @@ impl fmt::Display for Shape {
     /// The shape written as a form: `r = m, r`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         Form {
-            dest: self.dest,
+            dests: self.dests,
             operands: self.kinds.clone(),
             repeat: false,
         }
@@ -51,8 +59,8 @@ impl fmt::Display for Shape {
 /// One operand form a class accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Form {
-    /// Whether the form writes a register.
-    pub dest: bool,
+    /// How many registers the form writes.
+    pub dests: u8,
     /// The kinds each operand may be (a bit set of [`REG`], [`IMM`], [`MEM`]).
     pub operands: Vec<u8>,
     /// Whether the last operand repeats any number of times (`*`).
@@ -62,7 +70,7 @@ pub struct Form {
 impl Form {
     /// Whether an operation of this shape has this form.
     pub fn accepts(&self, s: &Shape) -> bool {
-        if s.dest != self.dest {
+        if s.dests != self.dests {
             return false;
         }
         let fits = |k: u8, set: u8| k & set != 0;
@@ -102,9 +110,10 @@ impl Form {
 
     /// The folded-load form of a register form (Definition 23.1.8): its
     /// first operand that may be a register becomes the memory operand.
-    /// `None` for a form without a destination or a register operand.
+    /// `None` for a form without exactly one destination or without a
+    /// register operand.
     pub fn folded(&self) -> Option<Form> {
-        if !self.dest || self.repeat {
+        if self.dests != 1 || self.repeat {
             return None;
         }
         let at = self.operands.iter().position(|&k| k & REG != 0)?;
@@ -117,17 +126,26 @@ impl Form {
 impl FromStr for Form {
     type Err = String;
 
-    /// Reads `r = r, i`, `m, r`, `r = ri*`, `` (nothing).
+    /// Reads `r = r, i`, `r, r = m`, `m, r`, `r = ri*`, `` (nothing).
     fn from_str(s: &str) -> Result<Form, String> {
-        let (dest, rest) = match s.split_once('=') {
-            Some((d, rest)) if d.trim() == "r" => (true, rest),
-            Some((d, _)) => {
-                return Err(format!(
-                    "the destination of a form is 'r', got '{}'",
-                    d.trim()
-                ))
+        let (dests, rest) = match s.split_once('=') {
+            Some((d, rest)) => {
+                let written: Vec<&str> = d.split(',').map(str::trim).collect();
+                if written.iter().any(|w| *w != "r") {
+                    return Err(format!(
+                        "the destinations of a form are 'r' each ('r =' or 'r, r ='), got '{}'",
+                        d.trim()
+                    ));
+                }
+                if written.len() > MAX_DESTS {
+                    return Err(format!(
+                        "'{s}' writes {} registers; a form writes at most {MAX_DESTS}",
+                        written.len()
+                    ));
+                }
+                (written.len() as u8, rest)
             }
-            None => (false, s),
+            None => (0, s),
         };
         let mut operands = Vec::new();
         let mut repeat = false;
@@ -166,7 +184,7 @@ impl FromStr for Form {
             return Err(format!("'{s}' has two memory operands (at most one)"));
         }
         Ok(Form {
-            dest,
+            dests,
             operands,
             repeat,
         })
@@ -175,13 +193,16 @@ impl FromStr for Form {
 
 impl fmt::Display for Form {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.dest {
-            f.write_str("r =")?;
+        for k in 0..self.dests {
+            f.write_str(if k == 0 { "r" } else { ", r" })?;
+        }
+        if self.dests > 0 {
+            f.write_str(" =")?;
         }
         for (j, &k) in self.operands.iter().enumerate() {
             f.write_str(if j > 0 {
                 ", "
-            } else if self.dest {
+            } else if self.dests > 0 {
                 " "
             } else {
                 ""
@@ -205,7 +226,7 @@ mod tests {
 
     fn shape(dest: bool, kinds: &[u8]) -> Shape {
         Shape {
-            dest,
+            dests: u8::from(dest),
             kinds: kinds.to_vec(),
         }
     }
@@ -220,6 +241,8 @@ mod tests {
             "",
             "r = m, r, r",
             "r =",
+            "r, r = m",
+            "r, r, r = m, i",
         ] {
             let f: Form = s.parse().unwrap();
             assert_eq!(f.to_string(), s);
@@ -229,6 +252,8 @@ mod tests {
         assert!("r = r*, r".parse::<Form>().is_err());
         assert!("r = m, m".parse::<Form>().is_err());
         assert!("r = r, ".parse::<Form>().is_err());
+        assert!("r, x = m".parse::<Form>().is_err());
+        assert!("r, r, r, r, r = m".parse::<Form>().is_err());
     }
 
     #[test]
@@ -245,5 +270,12 @@ mod tests {
         let fma: Form = "r = r, r, r".parse().unwrap();
         assert_eq!(fma.folded().unwrap().to_string(), "r = m, r, r");
         assert_eq!("m, r".parse::<Form>().unwrap().folded(), None);
+        let pair: Form = "r, r = m".parse().unwrap();
+        assert!(pair.accepts(&Shape {
+            dests: 2,
+            kinds: vec![MEM]
+        }));
+        assert!(!pair.accepts(&shape(true, &[MEM])));
+        assert_eq!(pair.folded(), None);
     }
 }

@@ -103,9 +103,25 @@ pub struct Class {
     /// §6, a variant scheduling class): its register operands are not
     /// read, so it depends on nothing.
     pub zero_idiom: bool,
+    /// The latency of each register written, in the order the lab line
+    /// writes them (`a: q0, q1, x9 = ldp [x8 + 32]`), as LLVM gives each
+    /// write of an instruction its own latency; a register past the list
+    /// takes [`Class::latency`]. Empty for the usual one-register class.
+    pub write_latencies: Vec<u32>,
+    /// Whether an operation of the class writes memory even though it
+    /// writes registers too (a store whose address writes back its base
+    /// register). A memory operation without a destination always writes
+    /// memory.
+    pub stores: bool,
 }
 
 impl Class {
+    /// The latency of the `k`-th register an operation writes (0-based):
+    /// [`Class::write_latencies`], else [`Class::latency`].
+    pub fn write_latency(&self, k: usize) -> u32 {
+        self.write_latencies.get(k).copied().unwrap_or(self.latency)
+    }
+
     /// Whether the class models an operation of this shape.
     pub fn accepts(&self, shape: &Shape) -> bool {
         self.forms
@@ -212,6 +228,17 @@ pub struct Machine {
 /// The most `(resource, offset)` pairs the reservation tables of one
 /// machine hold together, issue slots included.
 pub const MAX_PAIRS: usize = 1 << 22;
+
+/// The most micro-ops one class may have.
+pub const MAX_UOPS: i64 = 64;
+
+/// The issue slots of `uops` micro-ops on a machine of width `w`: `w` at
+/// offset 0, the next `w` at offset 1, and so on (Definition 23.1.8; a
+/// class wider than the machine takes its slots over several cycles).
+fn issue_pairs(uops: i64, w: i64) -> Vec<(ResourceId, u32)> {
+    let w = w.max(1);
+    (0..uops.max(0)).map(|k| (ISSUE, (k / w) as u32)).collect()
+}
 
 /// The resource id of the issue pseudo-resource.
 pub const ISSUE: ResourceId = ResourceId(0);
@@ -366,6 +393,15 @@ pub struct ClassDoc {
     /// register operands are one register (`xorq rax, rax`).
     #[serde(default)]
     pub zero_idiom: Option<ZeroIdiomDoc>,
+    /// `write_latencies:`, the latency of each register written, in the
+    /// lab line's order ([`Class::write_latencies`]); default `latency` for
+    /// each.
+    #[serde(default)]
+    pub write_latencies: Option<Vec<i64>>,
+    /// `stores:`, whether the class writes memory although it writes a
+    /// register ([`Class::stores`]); default false.
+    #[serde(default)]
+    pub stores: Option<bool>,
 }
 
 /// `zero_idiom:` of a class: the scheduling-class variant LLVM selects for
@@ -480,6 +516,8 @@ impl From<&MachineFile> for MachineDoc {
                     load: None,
                     forms: None,
                     zero_idiom: None,
+                    write_latencies: None,
+                    stores: None,
                 })
                 .collect(),
         }
@@ -844,17 +882,45 @@ impl Machine {
                     format!("uops must be at least 1, got {uops}"),
                 ));
             }
-            // Each micro-op takes an issue slot at offset 0: more than W
-            // could never issue (checked here, before a table that long).
-            if uops > file.issue_width {
+            // Each micro-op takes an issue slot: W at offset 0, the next W
+            // at offset 1, and so on (llvm-mca dispatches a wider
+            // instruction alone and carries its extra micro-ops into the
+            // next cycles' width).
+            if uops > MAX_UOPS {
                 return Err(bad(
                     at("uops"),
-                    format!(
-                        "uops {uops} exceeds the issue width {}: the class could never issue",
-                        file.issue_width
-                    ),
+                    format!("uops must be at most {MAX_UOPS}, got {uops}"),
                 ));
             }
+            let write_latencies = match &c.write_latencies {
+                None => Vec::new(),
+                Some(list) => {
+                    if list.len() > crate::model::form::MAX_DESTS {
+                        return Err(bad(
+                            at("write_latencies"),
+                            format!(
+                                "{} latencies, but an operation writes at most {} registers",
+                                list.len(),
+                                crate::model::form::MAX_DESTS
+                            ),
+                        ));
+                    }
+                    let mut out = Vec::with_capacity(list.len());
+                    for &l in list {
+                        if !(0..=c.latency).contains(&l) {
+                            return Err(bad(
+                                at("write_latencies"),
+                                format!(
+                                    "each must be between 0 and the class's latency {}, got {l}",
+                                    c.latency
+                                ),
+                            ));
+                        }
+                        out.push(l as u32);
+                    }
+                    out
+                }
+            };
             let (read_advance, reads) = match &c.read_advance {
                 None => (0, Vec::new()),
                 Some(ReadAdvanceDoc::All(a)) => {
@@ -918,7 +984,7 @@ impl Machine {
                     (0, reads)
                 }
             };
-            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
+            let mut reservation = issue_pairs(uops, file.issue_width);
             let given = [c.unit.is_some(), c.reservation.is_some(), c.uses.is_some()]
                 .iter()
                 .filter(|&&b| b)
@@ -1010,6 +1076,17 @@ impl Machine {
                 }
             }
             let forms = parse_forms(c.forms.as_deref()).map_err(|m| bad(at("forms"), m))?;
+            let stores = c.stores.unwrap_or(false);
+            if stores
+                && forms
+                    .as_ref()
+                    .is_some_and(|fs| !fs.iter().all(Form::has_memory))
+            {
+                return Err(bad(
+                    at("stores"),
+                    "a class that stores needs a memory operand in each of its forms".into(),
+                ));
+            }
             classes.push(Class {
                 name: c.name.clone(),
                 latency: c.latency as u32,
@@ -1022,6 +1099,8 @@ impl Machine {
                 memory: false,
                 forms,
                 zero_idiom: false,
+                write_latencies,
+                stores,
             });
         }
         // Folded-load forms come after every declared class, in file order.
@@ -1056,7 +1135,7 @@ impl Machine {
             let uops = base.uops + extra as u32;
             let kept = base.reservation.iter().filter(|(r, _)| *r != ISSUE).count();
             reserve(at("load"), uops as usize + cycles(&load.uses) + kept)?;
-            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
+            let mut reservation = issue_pairs(i64::from(uops), file.issue_width);
             reservation.extend(uses_pairs(i, "load", &load.uses)?);
             reservation.extend(
                 base.reservation
@@ -1073,7 +1152,7 @@ impl Machine {
                     .map(|fs| fs.iter().filter_map(Form::folded).collect()),
             };
             if let Some(fs) = &forms {
-                if let Some(f) = fs.iter().find(|f| !f.dest || !f.has_memory()) {
+                if let Some(f) = fs.iter().find(|f| f.dests != 1 || !f.has_memory()) {
                     return Err(bad(
                         at("load"),
                         format!("the folded form '{f}' needs a destination and a memory operand"),
@@ -1094,6 +1173,8 @@ impl Machine {
                 memory: true,
                 forms,
                 zero_idiom: false,
+                write_latencies: Vec::new(),
+                stores: false,
             };
             classes.push(derived);
         }
@@ -1125,14 +1206,14 @@ impl Machine {
                 ));
             }
             let uops = z.uops.unwrap_or(1);
-            if !(1..=file.issue_width).contains(&uops) {
+            if !(1..=MAX_UOPS).contains(&uops) {
                 return Err(bad(
                     at(),
-                    format!("uops must be between 1 and the issue width, got {uops}"),
+                    format!("uops must be between 1 and {MAX_UOPS}, got {uops}"),
                 ));
             }
             reserve(at(), uops as usize + cycles(&z.uses))?;
-            let mut reservation: Vec<(ResourceId, u32)> = (0..uops).map(|_| (ISSUE, 0)).collect();
+            let mut reservation = issue_pairs(uops, file.issue_width);
             reservation.extend(uses_pairs(i, "zero_idiom", &z.uses)?);
             let folded = fold(&resources, &reservation).map_err(|m| bad(at(), m))?;
             let id = ClassId::from_index(classes.len());
@@ -1150,6 +1231,8 @@ impl Machine {
                 memory: false,
                 forms,
                 zero_idiom: true,
+                write_latencies: Vec::new(),
+                stores: false,
             });
         }
         if classes.len() > 4096 {
@@ -1276,7 +1359,7 @@ impl Machine {
         let has_mem = shape.kinds.contains(&crate::model::form::MEM);
         if c.forms.is_none() {
             return Some(match mem {
-                Some(m) if has_mem && shape.dest => m,
+                Some(m) if has_mem && shape.dests == 1 => m,
                 _ => base,
             });
         }
@@ -1434,7 +1517,9 @@ impl Machine {
                         .iter()
                         .map(|&(r, k)| (self.resource(r).name.clone(), k))
                         .collect(),
+                    stores: c.stores,
                     uops: c.uops,
+                    write_latencies: c.write_latencies.clone(),
                     zero_idiom: c.zero_idiom,
                 })
                 .collect(),
@@ -1530,8 +1615,14 @@ pub struct ClassInfo {
     pub reads: Vec<ReadAdvanceInfo>,
     /// RT(o) as `[resource, offset]` pairs.
     pub reservation: Vec<(String, u32)>,
+    /// Whether it writes memory as well as registers.
+    #[serde(skip_serializing_if = "is_false")]
+    pub stores: bool,
     /// Micro-ops.
     pub uops: u32,
+    /// The latency of each register written, when they differ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub write_latencies: Vec<u32>,
     /// Whether it is the zero-idiom variant of its opcodes.
     #[serde(skip_serializing_if = "is_false")]
     pub zero_idiom: bool,
@@ -1835,13 +1926,13 @@ mod tests {
 
     #[test]
     fn tables_are_bounded_before_they_are_built() {
-        // A few numbers stand for many pairs: uops beyond W are refused at
-        // once, and the tables of all classes together have a ceiling that
-        // is checked before a table is built.
+        // A few numbers stand for many pairs: uops beyond MAX_UOPS are
+        // refused at once, and the tables of all classes together have a
+        // ceiling that is checked before a table is built.
         let e = reject("issue_width: 4\nresources: []\nclasses:\n  - { name: a, latency: 1, opcodes: [a], uops: 4194304 }\n");
         assert_eq!(
             e,
-            "m.yaml:4:42: classes[0].uops: uops 4194304 exceeds the issue width 4: the class could never issue"
+            "m.yaml:4:42: classes[0].uops: uops must be at most 64, got 4194304"
         );
         let head = "issue_width: 1\nresources:\n  - { name: u, capacity: 1 }\nclasses:\n";
         let uses = format!(

@@ -296,6 +296,17 @@ fn report_flags_are_checked() {
         .stderr_has("inside the class folder")
         .run();
     assert!(!class.join("ada").join("r.html").exists());
+    // FILE.json beside the page is the report's only if it was one before.
+    let data = tmp.path().join("class.json");
+    std::fs::write(&data, "[1, 2, 3]\n").unwrap();
+    Course::new(["grade", "--lab", "ch23-sched", "--report"])
+        .arg_path(tmp.path().join("class.html"))
+        .arg_path(&class)
+        .code(2)
+        .stderr_has("class.json exists and is not a class report")
+        .run();
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), "[1, 2, 3]\n");
+    assert!(!tmp.path().join("class.html").exists());
     Course::new(["grade", "labs/ch23-sched/inputs/running.txt", "x.sched"])
         .args(["--format", "stats"])
         .code(2)

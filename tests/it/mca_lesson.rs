@@ -187,13 +187,21 @@ fn assembly_problems_are_located_and_the_lab_form_is_shown() {
         lab.contains("a: rax = addq rax, 1   # asm: addq\t$1, %rax"),
         "{lab}"
     );
-    // A writeback address, with its place.
-    std::fs::write(&f, "ldr q0, [x0], #16\n").unwrap();
+    // A register list is not modelled, and says so at its place.
+    std::fs::write(&f, "add x1, x1, #1\nld2 { v0.2d, v1.2d }, [x0]\n").unwrap();
     Course::new(["mca", path, "--machine", "apple-m1"])
         .code(2)
-        .stderr_has("k.s:1:")
-        .stderr_has("writeback")
+        .stderr_has("k.s:2:")
+        .stderr_has("a register list ({ v0.2d, v1.2d }) is not modelled")
         .run();
+    // A writeback address writes its base register too: its last
+    // destination, which the next read of x0 reads.
+    std::fs::write(&f, "ldr q0, [x0], #16\nldr q1, [x0]\n").unwrap();
+    let lab = Course::new(["mca", path, "--machine", "apple-m1", "--emit-lab"])
+        .run()
+        .stdout;
+    assert!(lab.contains("a: q0, x0 = ldr"), "{lab}");
+    assert!(lab.contains("b: q1 = ldr.q [x0]"), "{lab}");
     Course::new(["mca", path, "-mtriple=riscv64", "--machine", "apple-m1"])
         .code(2)
         .stderr_has("-mtriple=riscv64")

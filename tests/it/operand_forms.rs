@@ -43,33 +43,33 @@ fn machine(name: &str) -> Machine {
 fn plain(f: &Form) -> Shape {
     let first = |set: u8| KINDS.into_iter().find(|&k| set & k != 0).unwrap_or(REG);
     Shape {
-        dest: f.dest,
+        dests: f.dests,
         kinds: f.operands.iter().map(|&s| first(s)).collect(),
     }
 }
 
 /// The shapes tried for a class: each of its forms' plain shapes with
 /// each kind at each place, and each kind alone or after a register.
-fn shapes(m: &Machine, c: ClassId) -> BTreeSet<(bool, Vec<u8>)> {
+fn shapes(m: &Machine, c: ClassId) -> BTreeSet<(u8, Vec<u8>)> {
     let class = m.class(c);
     let mut forms: Vec<Form> = class.forms.clone().unwrap_or_default();
     if let Some(f) = m.memory_form(c).and_then(|f| m.class(f).forms.clone()) {
         forms.extend(f);
     }
-    let dests: BTreeSet<bool> = if forms.is_empty() {
-        [true, false].into()
+    let dests: BTreeSet<u8> = if forms.is_empty() {
+        [1, 0].into()
     } else {
-        forms.iter().map(|f| f.dest).collect()
+        forms.iter().map(|f| f.dests).collect()
     };
     let mut out = BTreeSet::new();
     for f in &forms {
         let p = plain(f);
-        out.insert((p.dest, p.kinds.clone()));
+        out.insert((p.dests, p.kinds.clone()));
         for j in 0..p.kinds.len() {
             for k in KINDS {
                 let mut kinds = p.kinds.clone();
                 kinds[j] = k;
-                out.insert((p.dest, kinds));
+                out.insert((p.dests, kinds));
             }
         }
     }
@@ -82,12 +82,14 @@ fn shapes(m: &Machine, c: ClassId) -> BTreeSet<(bool, Vec<u8>)> {
     out
 }
 
-/// A lab line for `opcode` with this shape (registers r1, r2, …,
-/// immediates 1, 2, …, the memory operand `[x]`), and each operand's column.
-fn lab_line(opcode: &str, dest: bool, kinds: &[u8]) -> (String, Vec<u32>) {
+/// A lab line for `opcode` with this shape (destinations r0, w1, w2, …,
+/// registers r1, r2, …, immediates 1, 2, …, the memory operand `[x]`),
+/// and each operand's column.
+fn lab_line(opcode: &str, dests: u8, kinds: &[u8]) -> (String, Vec<u32>) {
     let mut line = String::from("a: ");
-    if dest {
-        line.push_str("r0 = ");
+    if dests > 0 {
+        line.push_str(&dest_list(dests));
+        line.push_str(" = ");
     }
     line.push_str(opcode);
     let mut cols = Vec::new();
@@ -101,6 +103,20 @@ fn lab_line(opcode: &str, dest: bool, kinds: &[u8]) -> (String, Vec<u32>) {
         }
     }
     (line, cols)
+}
+
+/// `r0`, then `w1`, `w2`, …: the destinations of a lab line.
+fn dest_list(dests: u8) -> String {
+    (0..dests)
+        .map(|k| {
+            if k == 0 {
+                "r0".to_string()
+            } else {
+                format!("w{k}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether class `c` (or the variant it chose) states this shape.
@@ -133,16 +149,16 @@ fn every_operand_kind_is_modelled_or_refused_at_its_place() {
             if class.forms.is_none() {
                 failures.push(format!("{name}: class {} states no forms", class.name));
             }
-            for (dest, kinds) in shapes(&m, c) {
+            for (dests, kinds) in shapes(&m, c) {
                 for opcode in &class.opcodes {
                     if m.class_by_opcode(opcode) != Some(c) {
                         continue;
                     }
-                    let (line, cols) = lab_line(opcode, dest, &kinds);
+                    let (line, cols) = lab_line(opcode, dests, &kinds);
                     let text = format!("loop t\n{line}\n");
                     let origin = format!("{name}-forms.txt");
                     let shape = Shape {
-                        dest,
+                        dests,
                         kinds: kinds.clone(),
                     };
                     match program::parse(&text, &origin, &m) {
@@ -163,7 +179,12 @@ fn every_operand_kind_is_modelled_or_refused_at_its_place() {
                             let msg = d.to_string();
                             let first = d.iter().next().expect("a diagnostic");
                             let col_ok = cols.contains(&first.column)
-                                || first.column == 4 + if dest { 5 } else { 0 };
+                                || first.column
+                                    == 4 + if dests > 0 {
+                                        dest_list(dests).len() as u32 + 3
+                                    } else {
+                                        0
+                                    };
                             let located = first.line == 2
                                 && col_ok
                                 && msg.starts_with(&format!("{origin}:2:{}: ", first.column));
@@ -347,13 +368,13 @@ fn modelled_shapes(m: &Machine) -> BTreeSet<(String, String)> {
         if class.opcodes.is_empty() || class.memory || class.zero_idiom {
             continue;
         }
-        for (dest, kinds) in shapes(m, c) {
+        for (dests, kinds) in shapes(m, c) {
             let Some(opcode) = class.opcodes.first() else {
                 continue;
             };
-            let (line, _) = lab_line(opcode, dest, &kinds);
+            let (line, _) = lab_line(opcode, dests, &kinds);
             if program::parse(&format!("loop t\n{line}\n"), "t", m).is_ok() {
-                let shape = Shape { dest, kinds };
+                let shape = Shape { dests, kinds };
                 out.insert((class.name.clone(), shape.to_string()));
             }
         }
@@ -427,7 +448,7 @@ fn modelled_forms_agree_with_llvm_mca_14() {
                 })
                 .collect();
             let shape = Shape {
-                dest: op.dest.is_some(),
+                dests: op.dests().count() as u8,
                 kinds,
             };
             covered.insert((m.class(base).name.clone(), shape.to_string()));

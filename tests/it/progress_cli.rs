@@ -322,3 +322,16 @@ fn two_processes_appending_keep_every_line() {
         .json();
     assert_eq!(j["total"]["attempts"].as_u64(), Some(2 * questions as u64));
 }
+
+/// A clock variable with a typo stops the command instead of silently
+/// using the real clock.
+#[test]
+fn a_malformed_clock_is_refused() {
+    let dir = tempdir();
+    let log = scripted(dir.path());
+    Course::new(["progress", "--review-log", &log])
+        .env("COURSE_NOW", "2026-01-05")
+        .code(2)
+        .stderr_has("COURSE_NOW=\"2026-01-05\" is not a time: give Unix seconds")
+        .run();
+}

@@ -463,12 +463,26 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
                 .chars()
                 .count() as u32;
         if rest.trim().is_empty() {
-            verdicts.push(located(
-                l.line,
-                set_at,
-                MistakeKind::Missing,
-                format!("{what}: the set after it is missing: write {word} {{…}}"),
-            ));
+            // The verdict is still checked: a wrong one is the cause.
+            let (at, kind, message) = if word != own_word {
+                (
+                    l.column,
+                    MistakeKind::Wrong,
+                    format!(
+                        "{what}: {word} is the wrong verdict: K = {} and s = {} {}, so it is {own_word}; and the set after it is missing: write {own_word} {{…}}",
+                        set_string(&k),
+                        set_string(&before),
+                        if own_ok { "do not meet" } else { "meet" },
+                    ),
+                )
+            } else {
+                (
+                    set_at,
+                    MistakeKind::Missing,
+                    format!("{what}: the set after it is missing: write {word} {{…}}"),
+                )
+            };
+            verdicts.push(located(l.line, at, kind, message));
             own = None;
             continue;
         }
@@ -716,10 +730,19 @@ mod tests {
             "{}",
             msgs[2]
         );
-        let r = check(&m, 3, "reject\n", "a.txt").unwrap();
+        let r = check(&m, 3, "accept\n", "a.txt").unwrap();
         assert!(
             messages(&r)[0]
                 .starts_with("a.txt:1:7: cycle 0: Issue(div): the set after it is missing"),
+            "{:?}",
+            messages(&r)
+        );
+        // A wrong verdict without its set: the verdict is named first.
+        let r = check(&m, 3, "reject\n", "a.txt").unwrap();
+        assert!(
+            messages(&r)[0].starts_with(
+                "a.txt:1:1: cycle 0: Issue(div): reject is the wrong verdict: K = {0,1,2,3} and s = ∅ do not meet, so it is accept; and the set after it is missing"
+            ),
             "{:?}",
             messages(&r)
         );

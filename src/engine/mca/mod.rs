@@ -283,7 +283,7 @@ pub fn llvm_memory(p: &Program, m: &Machine, order: MemoryOrder) -> Option<Progr
     }
     let is_load = |i: usize| {
         let op = &p.ops()[i];
-        op.address().is_some() && op.dest.is_some()
+        op.reads_memory()
     };
     let into_load = |e: &Edge| e.kind == EdgeKind::Mem && is_load(e.to.index());
     if order == MemoryOrder::NoAlias && !p.edges().iter().any(into_load) {
@@ -628,7 +628,7 @@ pub fn instruction_info(p: &Program, m: &Machine) -> Vec<InstrInfo> {
                 bypass_latency: c.latency.saturating_sub(advance),
                 rthroughput,
                 resources,
-                may_load: op.address().is_some() && op.dest.is_some(),
+                may_load: op.reads_memory(),
                 may_store: op.writes_memory(),
             }
         })

@@ -101,7 +101,7 @@ fn reads_of(p: &Program, m: &Machine, j: usize) -> Vec<Read> {
     for e in p.in_edges(OpId::from_index(j)) {
         let from = e.from.index();
         let producer = &p.ops()[from];
-        let lat = Cycle::from(m.class(producer.class).latency);
+        let made = m.class(producer.class);
         match e.kind {
             // Into a store: llvm-mca's order (the store waits for older
             // memory operations to issue), kept by the load/store rule.
@@ -115,13 +115,13 @@ fn reads_of(p: &Program, m: &Machine, j: usize) -> Vec<Read> {
                 user: false,
             }),
             EdgeKind::Reg => {
-                let Some(reg) = producer.dest.as_deref() else {
-                    continue;
-                };
                 for (pos, in_address, u) in op.reg_reads() {
-                    if u.name != reg {
+                    // Each register written has its own latency (a load
+                    // pair's second, a writeback base).
+                    let Some(k) = producer.dest_position(u.name.as_str()) else {
                         continue;
-                    }
+                    };
+                    let lat = Cycle::from(made.write_latency(k));
                     let d = match (p.kind(), u.at) {
                         (Kind::Block, _) => 0,
                         (Kind::Loop, Some(k)) => k,
@@ -674,7 +674,7 @@ fn body_ops(p: &Program, m: &Machine, rob: u64) -> (Vec<BodyOp>, Vec<u64>) {
                 bookings: list,
                 class: op.class,
                 buffers,
-                load: op.address().is_some() && op.dest.is_some(),
+                load: op.reads_memory(),
                 store: op.writes_memory(),
             }
         })

@@ -25,10 +25,18 @@ pub(super) fn build_edges<'t>(
 ) -> Result<Vec<Edge>, Diagnostic> {
     let mut edges: Vec<Edge> = Vec::with_capacity(ops.len() * 2);
     let lat = |i: usize| machine.class(ops[i].class).latency;
+    // The latency of the write of `reg` by op i (a load pair's second
+    // register, a writeback base: each has its own).
+    let write_lat = |i: usize, reg: &str| {
+        let c = machine.class(ops[i].class);
+        ops[i]
+            .dest_position(reg)
+            .map_or(c.latency, |k| c.write_latency(k))
+    };
     let mut resolver = Resolver::new(&defs);
     for (j, op) in ops.iter().enumerate() {
         let consumer = machine.class(op.class);
-        if let Some(d) = &op.dest {
+        for d in op.dests() {
             // In a program that parsed, op j is the one definition of d.
             resolver.defined(d, j as u32);
         }
@@ -64,7 +72,7 @@ pub(super) fn build_edges<'t>(
                 to: OpId::from_index(j),
                 // Proposition 23.1.9: max(0, L_w − a); address registers
                 // are read on time.
-                latency: lat(i).saturating_sub(if in_address {
+                latency: write_lat(i, u.name.as_str()).saturating_sub(if in_address {
                     0
                 } else {
                     consumer.advance(pos, ops[i].class)

@@ -93,8 +93,16 @@ pub enum Operand {
 pub struct Op {
     /// The label before the colon (`a` in `a: r1 = load [x]`).
     pub label: Name,
-    /// The register written, if any.
+    /// The register written, if any (the first, when it writes several).
     pub dest: Option<Name>,
+    /// The further registers written, in order (`q1` and `x9` in
+    /// `a: q0, q1, x9 = ldp [x8 + 32]`: a load pair whose address writes
+    /// back its base register). Each has its latency from
+    /// [`crate::model::machine::Class::write_latency`].
+    pub more_dests: Vec<Name>,
+    /// Whether it writes memory although it writes registers (its class
+    /// [`stores`](crate::model::machine::Class::stores)).
+    pub stores: bool,
     /// The opcode as written.
     pub opcode: Name,
     /// The opcode's class in the machine.
@@ -114,9 +122,25 @@ impl Op {
         })
     }
 
-    /// A memory operation without a destination writes memory.
+    /// A memory operation without a destination writes memory; so does
+    /// one whose class stores (a store that writes back its address).
     pub fn writes_memory(&self) -> bool {
-        self.address().is_some() && self.dest.is_none()
+        self.address().is_some() && (self.dest.is_none() || self.stores)
+    }
+
+    /// A memory operation that does not write memory reads it.
+    pub fn reads_memory(&self) -> bool {
+        self.address().is_some() && !self.writes_memory()
+    }
+
+    /// Every register written, in order.
+    pub fn dests(&self) -> impl Iterator<Item = &Name> {
+        self.dest.iter().chain(&self.more_dests)
+    }
+
+    /// The place of `reg` among the registers written (0 for `dest`).
+    pub fn dest_position(&self, reg: &str) -> Option<usize> {
+        self.dests().position(|d| d.as_str() == reg)
     }
 
     /// Every register this operation reads (operands and addresses).
@@ -164,8 +188,12 @@ pub struct OpDisplay<'a>(&'a Op);
 impl fmt::Display for OpDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let op = self.0;
-        if let Some(d) = &op.dest {
-            write!(f, "{d} = ")?;
+        for (k, d) in op.dests().enumerate() {
+            f.write_str(if k == 0 { "" } else { ", " })?;
+            write!(f, "{d}")?;
+        }
+        if op.dest.is_some() {
+            f.write_str(" = ")?;
         }
         f.write_str(&op.opcode)?;
         for (i, o) in op.operands.iter().enumerate() {
@@ -442,7 +470,13 @@ impl Program {
     /// defines, for an anti edge the one its target defines.
     pub fn edge_register(&self, e: &Edge) -> Option<&str> {
         match e.kind {
-            EdgeKind::Reg => self.op(e.from).dest.as_deref(),
+            EdgeKind::Reg => {
+                let (from, to) = (self.op(e.from), self.op(e.to));
+                from.dests()
+                    .find(|d| to.reg_uses().any(|u| u.name == **d))
+                    .or(from.dest.as_ref())
+                    .map(Name::as_str)
+            }
             EdgeKind::Anti => self.op(e.to).dest.as_deref(),
             EdgeKind::Mem => None,
         }

@@ -11,7 +11,7 @@
 use super::deps::build_edges;
 use super::{Address, Diagnostic, Kind, Op, Operand, Program, RegUse, MAX_DIAGNOSTICS, MAX_EDGES};
 use crate::formats::diagnostic::{self as formats, Diagnostics};
-use crate::model::form::{Form, Shape, IMM, MEM, REG};
+use crate::model::form::{Form, Shape, IMM, MAX_DESTS, MEM, REG};
 use crate::model::ids::ClassId;
 use crate::model::machine::Machine;
 use crate::util::name::{hash_name, repeats, Name, NameIndex};
@@ -303,6 +303,8 @@ struct RawOp<'t> {
 struct Scratch<'t> {
     operands: Vec<RawOperand<'t>>,
     names: Vec<RawName<'t>>,
+    /// The destinations after the first (`q1, x9` in `a: q0, q1, x9 = ldp …`).
+    more_dests: Vec<(&'t str, u32)>,
 }
 
 fn parse_operand<'t>(
@@ -377,23 +379,40 @@ fn parse_op_line<'t>(
     };
     let (label, label_col) = c.ident("a label")?;
     c.expect(':', "':' after the label")?;
+    scratch.more_dests.clear();
     let (first, first_col) = c.ident("an opcode or a destination register")?;
+    if c.eat(',') {
+        // A list of destinations: `d1, d2, … = opcode …`.
+        loop {
+            if scratch.more_dests.len() + 1 >= MAX_DESTS {
+                return Err((
+                    c.col(),
+                    format!("an operation writes at most {MAX_DESTS} registers"),
+                ));
+            }
+            scratch.more_dests.push(c.ident("a destination register")?);
+            if !c.eat(',') {
+                break;
+            }
+        }
+        c.expect('=', "'=' after the destination registers")?;
+        let (op, col) = c.ident("an opcode after '='")?;
+        parse_operands(&mut c, scratch)?;
+        return Ok(RawOp {
+            label,
+            label_col,
+            dest: Some((first, first_col)),
+            opcode: op,
+            opcode_col: col,
+        });
+    }
     let (dest, opcode, opcode_col) = if c.eat('=') {
         let (op, col) = c.ident("an opcode after '='")?;
         (Some((first, first_col)), op, col)
     } else {
         (None, first, first_col)
     };
-    if !c.at_end() {
-        loop {
-            let o = parse_operand(&mut c, &mut scratch.names)?;
-            scratch.operands.push(o);
-            if c.at_end() {
-                break;
-            }
-            c.expect(',', "',' between operands")?;
-        }
-    }
+    parse_operands(&mut c, scratch)?;
     Ok(RawOp {
         label,
         label_col,
@@ -401,6 +420,21 @@ fn parse_op_line<'t>(
         opcode,
         opcode_col,
     })
+}
+
+/// The operands after the opcode, up to the end of the line.
+fn parse_operands<'t>(c: &mut Cursor<'_, 't>, scratch: &mut Scratch<'t>) -> LineResult<()> {
+    if !c.at_end() {
+        loop {
+            let o = parse_operand(c, &mut scratch.names)?;
+            scratch.operands.push(o);
+            if c.at_end() {
+                break;
+            }
+            c.expect(',', "',' between operands")?;
+        }
+    }
+    Ok(())
 }
 
 /// Parses a lab input. `origin` names the file in diagnostics.
@@ -480,14 +514,12 @@ pub(super) fn parse_limited(
         match parse_op_line(&toks, end_col, &mut scratch) {
             Ok(op) => {
                 labels.push((op.label, ln, op.label_col));
-                if let Some((d, col)) = op.dest {
-                    dests.push((
-                        d,
-                        Def {
-                            op: nops as u32,
-                            line: ln,
-                        },
-                    ));
+                let def = Def {
+                    op: nops as u32,
+                    line: ln,
+                };
+                for &(d, col) in op.dest.iter().chain(&scratch.more_dests) {
+                    dests.push((d, def));
                     dest_cols.push(col);
                 }
                 nops += 1;
@@ -690,7 +722,7 @@ pub(super) fn parse_limited(
             });
         }
         let class = if known && !store_dest {
-            match choose_form(machine, class, &op, &scratch.operands, &operands) {
+            match choose_form(machine, class, &op, &scratch, &operands) {
                 Ok(c) => c,
                 Err(d) => {
                     diags.push(d.at_line(ln));
@@ -703,6 +735,12 @@ pub(super) fn parse_limited(
         ops.push(Op {
             label: Name::from(op.label),
             dest: op.dest.map(|(d, _)| Name::from(d)),
+            more_dests: scratch
+                .more_dests
+                .iter()
+                .map(|&(d, _)| Name::from(d))
+                .collect(),
+            stores: machine.class(class).stores,
             opcode: Name::from(op.opcode),
             class,
             operands,
@@ -745,9 +783,10 @@ fn choose_form(
     machine: &Machine,
     base: ClassId,
     op: &RawOp<'_>,
-    raw: &[RawOperand<'_>],
+    scratch: &Scratch<'_>,
     operands: &[Operand],
 ) -> Result<ClassId, LineDiag> {
+    let raw = &scratch.operands;
     let mut class = base;
     if let [Operand::Reg(a), Operand::Reg(b)] = operands {
         if a == b {
@@ -757,7 +796,7 @@ fn choose_form(
         }
     }
     let shape = Shape {
-        dest: op.dest.is_some(),
+        dests: u8::from(op.dest.is_some()) + scratch.more_dests.len() as u8,
         kinds: raw
             .iter()
             .map(|o| match o {
@@ -771,7 +810,7 @@ fn choose_form(
     let mem = machine.memory_form(base);
     if c.forms.is_none() {
         return Ok(match mem {
-            Some(m) if shape.kinds.contains(&MEM) && shape.dest => m,
+            Some(m) if shape.kinds.contains(&MEM) && shape.dests == 1 => m,
             _ => class,
         });
     }
@@ -822,7 +861,7 @@ fn choose_form(
         ),
         None => (op.opcode_col, format!("the form '{shape}'")),
     };
-    let hint = if mem.is_none() && shape.kinds.contains(&MEM) && shape.dest {
+    let hint = if mem.is_none() && shape.kinds.contains(&MEM) && shape.dests == 1 {
         " (it has no folded-load form)"
     } else {
         ""
@@ -1054,6 +1093,83 @@ mod tests {
                 .collect();
             assert_eq!(Bodies::new(text).collect::<Vec<_>>(), want, "{text:?}");
         }
+    }
+
+    /// A machine with a load pair whose address writes back its base
+    /// register: three destinations, each with its own latency.
+    fn pair_machine() -> Machine {
+        Machine::from_yaml(
+            "issue_width: 4\nmicro_op_buffer_size: 16\nresources:\n  - { name: ls, capacity: 2 }\n  - { name: alu, capacity: 2 }\nclasses:\n  - { name: add, latency: 1, opcodes: [add], uses: [[alu, 1]], forms: [\"r = r, r\", \"r = r, i\"] }\n  - { name: ldp, latency: 6, uops: 3, write_latencies: [4, 6, 1], opcodes: [ldp], uses: [[ls, 1]], forms: [\"r, r, r = m\"] }\n  - { name: stw, latency: 2, write_latencies: [1], stores: true, opcodes: [stw], uses: [[ls, 1]], forms: [\"r = m, r\"] }\n",
+            "pair.yaml",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn several_destinations_each_have_their_latency() {
+        let m = pair_machine();
+        let text = "loop l\na: q0, q1, x8 = ldp [x8 + 32]\nb: r0 = add q0, q1\nc: r1 = add x8, 1\nd: x8b = stw [x8], r0\n";
+        let p = parse(text, "l.txt", &m).unwrap();
+        assert_eq!(
+            p.ops()[0].dests().map(|d| d.as_str()).collect::<Vec<_>>(),
+            ["q0", "q1", "x8"]
+        );
+        assert_eq!(
+            p.ops()[0].display().to_string(),
+            "q0, q1, x8 = ldp [x8 + 32]"
+        );
+        let lat = |from: u32, to: u32, d: u32| {
+            p.edges()
+                .iter()
+                .find(|e| e.from.0 == from && e.to.0 == to && e.distance == d)
+                .map(|e| e.latency)
+        };
+        // b reads q0 (4) and q1 (6): the edge keeps the larger.
+        assert_eq!(lat(0, 1, 0), Some(6));
+        assert_eq!(lat(0, 2, 0), Some(1)); // x8, the writeback: 1
+        assert_eq!(lat(0, 0, 1), Some(1)); // the next iteration's address
+        let edge = |from: u32, to: u32| {
+            p.edges()
+                .iter()
+                .find(|e| e.from.0 == from && e.to.0 == to && e.distance == 0)
+                .unwrap()
+        };
+        assert_eq!(p.edge_register(edge(0, 2)), Some("x8"));
+        assert_eq!(p.edge_register(edge(1, 3)), Some("r0"));
+        // The writeback store still writes memory.
+        assert!(p.ops()[3].writes_memory() && !p.ops()[3].reads_memory());
+        assert!(p.ops()[0].reads_memory());
+    }
+
+    #[test]
+    fn destination_lists_are_checked() {
+        let m = pair_machine();
+        let first = |text: &str| {
+            let e = parse(&format!("loop l\n{text}\n"), "l.txt", &m).unwrap_err();
+            e.iter()
+                .next()
+                .map(|d| (d.column, d.message.clone()))
+                .unwrap()
+        };
+        let (col, msg) = first("a: q0, = ldp [x]");
+        assert_eq!(col, 8);
+        assert!(msg.contains("a destination register"), "{msg}");
+        let (col, msg) = first("a: q0, q1 ldp [x]");
+        assert_eq!(col, 11);
+        assert!(msg.contains("'=' after the destination registers"), "{msg}");
+        let (col, msg) = first("a: a, b, c, d, e = ldp [x]");
+        assert_eq!(col, 16);
+        assert!(msg.contains("at most 4 registers"), "{msg}");
+        // Two destinations where the class has three, and a register
+        // written twice by one operation.
+        let (_, msg) = first("a: q0, q1 = ldp [x]");
+        assert!(
+            msg.contains("the form 'r, r = m'") && msg.contains("'r, r, r = m'"),
+            "{msg}"
+        );
+        let (col, msg) = first("a: q0, q0, x8 = ldp [x]");
+        assert_eq!(col, 8);
+        assert!(msg.contains("register q0 is already defined by a"), "{msg}");
     }
 
     #[test]

@@ -24,6 +24,7 @@
 //! | `quiz_start`, `quiz_reply`, `quiz_end` | `course quiz 23` |
 //! | `flash_open`, `flash_reveal`, `flash_rate`, `flash_import` | `course flash 23`, the state kept by the page |
 //! | `progress` | `course progress` and `course practice` over the page's review log |
+//! | `progress_import`, `progress_export` | a review log file in and out of the page (`--review-log`) |
 //!
 //! A `drill` check, a `quiz_reply` that is graded and a `flash_rate` that
 //! rates take an optional `"stamp": {"who", "day", "time"}` (the page's
@@ -119,6 +120,8 @@ fn dispatch(req: &Value) -> Out {
         "flash_import" => flash_import(&args(req)?),
         "bench_exact" => bench_exact(&args(req)?),
         "progress" => progress(&args(req)?),
+        "progress_import" => progress_import(&args(req)?),
+        "progress_export" => progress_export(&args(req)?),
         _ => Err(format!("unknown command `{cmd}`")),
     }
 }
@@ -199,6 +202,7 @@ fn info() -> Value {
         "machines": data::builtin_machine_names(),
         "lab_inputs": LAB_INPUTS,
         "kernels": kernels,
+        "max_import_bytes": MAX_IMPORT_BYTES,
     })
 }
 
@@ -281,6 +285,56 @@ fn progress(a: &ProgressReq) -> Out {
         ("practice_text", view::progress::practice_text(&prac).into()),
         ("warnings", warnings.into()),
     ]))
+}
+
+/// The most bytes of review log the page imports at once: a browser keeps
+/// a few MiB per page, and a larger log is read by `course progress`.
+const MAX_IMPORT_BYTES: usize = 2 << 20;
+
+/// `{"cmd":"progress_import","name":NAME,"text":TEXT}`: the records of an
+/// imported review log, one line each as `course` writes them (its bad
+/// lines are reported and left out), and how many there are.
+#[derive(Deserialize)]
+struct ProgressImportReq {
+    name: String,
+    #[serde(default)]
+    text: String,
+    /// The file's size, when the page asks before reading it.
+    #[serde(default)]
+    size: usize,
+}
+
+fn progress_import(a: &ProgressImportReq) -> Out {
+    if a.text.len().max(a.size) > MAX_IMPORT_BYTES {
+        return Err(format!(
+            "{}: larger than {} MiB, more than the page keeps; read it with course progress --review-log {}",
+            a.name,
+            MAX_IMPORT_BYTES >> 20,
+            a.name
+        ));
+    }
+    let read = course::content::review_log::read_log(a.text.as_bytes(), &a.name);
+    let lines: String = read.reviews.iter().map(|r| r.line()).collect();
+    let warnings: Vec<String> = read.bad.iter().map(ToString::to_string).collect();
+    Ok(json!({ "lines": lines, "count": read.reviews.len(), "warnings": warnings }))
+}
+
+#[derive(Deserialize)]
+struct ExportReq {
+    #[serde(default)]
+    log: String,
+}
+
+/// `{"cmd":"progress_export","log":TEXT}`: the page's review log as a file
+/// `course progress --review-log` reads, its header first.
+fn progress_export(a: &ExportReq) -> Out {
+    let header = course::content::review_log::HEADER;
+    let text = if a.log.starts_with('#') {
+        a.log.clone()
+    } else {
+        format!("{header}\n{}", a.log)
+    };
+    Ok(json!({ "text": text }))
 }
 
 #[derive(Deserialize)]
@@ -840,6 +894,29 @@ mod tests {
         assert_eq!(v["ok"], false);
         let v = ask(json!({"cmd": "flash_import", "name": "f.json", "text": state}));
         assert_eq!(v["state"], state.as_str());
+    }
+
+    #[test]
+    fn a_review_log_is_imported_as_records_and_exported_with_its_header() {
+        let header = course::content::review_log::HEADER;
+        let good = "2026-01-01 1767225600 ada drill mii:1 mii right -\n";
+        let text = format!("{header}\n{good}not a record\n2026-01-02 17");
+        let v = ask(json!({"cmd": "progress_import", "name": "r.log", "text": text}));
+        assert_eq!(v["lines"], good, "{v}");
+        assert_eq!(v["count"], 1, "{v}");
+        assert!(
+            v["warnings"][0].as_str().unwrap().starts_with("r.log:3:1:"),
+            "{v}"
+        );
+        let v =
+            ask(json!({"cmd": "progress_import", "name": "big.log", "size": MAX_IMPORT_BYTES + 1}));
+        assert_eq!(v["ok"], false);
+        assert!(
+            v["error"].as_str().unwrap().contains("larger than 2 MiB"),
+            "{v}"
+        );
+        let v = ask(json!({"cmd": "progress_export", "log": good}));
+        assert_eq!(v["text"], format!("{header}\n{good}"));
     }
 
     #[test]
