@@ -210,9 +210,9 @@ def main():
     hand = yaml.safe_load(text)["classes"]
     # Classes whose reads are not plain (ReadAdvance, zero idioms): an
     # instruction they take keeps them.
-    special = {o for c in hand if "read_advance" in c or "zero_idiom" in c for o in c["opcodes"]}
+    special = {o: c["name"] for c in hand if "read_advance" in c or "zero_idiom" in c for o in c["opcodes"]}
     for rnd in range(3):
-        missing, differs, base_count, base_chosen = scan(model, triple, cpu, folders, dialect)
+        missing, differs, base_count, base_chosen, base_every = scan(model, triple, cpu, folders, dialect)
         added = 0
         for key, info in missing + differs:
             if key in rows:
@@ -226,19 +226,37 @@ def main():
                 # classes less surely than on x86, so a row for an instruction
                 # a class already takes stays only if fewer instructions
                 # disagree with llvm-mca with it than without it.
-                if info["opcode"] in special:
+                # (A vector class for another arrangement is not the
+                # instruction's: FMLAv2f64 for `fmla v0.4s, …`.)
+                width = key[2]
+                if info["opcode"] in special and not (width.startswith("v") and width not in special[info["opcode"]]):
                     continue
                 rows[key] = row
                 write(model, text, rows, version, cpu)
-                _, _, count, chosen = scan(model, triple, cpu, folders, dialect)
+                _, _, count, chosen, every = scan(model, triple, cpu, folders, dialect)
+                # A row that takes instructions of other keys (FMULSrrr
+                # taking `fmul d0, …` from the class named for vectors)
+                # comes with rows of their own for those keys.
+                bundle = [key]
+                for at, (k2, opcode, info2) in every.items():
+                    if k2 != key and k2 not in rows and opcode == row["opcode"] and base_every.get(at, (0, None))[1] != opcode:
+                        r2 = make_row(k2, info2, rows, names, text, dialect)
+                        if r2 is not None:
+                            rows[k2] = r2
+                            bundle.append(k2)
+                if len(bundle) > 1:
+                    write(model, text, rows, version, cpu)
+                    _, _, count, chosen, every = scan(model, triple, cpu, folders, dialect)
                 # Nor may it take an instruction of a kernel of the
                 # differential corpus from the class its lab form names.
                 if count >= base_count or chosen != base_chosen:
-                    del rows[key]
-                    names.discard(row["name"])
+                    for k2 in bundle:
+                        names.discard(rows[k2]["name"])
+                        del rows[k2]
                     write(model, text, rows, version, cpu)
                     continue
-                base_count, base_chosen = count, chosen
+                base_count, base_chosen, base_every = count, chosen, every
+                added += len(bundle) - 1
             rows[key] = row
             added += 1
         write(model, text, rows, version, cpu)
@@ -252,7 +270,7 @@ def scan(model, triple, cpu, folders, dialect):
     with llvm-mca (each with its key and figures), how many disagree, and
     the lab opcode of each instruction of the differential corpus's
     kernels (folders under mca-corpus/)."""
-    missing, differs, count, chosen = [], [], 0, {}
+    missing, differs, count, chosen, every = [], [], 0, {}, {}
     for folder in folders:
         for f in sorted(os.listdir(folder)):
             if not f.endswith(".s"):
@@ -290,17 +308,22 @@ def scan(model, triple, cpu, folders, dialect):
                     ok = k < len(o_info) and o_info[k] == t_info[idx] and same_pressure(o_pr[k], t_pr[idx])
                     line = lab_lines[n] if n < len(lab_lines) else ""
                     k += 1
-                    if ok or ": " not in line:
+                    if ": " not in line:
                         continue
                     shape = shape_of_lab(line)
                     body = line.split("   #")[0].split(": ", 1)[1]
                     opcode = body.split(" = ", 1)[-1].split()[0]
+                    every[(path, n)] = (key_of(insn, shape, dialect), opcode, dict(
+                        insn=insn, shape=shape, opcode=opcode, info=t_info[idx], pressure=t_pr[idx],
+                        path=path, line=n, triple=triple, cpu=cpu))
+                    if ok:
+                        continue
                     target = differs
                 count += 1
                 target.append((key_of(insn, shape, dialect), dict(insn=insn, shape=shape, opcode=opcode,
                                                                    info=t_info[idx], pressure=t_pr[idx], path=path, line=n,
                                                                    triple=triple, cpu=cpu)))
-    return missing, differs, count, chosen
+    return missing, differs, count, chosen, every
 
 
 def key_of(insn, shape, dialect):
@@ -312,6 +335,12 @@ def key_of(insn, shape, dialect):
         # (LDRQui, STRXroX, ADDXrs).
         ops = insn.split(None, 1)[1] if len(insn.split(None, 1)) > 1 else ""
         width = ops[:1].upper() if ops[:1] and ops[:1] in "xwqdshbv" else ""
+        arr = re.match(r"v\d+\.(\d+)([bhsd])\b", ops)
+        if arr:
+            # LLVM's vector class names carry the arrangement (FMLAv4f32);
+            # `course mca` ranks classes by it (asm.rs, vector_suffix).
+            bits = {"b": 8, "h": 16, "s": 32, "d": 64}[arr.group(2)]
+            width = f"v{arr.group(1)}{'f' if mnem.startswith('f') else 'i'}{bits}"
         mem = re.search(r"\[([^\]]*)\]", ops)
         if mem and "]!" in ops:
             width += "pre"

@@ -124,6 +124,9 @@ struct Reg {
     letter: char,
     /// Reads nothing and keeps no write (`xzr`, `wzr`, `%rip`).
     zero: bool,
+    /// An AArch64 vector arrangement, as lanes and lane letter (`(4, 's')`
+    /// for `v1.4s`).
+    arrangement: Option<(u32, char)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -533,6 +536,7 @@ fn x86_reg(name: &str) -> Option<Reg> {
         spelled: lower.clone(),
         letter,
         zero: false,
+        arrangement: None,
     };
     if lower == "rip" || lower == "eip" {
         return Some(Reg {
@@ -795,12 +799,19 @@ fn imm_last(v: Vec<Opnd>) -> Vec<Opnd> {
 fn a64_reg(p: &str) -> Option<Reg> {
     let lower = p.to_ascii_lowercase();
     // `v1.2d`, `v1.s[1]`, `v1.16b`: the arrangement is not the register.
-    let name = lower.split('.').next().unwrap_or("");
+    let mut parts = lower.split('.');
+    let name = parts.next().unwrap_or("");
+    let arrangement = parts.next().and_then(|a| {
+        let lanes: String = a.chars().take_while(char::is_ascii_digit).collect();
+        let lane = a[lanes.len()..].chars().next()?;
+        Some((lanes.parse().ok()?, lane))
+    });
     let mk = |phys: String, letter: char, zero: bool| Reg {
         phys,
         spelled: name.to_string(),
         letter,
         zero,
+        arrangement,
     };
     match name {
         "xzr" => return Some(mk("XZR".into(), 'X', true)),
@@ -1167,13 +1178,18 @@ fn signature(insn: &Insn, sem: &Sem, dialect: Dialect) -> Vec<(String, i32)> {
         Dialect::AArch64 => {
             let data = if mnemonic.starts_with("st") {
                 sem.sources.iter().find_map(|o| match o {
-                    Opnd::Reg(r) => Some(r.letter),
+                    Opnd::Reg(r) => Some(r),
                     _ => None,
                 })
             } else {
-                sem.dest.as_ref().map(|r| r.letter)
+                sem.dest.as_ref()
             };
-            if let Some(l) = data {
+            if let Some(arr) = data.and_then(|r| vector_suffix(r, mnemonic)) {
+                // The arrangement LLVM's vector class names carry
+                // (FMLAv4f32 for `fmla v0.4s, …`, FMLAv2f64 for `.2d`).
+                out.push((format!("{}{arr}", mnemonic.to_ascii_uppercase()), 3));
+            }
+            if let Some(l) = data.map(|r| r.letter) {
                 let up = mnemonic.to_ascii_uppercase();
                 out.push((format!("{up}{l}"), 2));
                 // LLVM names a vector class by its arrangement after a
@@ -1201,6 +1217,22 @@ fn signature(insn: &Insn, sem: &Sem, dialect: Dialect) -> Vec<(String, i32)> {
         }
     }
     out
+}
+
+/// The arrangement part of an LLVM vector class name for register `r`
+/// (`v4f32` for `v1.4s` in a floating-point instruction, `v16i8` for
+/// `v1.16b`), if it is a whole vector with an arrangement.
+fn vector_suffix(r: &Reg, mnemonic: &str) -> Option<String> {
+    let (lanes, lane) = r.arrangement?;
+    let bits = match lane {
+        'b' => 8,
+        'h' => 16,
+        's' => 32,
+        'd' => 64,
+        _ => return None,
+    };
+    let kind = if mnemonic.starts_with('f') { 'f' } else { 'i' };
+    (lanes > 0).then(|| format!("v{lanes}{kind}{bits}"))
 }
 
 /// Up to three opcodes of the model spelled most like `word`.
