@@ -35,7 +35,8 @@ MODELS=(
 )
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# The --check folder goes too, however the script ends.
+trap 'rm -rf "$tmp"; [ $check -eq 0 ] || rm -rf "$out"' EXIT
 for entry in "${MODELS[@]}"; do
   IFS='|' read -r model flags triple cpu <<<"$entry"
   mkdir -p "$out/$model"
@@ -70,7 +71,6 @@ if [ $check -eq 1 ]; then
     model=${entry%%|*}
     diff -r -u "tests/data/clang/$model" "$out/$model" || status=1
   done
-  rm -rf "$out"
   [ $status -eq 0 ] && echo "clang-corpus: the recordings are up to date"
   exit $status
 fi

@@ -262,7 +262,54 @@ def main():
         write(model, text, rows, version, cpu)
         if not added:
             break
+    if dialect != "x86":
+        accumulator_advances(rows, triple, cpu)
+        write(model, text, rows, version, cpu)
     print(f"mca-rows: {model}: {len([r for r in rows.values() if r])} generated rows", file=sys.stderr)
+
+
+def accumulator_advances(rows, triple, cpu):
+    """The ReadAdvance of each generated accumulating row's accumulator for
+    every generated row writing a vector register (A57's FMLA reads an
+    FMUL's result 3 cycles early): the producer, its destination renamed
+    to the accumulator, then the row's instruction; the advance is the
+    producer's latency minus the cycles between their issues."""
+    vector = [r for r in rows.values() if r and r["shape"].startswith("r =") and re.match(r"\w+\s+v\d+\.", r["insn"])]
+    for r in rows.values():
+        if not r or r["insn"].split()[0] not in ACCUMULATES or not r["shape"].startswith("r = r"):
+            continue
+        ops = [o.strip() for o in r["insn"].split(None, 1)[1].split(",")]
+        acc = ops[0]
+        reg = acc.split(".")[0]
+        if any(o.split(".")[0] == reg for o in ops[1:]):
+            continue
+        by_cycles = {}
+        for p in vector:
+            pops = [o.strip() for o in p["insn"].split(None, 1)[1].split(",")]
+            if any(o.split(".")[0] == reg for o in pops[1:]):
+                continue
+            producer = p["insn"].split()[0] + "\t" + ", ".join([acc] + pops[1:])
+            gap = pair_gap(producer, r["insn"], triple, cpu)
+            if gap is not None and gap < p["latency"]:
+                by_cycles.setdefault(p["latency"] - gap, []).append(p["name"])
+        if by_cycles:
+            entries = [f"{{ cycles: {c}, operands: [0], writes: [{', '.join(sorted(n))}] }}" for c, n in sorted(by_cycles.items(), reverse=True)]
+            r["adv"] = "[" + ", ".join(entries) + "]"
+        else:
+            r["adv"] = None
+
+
+def pair_gap(first, second, triple, cpu):
+    """The cycles between the issues of `first` and `second` (which reads
+    its result), on llvm-mca's timeline of one iteration."""
+    path = f"/tmp/mca-rows-probe-{os.getpid()}.s"
+    open(path, "w").write(f"\t{first}\n\t{second}\n")
+    rc, tl, _ = run([MCA, f"-mtriple={triple}", f"-mcpu={cpu}", "-iterations=1", "-timeline", path])
+    rows = [l for l in tl.splitlines() if l.startswith("[0,")]
+    if rc != 0 or len(rows) != 2:
+        return None
+    a, b = first_issue(rows[0]), first_issue(rows[1])
+    return None if a is None or b is None else b - a
 
 
 def scan(model, triple, cpu, folders, dialect):
@@ -398,14 +445,7 @@ def self_gap(insn, triple, cpu):
     next that reads its result (llvm-mca's timeline, two in a row): less
     than the latency when the accumulator operand has a ReadAdvance for
     the instruction's own write."""
-    path = f"/tmp/mca-rows-probe-{os.getpid()}.s"
-    open(path, "w").write(f"\t{insn}\n\t{insn}\n")
-    rc, tl, _ = run([MCA, f"-mtriple={triple}", f"-mcpu={cpu}", "-iterations=1", "-timeline", path])
-    rows = [l for l in tl.splitlines() if l.startswith("[0,")]
-    if rc != 0 or len(rows) != 2:
-        return None
-    a, b = first_issue(rows[0]), first_issue(rows[1])
-    return None if a is None or b is None else b - a
+    return pair_gap(insn, insn, triple, cpu)
 
 
 def a64_written(insn):
