@@ -381,6 +381,7 @@ def key_of(insn, shape, dialect):
         # The register letter and addressing LLVM's AArch64 names carry
         # (LDRQui, STRXroX, ADDXrs).
         ops = insn.split(None, 1)[1] if len(insn.split(None, 1)) > 1 else ""
+        ops = re.sub(r"^\{\s*", "", ops)
         width = ops[:1].upper() if ops[:1] and ops[:1] in "xwqdshbv" else ""
         arr = re.match(r"v\d+\.(\d+)([bhsd])\b", ops)
         if arr:
@@ -455,7 +456,11 @@ def a64_written(insn):
     mnem, ops = (re.split(r"\s+", insn.strip(), maxsplit=1) + [""])[:2]
     regs = [o.strip() for o in re.split(r",(?![^\[]*\])", ops.strip())]
     out = []
-    if not mnem.startswith("st"):
+    lst = re.match(r"\{([^}]*)\}", ops.strip())
+    if lst and mnem.startswith("ld"):
+        # `ld2 { v0.2d, v1.2d }, [x0]`: every register of the list.
+        out = [r.strip().split(".")[0] for r in lst.group(1).split(",")]
+    elif not mnem.startswith("st"):
         out.append(regs[0])
         if mnem in ("ldp", "ldnp", "ldpsw"):
             out.append(regs[1])

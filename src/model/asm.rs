@@ -31,13 +31,19 @@
 //!   last; a compare lists its operands in Intel order; a store puts its
 //!   address first. Immediates go last. AArch64: the destination is the
 //!   first operand, read first by the accumulating instructions (`fmla`,
-//!   `mla`, `movk`, `bfi`); a store puts its address first.
+//!   `mla`, `movk`, `bfi`); a store puts its address first. A load pair
+//!   (`ldp q0, q1, [x8]`) or a register list (`ld2 { v0.2d, v1.2d }, [x8]`)
+//!   writes each of its registers, and an address with writeback
+//!   (`[x8], #16`, `[x8, #16]!`) writes its base register last: the lab
+//!   line lists them all (`a: q0, q1, x82 = ldp [x8 + 16]`).
 //! - **The class.** Among the model's opcodes spelled as the mnemonic
 //!   (`movq`, or `movq.st` for another form of it), the ones whose forms
 //!   take the operands' kinds (register, immediate, memory); when more than
 //!   one does, the class whose LLVM name matches the operands (`rm`, `mr`,
-//!   `Y` for a 256-bit register on x86; the register letter and `ro`/`ui`
-//!   addressing on AArch64). An instruction no class takes is an error at
+//!   `Y` for a 256-bit register on x86; on AArch64 the register letter,
+//!   the vector arrangement (`v4f32`), `post`/`pre` writeback and `ro`/`ui`
+//!   addressing, a class named for another register kind counting
+//!   against). An instruction no class takes is an error at
 //!   its line and column, naming the forms the model has, or is skipped
 //!   with a note under `skip_unsupported` (llvm-mca's
 //!   `-skip-unsupported-instructions`).
@@ -157,6 +163,9 @@ struct Insn {
     column: u32,
     /// An AArch64 address that writes back its base register.
     writeback: Option<Writeback>,
+    /// How many operands came from an AArch64 register list (`{ v0.2d,
+    /// v1.2d }`), which stands first.
+    list: usize,
 }
 
 /// How an AArch64 address writes back its base register.
@@ -407,6 +416,7 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
     let mut operands = Vec::new();
     let mut shown = Vec::new();
     let mut post_index = false;
+    let mut list = 0;
     for (off, piece) in pieces {
         let pcol = rest_col + off as u32;
         let p = piece.trim();
@@ -421,6 +431,26 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
             Dialect::X86 => operands.push(x86_operand(p).map_err(|m| (pcol, m))?),
             Dialect::AArch64 => {
                 if is_modifier(p) {
+                    continue;
+                }
+                if let Some(inner) = p.strip_prefix('{').and_then(|q| q.strip_suffix('}')) {
+                    // `{ v0.2d, v1.2d }`: each register an operand.
+                    if !operands.is_empty() {
+                        return Err((
+                            pcol,
+                            format!("a register list ({p}) after another operand is not modelled"),
+                        ));
+                    }
+                    for r in inner.split(',').map(str::trim) {
+                        let reg = a64_reg(r).filter(|_| !r.is_empty()).ok_or_else(|| {
+                            (
+                                pcol,
+                                format!("a register list ({p}) holds '{r}', not a register"),
+                            )
+                        })?;
+                        operands.push(Opnd::Reg(reg));
+                        list += 1;
+                    }
                     continue;
                 }
                 let o = a64_operand(p).map_err(|m| (pcol, m))?;
@@ -451,6 +481,7 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
         line: n,
         column: col,
         writeback,
+        list,
     }))
 }
 
@@ -979,6 +1010,18 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
     }
     if m == "bl" || m == "blr" {
         return Err(format!("{m}: a call is not modelled inside a kernel"));
+    }
+    if insn.list > 0 && m.starts_with("ld") {
+        // `ld2 { v0.2d, v1.2d }, [x0]`: the list's registers are written.
+        let (dests, rest) = operands.split_at(insn.list);
+        let mut regs = dests.iter().filter_map(|o| match o {
+            Opnd::Reg(r) => Some(r.clone()),
+            _ => None,
+        });
+        sem.dest = regs.next();
+        sem.more_dests = regs.collect();
+        sem.sources = imm_last(rest.to_vec());
+        return writeback(insn, sem);
     }
     if matches!(m, "ldp" | "ldnp" | "ldpsw") {
         // A load pair writes two registers from one address.
@@ -1695,6 +1738,15 @@ mod tests {
             l.lab
         );
         assert!(ops[3].ends_with(" x0, x1"), "{}", l.lab);
+        // A register list: each of its registers is written.
+        let l = lower(
+            "ld2 { v0.2d, v1.2d }, [x0]\n",
+            "k.s",
+            &m1,
+            &Options::default(),
+        )
+        .unwrap();
+        assert!(l.lab.contains("a: v0, v1 = ld2"), "{}", l.lab);
         // Pre-index: the base register is the third destination.
         let e = lower("ldp q1, q2, [x1, #32]!\n", "k.s", &m1, &Options::default()).unwrap_err();
         assert!(

@@ -187,12 +187,12 @@ fn assembly_problems_are_located_and_the_lab_form_is_shown() {
         lab.contains("a: rax = addq rax, 1   # asm: addq\t$1, %rax"),
         "{lab}"
     );
-    // A register list is not modelled, and says so at its place.
-    std::fs::write(&f, "add x1, x1, #1\nld2 { v0.2d, v1.2d }, [x0]\n").unwrap();
+    // A register list with a lane is not modelled, and says so at its place.
+    std::fs::write(&f, "add x1, x1, #1\nld1 { v0.s }[1], [x0]\n").unwrap();
     Course::new(["mca", path, "--machine", "apple-m1"])
         .code(2)
         .stderr_has("k.s:2:")
-        .stderr_has("a register list ({ v0.2d, v1.2d }) is not modelled")
+        .stderr_has("a register list ({ v0.s }[1]) is not modelled")
         .run();
     // A writeback address writes its base register too: its last
     // destination, which the next read of x0 reads.
