@@ -265,17 +265,26 @@ pub fn model_text(m: &Machine) -> String {
     s.push_str("\nReservation tables (X: used at that offset after issue; 2: used twice):\n");
     for c in m.classes() {
         let d = c.max_offset();
+        let mut extra = String::new();
+        if c.read_advance > 0 {
+            extra.push_str(&format!(", ReadAdvance {}", c.read_advance));
+        }
+        if !c.write_latencies.is_empty() {
+            let each: Vec<String> = c.write_latencies.iter().map(u32::to_string).collect();
+            extra.push_str(&format!(
+                ", its registers ready after {} cycles",
+                each.join("/")
+            ));
+        }
+        if c.stores {
+            extra.push_str(", stores");
+        }
         s.push_str(&format!(
-            "\n{}: latency {}, {} uop{}{}, opcodes {}\n",
+            "\n{}: latency {}, {} uop{}{extra}, opcodes {}\n",
             c.name,
             c.latency,
             c.uops,
             if c.uops == 1 { "" } else { "s" },
-            if c.read_advance > 0 {
-                format!(", ReadAdvance {}", c.read_advance)
-            } else {
-                String::new()
-            },
             c.opcodes.join(" ")
         ));
         if d >= WIDE_TABLE {
@@ -407,6 +416,20 @@ mod tests {
         let wide = crate::engine::hazard::pathological_machine(64);
         assert!(check_size(&wide).is_ok());
         assert!(model_text(&wide).contains("hazard automaton: the automaton would have more than"));
+    }
+
+    #[test]
+    fn a_class_writing_several_registers_shows_their_latencies() {
+        let m = Machine::from_yaml(
+            "issue_width: 2\nresources:\n  - { name: ls, capacity: 1 }\nclasses:\n  - { name: STRpost, latency: 2, write_latencies: [1], stores: true, opcodes: [str], uses: [[ls, 1]], forms: [\"r = m, r, i\"] }\n",
+            "m.yaml",
+        )
+        .unwrap();
+        let t = model_text(&m);
+        assert!(
+            t.contains("STRpost: latency 2, 1 uop, its registers ready after 1 cycles, stores, opcodes str\n"),
+            "{t}"
+        );
     }
 
     #[test]

@@ -809,6 +809,20 @@ fn choose_form(
     let c = machine.class(class);
     let mem = machine.memory_form(base);
     if c.forms.is_none() {
+        // A class states its several-destination forms: without forms it
+        // writes at most one register.
+        if shape.dests > 1 {
+            return Err(LineDiag {
+                column: op.opcode_col,
+                message: format!(
+                    "'{}' writes {} registers, but class {} of machine {} writes at most one (a class that writes several states forms such as 'r, r = m')",
+                    op.opcode,
+                    shape.dests,
+                    c.name,
+                    machine.name()
+                ),
+            });
+        }
         return Ok(match mem {
             Some(m) if shape.kinds.contains(&MEM) && shape.dests == 1 => m,
             _ => class,
@@ -1166,6 +1180,21 @@ mod tests {
         assert!(
             msg.contains("the form 'r, r = m'") && msg.contains("'r, r, r = m'"),
             "{msg}"
+        );
+        // A class without forms writes one register.
+        let open = Machine::from_yaml(
+            "issue_width: 2\nresources:\n  - { name: alu, capacity: 2 }\nclasses:\n  - { name: alu, latency: 1, opcodes: [add], unit: alu }\n",
+            "open.yaml",
+        )
+        .unwrap();
+        let e = parse("block b\na: r1, r2 = add r3, r4\n", "b.txt", &open).unwrap_err();
+        let d = e.iter().next().unwrap();
+        assert_eq!(d.column, 13);
+        assert!(
+            d.message
+                .contains("writes 2 registers, but class alu of machine"),
+            "{}",
+            d.message
         );
         let (col, msg) = first("a: q0, q0, x8 = ldp [x]");
         assert_eq!(col, 8);
