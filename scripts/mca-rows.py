@@ -396,8 +396,10 @@ def key_of(insn, shape, dialect):
             width += "post"
         elif mem:
             width += "ro" if "," in mem.group(1) and "#" not in mem.group(1) else "ui"
-        if re.search(r", (lsl|lsr|asr|sxtw|uxtw) ", ops) and not mem:
-            width += "rs"
+        if re.search(r", (lsl|lsr|asr|ror|[su]xt[bhwx])\b", ops) and not mem:
+            # A shifted or extended register operand (ADDXrs in LLVM; the
+            # name `course mca` ranks by, asm.rs signature).
+            width += "shift"
     return (mnem, shape, width)
 
 

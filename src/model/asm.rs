@@ -41,9 +41,9 @@
 //!   take the operands' kinds (register, immediate, memory); when more than
 //!   one does, the class whose LLVM name matches the operands (`rm`, `mr`,
 //!   `Y` for a 256-bit register on x86; on AArch64 the register letter,
-//!   the vector arrangement (`v4f32`), `post`/`pre` writeback and `ro`/`ui`
-//!   addressing, a class named for another register kind counting
-//!   against). An instruction no class takes is an error at
+//!   the vector arrangement (`v4f32`), `post`/`pre` writeback, a shifted
+//!   operand (`shift`) and `ro`/`ui` addressing, a class named for another
+//!   register kind counting against). An instruction no class takes is an error at
 //!   its line and column, naming the forms the model has, or is skipped
 //!   with a note under `skip_unsupported` (llvm-mca's
 //!   `-skip-unsupported-instructions`).
@@ -166,6 +166,8 @@ struct Insn {
     /// How many operands came from an AArch64 register list (`{ v0.2d,
     /// v1.2d }`), which stands first.
     list: usize,
+    /// An AArch64 register operand shifted or extended (`x9, lsl #3`).
+    shifted: bool,
 }
 
 /// How an AArch64 address writes back its base register.
@@ -417,6 +419,7 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
     let mut shown = Vec::new();
     let mut post_index = false;
     let mut list = 0;
+    let mut shifted = false;
     for (off, piece) in pieces {
         let pcol = rest_col + off as u32;
         let p = piece.trim();
@@ -431,6 +434,7 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
             Dialect::X86 => operands.push(x86_operand(p).map_err(|m| (pcol, m))?),
             Dialect::AArch64 => {
                 if is_modifier(p) {
+                    shifted = true;
                     continue;
                 }
                 if let Some(inner) = p.strip_prefix('{').and_then(|q| q.strip_suffix('}')) {
@@ -482,6 +486,7 @@ fn parse_line(line: &str, n: u32, dialect: Dialect) -> LineResult<Option<Insn>> 
         column: col,
         writeback,
         list,
+        shifted,
     }))
 }
 
@@ -1245,6 +1250,9 @@ fn signature(insn: &Insn, sem: &Sem, dialect: Dialect) -> Vec<(String, i32)> {
                     out.push((format!("{up}{other}"), -2));
                 }
             }
+            // A shifted operand takes the class generated for it (named
+            // `…shift…` by scripts/mca-rows.py), never an unshifted one's.
+            out.push(("shift".into(), if insn.shifted { 3 } else { -3 }));
             match insn.writeback {
                 Some(Writeback::Post) => out.push(("post".into(), 3)),
                 Some(Writeback::Pre) => out.push(("pre".into(), 3)),
