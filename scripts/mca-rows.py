@@ -200,6 +200,9 @@ def main():
     dialect = "x86" if triple.startswith("x86") else "a64"
     text = open(model).read()
     if BEGIN in text:
+        # A rerun keeps each row's lab opcode where its class comes back.
+        for name, op in re.findall(r"name: (\w+),.*?opcodes: \[([\w.]+)\]", text[text.index(BEGIN):]):
+            PREVIOUS[name] = op
         text = text[: text.index(BEGIN)].rstrip("\n") + "\n"
         open(model, "w").write(text)
     version = run([MCA, "--version"])[1]
@@ -403,10 +406,21 @@ def key_of(insn, shape, dialect):
     return (mnem, shape, width)
 
 
-def fresh_opcode(mnem, rows):
+# The lab opcode of each generated class of the model before the rerun.
+PREVIOUS = {}
+
+
+def fresh_opcode(mnem, rows, name):
+    """The row's lab opcode: the one its class had before the rerun, else
+    `MNEM.gN` with N past every number used before or now."""
     used = {r["opcode"] for r in rows.values() if r}
-    j = len(used) + 1
-    while f"{mnem}.g{j}" in used:
+    old = PREVIOUS.get(name)
+    if old and old not in used and old.split(".")[0] == mnem:
+        return old
+    taken = used | set(PREVIOUS.values())
+    numbers = [int(m.group(1)) for o in taken for m in [re.search(r"\.g(\d+)$", o)] if m]
+    j = max(numbers, default=0) + 1
+    while f"{mnem}.g{j}" in taken:
         j += 1
     return f"{mnem}.g{j}"
 
@@ -434,7 +448,7 @@ def make_row(key, info, rows, names, text, dialect):
         if gap is not None and gap < lat:
             adv = f"[{{ cycles: {lat - gap}, operands: [0], writes: [{name}] }}]"
     return dict(name=name, latency=lat, uops=uops, uses=uses, shape=shape,
-                opcode=fresh_opcode(mnem, rows), insn=info["insn"], rthr=rthr,
+                opcode=fresh_opcode(mnem, rows, name), insn=info["insn"], rthr=rthr,
                 adv=adv, writes=writes, stores=bool(store and dests))
 
 
