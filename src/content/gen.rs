@@ -215,7 +215,9 @@ enum Src {
 }
 
 /// The lab-format text of a seeded block or loop (what [`program`] parses):
-/// `ops` operations, or a count drawn from `params` when `None`.
+/// `ops` operations, or a count drawn from `params` when `None`. The
+/// phases: the classes to draw from, the operations drawn one by one
+/// ([`Draft`]), the recurrences of a loop, the text.
 pub fn generate(
     m: &Machine,
     params: &GenParams,
@@ -227,8 +229,25 @@ pub fn generate(
     let n = ops
         .unwrap_or_else(|| rng.range(params.ops.min, params.ops.max))
         .max(1);
-    let scale = n > SCALE_OPS;
-    // Classes that can be generated, with their weights and opcodes.
+    let classes = generable_classes(m, params);
+    let weights: Vec<u32> = classes.iter().map(|c| c.0).collect();
+    let mut draft = Draft::new(m, params, n);
+    for i in 0..n {
+        draft.add_line(i, &classes, &weights, &mut rng);
+    }
+    let Draft {
+        mut lines, defs, ..
+    } = draft;
+    if kind == Kind::Loop {
+        add_recurrences(&mut lines, &defs, params, &mut rng);
+    }
+    render(&lines, kind, n, seed)
+}
+
+/// The classes that can be generated, with their weights and opcodes:
+/// those `params` weighs, or every class equally on a machine the
+/// parameters do not name.
+fn generable_classes<'m>(m: &'m Machine, params: &GenParams) -> Vec<(u32, Vec<&'m str>)> {
     let mut classes: Vec<(u32, Vec<&str>)> = Vec::new();
     for c in m.classes() {
         let w = params.class_weights.get(&c.name).copied().unwrap_or(0);
@@ -238,7 +257,6 @@ pub fn generate(
         }
     }
     if classes.is_empty() {
-        // A machine the parameters do not name: every class equally.
         classes = m
             .classes()
             .iter()
@@ -246,118 +264,172 @@ pub fn generate(
             .filter(|c| !c.1.is_empty())
             .collect();
     }
-    let weights: Vec<u32> = classes.iter().map(|c| c.0).collect();
-    let window = u64::from(params.window.max(1));
-    let mut lines: Vec<Line> = Vec::with_capacity(n as usize);
-    let mut defs: Vec<u64> = Vec::new(); // line index of each definition
-    let mut used: Vec<bool> = Vec::new(); // per definition
-    let reg_addr = if scale {
-        0
-    } else {
-        params.register_address_percent
-    };
-    for i in 0..n {
-        let ci = rng.weighted(&weights);
+    classes
+}
+
+/// The operations drawn so far, and what the next one may read.
+struct Draft<'a> {
+    m: &'a Machine,
+    params: &'a GenParams,
+    /// A large block: symbols per region, no register addresses.
+    scale: bool,
+    window: usize,
+    reg_addr: u32,
+    lines: Vec<Line>,
+    /// The line index of each definition.
+    defs: Vec<u64>,
+    /// Whether each definition has been read.
+    used: Vec<bool>,
+}
+
+impl<'a> Draft<'a> {
+    fn new(m: &'a Machine, params: &'a GenParams, n: u64) -> Draft<'a> {
+        let scale = n > SCALE_OPS;
+        Draft {
+            m,
+            params,
+            scale,
+            window: params.window.max(1) as usize,
+            reg_addr: if scale {
+                0
+            } else {
+                params.register_address_percent
+            },
+            lines: Vec::with_capacity(n as usize),
+            defs: Vec::new(),
+            used: Vec::new(),
+        }
+    }
+
+    /// A recent definition, preferring one nobody has read yet.
+    fn pick(&mut self, rng: &mut Rng) -> Option<u64> {
+        if self.defs.is_empty() {
+            return None;
+        }
+        let lo = self.defs.len().saturating_sub(self.window);
+        let unused: Vec<usize> = (lo..self.defs.len()).filter(|&d| !self.used[d]).collect();
+        let d = if !unused.is_empty() && rng.percent(60) {
+            unused[0]
+        } else {
+            lo + rng.below((self.defs.len() - lo) as u64) as usize
+        };
+        self.used[d] = true;
+        Some(d as u64)
+    }
+
+    /// A symbol for line `i`'s address (one per region of 32 lines in a
+    /// large block).
+    fn symbol(&self, rng: &mut Rng, i: u64) -> String {
+        let symbols = &self.params.symbols;
+        let s = &symbols[rng.below(symbols.len() as u64) as usize];
+        if self.scale {
+            format!("{s}{}", i / 32)
+        } else {
+            s.clone()
+        }
+    }
+
+    /// The opcode of the next line, drawn by class weight; before any
+    /// definition, an operation that reads a register starts from memory
+    /// or a constant instead.
+    fn opcode(
+        &self,
+        classes: &[(u32, Vec<&str>)],
+        weights: &[u32],
+        rng: &mut Rng,
+    ) -> (String, Shape) {
+        let ci = rng.weighted(weights);
         let opcodes = &classes[ci].1;
         let mut opcode = opcodes[rng.below(opcodes.len() as u64) as usize].to_string();
         let mut sh = shape(&opcode);
-        if defs.is_empty() && matches!(sh, Shape::Store | Shape::Unary | Shape::Binary) {
-            // Nothing to read yet: start from memory or a constant.
-            let fallback = m
+        if self.defs.is_empty() && matches!(sh, Shape::Store | Shape::Unary | Shape::Binary) {
+            let fallback = self
+                .m
                 .opcodes()
                 .find(|o| *o == "load")
-                .or_else(|| m.opcodes().find(|o| *o == "li"));
+                .or_else(|| self.m.opcodes().find(|o| *o == "li"));
             if let Some(f) = fallback {
                 opcode = f.to_string();
                 sh = shape(&opcode);
             }
         }
-        // A recent definition, preferring one nobody has read yet.
-        let pick = |rng: &mut Rng, used: &mut Vec<bool>| -> Option<u64> {
-            if defs.is_empty() {
-                return None;
-            }
-            let lo = defs.len().saturating_sub(window as usize);
-            let unused: Vec<usize> = (lo..defs.len()).filter(|&d| !used[d]).collect();
-            let d = if !unused.is_empty() && rng.percent(60) {
-                unused[0]
-            } else {
-                lo + rng.below((defs.len() - lo) as u64) as usize
-            };
-            used[d] = true;
-            Some(d as u64)
-        };
-        let symbol = |rng: &mut Rng| -> String {
-            let s = &params.symbols[rng.below(params.symbols.len() as u64) as usize];
-            if scale {
-                format!("{s}{}", i / 32)
-            } else {
-                s.clone()
-            }
-        };
+        (opcode, sh)
+    }
+
+    /// Draws line `i`: its opcode, then its operands by shape.
+    fn add_line(&mut self, i: u64, classes: &[(u32, Vec<&str>)], weights: &[u32], rng: &mut Rng) {
+        let (opcode, sh) = self.opcode(classes, weights, rng);
         let mut line = Line {
             label: label_name(i),
             shape: sh,
             dest: None,
-            opcode: opcode.clone(),
+            opcode,
             srcs: Vec::new(),
             addr: None,
             imm_only: false,
         };
         match sh {
             Shape::Load | Shape::Store => {
-                let with_reg = !defs.is_empty() && rng.percent(reg_addr);
+                let with_reg = !self.defs.is_empty() && rng.percent(self.reg_addr);
                 let addr = if with_reg {
-                    let r = pick(&mut rng, &mut used).map(|d| Src::Reg(d, None));
-                    let sym = rng.percent(50).then(|| symbol(&mut rng));
+                    let r = self.pick(rng).map(|d| Src::Reg(d, None));
+                    let sym = rng.percent(50).then(|| self.symbol(rng, i));
                     (sym, r)
                 } else {
-                    (Some(symbol(&mut rng)), None)
+                    (Some(self.symbol(rng, i)), None)
                 };
                 line.addr = Some(addr);
                 if sh == Shape::Store {
-                    if let Some(d) = pick(&mut rng, &mut used) {
+                    if let Some(d) = self.pick(rng) {
                         line.srcs.push(Src::Reg(d, None));
                     }
                 }
             }
             Shape::Imm => line.srcs.push(Src::Imm(rng.range(0, 15) as i64)),
             Shape::Unary => {
-                if let Some(d) = pick(&mut rng, &mut used) {
+                if let Some(d) = self.pick(rng) {
                     line.srcs.push(Src::Reg(d, None));
                 }
             }
-            Shape::Binary => {
-                if let Some(d) = pick(&mut rng, &mut used) {
-                    line.srcs.push(Src::Reg(d, None));
-                }
-                // The second operand's kind, as the class's forms allow
-                // (a class without forms takes either).
-                let (imm_ok, reg_ok) = match m.class_by_opcode(&opcode).map(|c| m.class(c)) {
-                    Some(c) => (
-                        c.accepts(&form_shape(Shape::Binary, IMM)),
-                        c.accepts(&form_shape(Shape::Binary, REG)),
-                    ),
-                    None => (true, true),
-                };
-                line.imm_only = !reg_ok;
-                if !reg_ok || (imm_ok && rng.percent(params.immediate_percent)) {
-                    line.srcs.push(Src::Imm(rng.range(1, 16) as i64));
-                } else if let Some(d) = pick(&mut rng, &mut used) {
-                    line.srcs.push(Src::Reg(d, None));
-                }
-            }
+            Shape::Binary => self.binary_operands(&mut line, rng),
         }
         if sh != Shape::Store {
-            line.dest = Some(defs.len() as u64);
-            defs.push(i);
-            used.push(false);
+            line.dest = Some(self.defs.len() as u64);
+            self.defs.push(i);
+            self.used.push(false);
         }
-        lines.push(line);
+        self.lines.push(line);
     }
-    if kind == Kind::Loop {
-        add_recurrences(&mut lines, &defs, params, &mut rng);
+
+    /// A binary operation's operands: a register, then a register or an
+    /// immediate as the class's forms allow (a class without forms takes
+    /// either).
+    fn binary_operands(&mut self, line: &mut Line, rng: &mut Rng) {
+        if let Some(d) = self.pick(rng) {
+            line.srcs.push(Src::Reg(d, None));
+        }
+        let (imm_ok, reg_ok) = match self
+            .m
+            .class_by_opcode(&line.opcode)
+            .map(|c| self.m.class(c))
+        {
+            Some(c) => (
+                c.accepts(&form_shape(Shape::Binary, IMM)),
+                c.accepts(&form_shape(Shape::Binary, REG)),
+            ),
+            None => (true, true),
+        };
+        line.imm_only = !reg_ok;
+        if !reg_ok || (imm_ok && rng.percent(self.params.immediate_percent)) {
+            line.srcs.push(Src::Imm(rng.range(1, 16) as i64));
+        } else if let Some(d) = self.pick(rng) {
+            line.srcs.push(Src::Reg(d, None));
+        }
     }
+}
+
+/// The text of the drawn lines, after the header that names the command.
+fn render(lines: &[Line], kind: Kind, n: u64, seed: u64) -> String {
     let mut out = format!(
         "# generated: course gen {} --ops {n} --seed {seed} (generator v{})\n{} {}\n",
         kind.as_str(),
@@ -369,7 +441,7 @@ pub fn generate(
         Some(k) => format!("r{}@{k}", d + 1),
         None => format!("r{}", d + 1),
     };
-    for l in &lines {
+    for l in lines {
         out.push_str(&l.label);
         out.push_str(": ");
         if let Some(d) = l.dest {
