@@ -375,9 +375,18 @@ fn check_counts(p: &Program, opts: &Options) -> Result<u64, McaError> {
 /// `issue` included (Definition 23.1.1).
 fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report, McaError> {
     let total = check_counts(p, opts)?;
-    let (b, n) = (p.len() as u64, opts.iterations);
-    let body: Vec<BodyOp> = p
-        .ops()
+    let body = in_order_body(p, m);
+    let mut run = InOrder::new(p, m, &body, opts, total)?;
+    while run.head < total {
+        run.step();
+    }
+    Ok(run.report(p))
+}
+
+/// The body's operations with their classes' figures and incoming edges
+/// (register renaming removes anti dependences, as in llvm-mca).
+fn in_order_body(p: &Program, m: &Machine) -> Vec<BodyOp> {
+    p.ops()
         .iter()
         .enumerate()
         .map(|(i, op)| {
@@ -386,7 +395,6 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
                 class: op.class,
                 uops: c.uops,
                 latency: Cycle::from(c.latency),
-                // Register renaming removes anti dependences, as in llvm-mca.
                 preds: p
                     .in_edges(crate::model::ids::OpId(i as u32))
                     .filter(|e| e.kind != EdgeKind::Anti)
@@ -400,119 +408,197 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
                     .collect(),
             }
         })
-        .collect();
-    let width = m.issue_width();
-    let max_uops = body.iter().map(|o| o.uops).max().unwrap_or(1);
-    // An in-order core still needs somewhere to keep issued instances until
-    // they retire: enough room never to throttle a full-width stream.
-    let max_lat = body.iter().map(|o| o.latency).max().unwrap_or(0) as u64;
-    let rob_uops: u64 =
-        (u64::from(width) * (max_lat + u64::from(m.max_offset()) + 2)).max(u64::from(max_uops));
-    // The ring must reach from the youngest dispatched instance back to the
-    // oldest producer any in-flight instance may read.
-    let max_dist = p
-        .edges()
-        .iter()
-        .map(|e| u64::from(e.distance))
-        .max()
-        .unwrap_or(0);
-    let need = rob_uops
-        .saturating_add(b.saturating_mul(max_dist + 1))
-        .saturating_add(1);
-    if need > MAX_RING {
-        return Err(McaError::TooWide(need));
+        .collect()
+}
+
+/// An in-order run: the ring of instances from the oldest not retired
+/// (`head`) to the youngest dispatched (`tail`), the next to issue in
+/// order, and the cycle. [`InOrder::step`] is one cycle: retire, issue,
+/// wake the consumers, dispatch, then the next cycle that matters.
+struct InOrder<'a> {
+    m: &'a Machine,
+    body: &'a [BodyOp],
+    /// Operations in the body, instances in the stream.
+    b: u64,
+    total: u64,
+    width: u32,
+    /// The micro-ops the reorder buffer holds.
+    rob_uops: u64,
+    mask: usize,
+    slots: Vec<Slot>,
+    /// Iterations the timeline records, and its rows.
+    rec: u64,
+    timeline: Vec<Stamp>,
+    table: WindowTable,
+    /// The instances issued this cycle.
+    issued: Vec<u64>,
+    head: u64,
+    tail: u64,
+    next_in_order: u64,
+    /// The operation and iteration of `tail`.
+    tail_op: usize,
+    tail_iter: u64,
+    in_rob_uops: u64,
+    peak: u64,
+    cycle: Cycle,
+    last_retire: Cycle,
+    iterations: u64,
+}
+
+impl<'a> InOrder<'a> {
+    fn new(
+        p: &Program,
+        m: &'a Machine,
+        body: &'a [BodyOp],
+        opts: &Options,
+        total: u64,
+    ) -> Result<InOrder<'a>, McaError> {
+        let (b, n) = (p.len() as u64, opts.iterations);
+        let width = m.issue_width();
+        let max_uops = body.iter().map(|o| o.uops).max().unwrap_or(1);
+        // An in-order core still needs somewhere to keep issued instances
+        // until they retire: enough room never to throttle a full-width
+        // stream.
+        let max_lat = body.iter().map(|o| o.latency).max().unwrap_or(0) as u64;
+        let rob_uops: u64 =
+            (u64::from(width) * (max_lat + u64::from(m.max_offset()) + 2)).max(u64::from(max_uops));
+        // The ring must reach from the youngest dispatched instance back to
+        // the oldest producer any in-flight instance may read.
+        let max_dist = p
+            .edges()
+            .iter()
+            .map(|e| u64::from(e.distance))
+            .max()
+            .unwrap_or(0);
+        let need = rob_uops
+            .saturating_add(b.saturating_mul(max_dist + 1))
+            .saturating_add(1);
+        if need > MAX_RING {
+            return Err(McaError::TooWide(need));
+        }
+        let ring = (need as usize).next_power_of_two();
+        let rec = opts.timeline_iterations.min(n);
+        Ok(InOrder {
+            m,
+            body,
+            b,
+            total,
+            width,
+            rob_uops,
+            mask: ring - 1,
+            slots: vec![
+                Slot {
+                    issue: NOT_ISSUED,
+                    ..Slot::default()
+                };
+                ring
+            ],
+            rec,
+            timeline: Vec::with_capacity((rec * b) as usize),
+            table: WindowTable::new(m),
+            issued: Vec::new(),
+            head: 0,
+            tail: 0,
+            next_in_order: 0,
+            tail_op: 0,
+            tail_iter: 0,
+            in_rob_uops: 0,
+            peak: 0,
+            cycle: 0,
+            last_retire: 0,
+            iterations: n,
+        })
     }
-    let ring = (need as usize).next_power_of_two();
-    let mask = ring - 1;
-    let mut slots: Vec<Slot> = vec![
-        Slot {
-            issue: NOT_ISSUED,
-            ..Slot::default()
-        };
-        ring
-    ];
-    let rec = opts.timeline_iterations.min(n);
-    let mut timeline: Vec<Stamp> = Vec::with_capacity((rec * b) as usize);
 
-    let mut table = WindowTable::new(m);
-    let mut issued: Vec<u64> = Vec::new();
+    fn step(&mut self) {
+        self.table.advance_to(self.cycle);
+        self.retire();
+        self.issue();
+        self.wake();
+        let tail_before = self.tail;
+        self.dispatch();
+        self.peak = self.peak.max(self.tail - self.head);
+        self.cycle = self.next_cycle(tail_before);
+    }
 
-    let (mut head, mut tail, mut next_in_order) = (0u64, 0u64, 0u64);
-    // The operation and iteration of `tail`.
-    let (mut tail_op, mut tail_iter) = (0usize, 0u64);
-    let mut in_rob_uops = 0u64;
-    let mut peak = 0u64;
-    let mut cycle: Cycle = 0;
-    let mut last_retire: Cycle = 0;
-
-    while head < total {
-        table.advance_to(cycle);
-        // Retire: in order, every instance executed in an earlier cycle.
-        while head < tail {
-            let s = &slots[head as usize & mask];
-            let o = &body[s.op as usize];
-            if s.issue == NOT_ISSUED || s.issue + o.latency >= cycle {
+    /// Retires, in order, every instance executed in an earlier cycle.
+    fn retire(&mut self) {
+        while self.head < self.tail {
+            let s = &self.slots[self.head as usize & self.mask];
+            let o = &self.body[s.op as usize];
+            if s.issue == NOT_ISSUED || s.issue + o.latency >= self.cycle {
                 break;
             }
-            in_rob_uops -= u64::from(o.uops);
-            if s.iter < rec {
-                timeline.push(Stamp {
+            self.in_rob_uops -= u64::from(o.uops);
+            if s.iter < self.rec {
+                self.timeline.push(Stamp {
                     iteration: s.iter,
                     op: s.op as usize,
                     dispatch: s.dispatch,
                     issue: s.issue,
                     executed: s.issue + o.latency,
-                    retire: cycle,
+                    retire: self.cycle,
                 });
             }
-            last_retire = cycle;
-            head += 1;
+            self.last_retire = self.cycle;
+            self.head += 1;
         }
-        // Issue (execution needs no step of its own: a result's visibility
-        // follows from its issue cycle and latency).
-        issued.clear();
-        while next_in_order < tail {
-            let g = next_in_order;
-            let s = &mut slots[g as usize & mask];
-            let class = body[s.op as usize].class;
-            if s.pending > 0 || s.ready > cycle || !table.fits(m, class, cycle) {
+    }
+
+    /// Issues in order while the next instance's operands are ready and
+    /// its reservation fits (execution needs no step of its own: a
+    /// result's visibility follows from its issue cycle and latency).
+    fn issue(&mut self) {
+        self.issued.clear();
+        while self.next_in_order < self.tail {
+            let g = self.next_in_order;
+            let s = &mut self.slots[g as usize & self.mask];
+            let class = self.body[s.op as usize].class;
+            if s.pending > 0 || s.ready > self.cycle || !self.table.fits(self.m, class, self.cycle)
+            {
                 break;
             }
-            table.place(m, class, cycle);
-            s.issue = cycle;
-            issued.push(g);
-            next_in_order += 1;
+            self.table.place(self.m, class, self.cycle);
+            s.issue = self.cycle;
+            self.issued.push(g);
+            self.next_in_order += 1;
         }
-        // Wake the consumers of what just issued.
-        for &g in &issued {
-            let mut waiters = std::mem::take(&mut slots[g as usize & mask].waiters);
+    }
+
+    /// Wakes the consumers of what just issued.
+    fn wake(&mut self) {
+        for &g in &self.issued {
+            let mut waiters = std::mem::take(&mut self.slots[g as usize & self.mask].waiters);
             for &(w, lat) in &waiters {
-                let s = &mut slots[w as usize & mask];
-                s.ready = s.ready.max(cycle + lat);
+                let s = &mut self.slots[w as usize & self.mask];
+                s.ready = s.ready.max(self.cycle + lat);
                 s.pending -= 1;
             }
             waiters.clear();
-            slots[g as usize & mask].waiters = waiters;
+            self.slots[g as usize & self.mask].waiters = waiters;
         }
-        // Dispatch: up to W micro-ops (one wider instance alone).
+    }
+
+    /// Dispatches up to W micro-ops (one wider instance alone), each
+    /// instance waiting on its producers that have not issued.
+    fn dispatch(&mut self) {
         let mut slots_used = 0u32;
-        let tail_before = tail;
-        while tail < total {
-            let o = &body[tail_op];
-            let fits_width = slots_used == 0 || slots_used + o.uops <= width;
-            if !fits_width || in_rob_uops + u64::from(o.uops) > rob_uops {
+        while self.tail < self.total {
+            let o = &self.body[self.tail_op];
+            let fits_width = slots_used == 0 || slots_used + o.uops <= self.width;
+            if !fits_width || self.in_rob_uops + u64::from(o.uops) > self.rob_uops {
                 break;
             }
-            let g = tail;
-            let mut ready = cycle + 1;
+            let g = self.tail;
+            let mut ready = self.cycle + 1;
             let mut pending = 0;
             for &(from, lat, d) in &o.preds {
-                if d > tail_iter {
+                if d > self.tail_iter {
                     continue; // before the first iteration: a live-in value
                 }
                 // Producers are older: `from` of iteration `tail_iter − d`.
-                let pg = g - tail_op as u64 - d * b + from as u64;
-                let ps = &mut slots[pg as usize & mask];
+                let pg = g - self.tail_op as u64 - d * self.b + from as u64;
+                let ps = &mut self.slots[pg as usize & self.mask];
                 if ps.issue != NOT_ISSUED {
                     ready = ready.max(ps.issue + lat);
                 } else {
@@ -520,65 +606,72 @@ fn simulate_in_order(p: &Program, m: &Machine, opts: &Options) -> Result<Report,
                     pending += 1;
                 }
             }
-            let s = &mut slots[g as usize & mask];
+            let s = &mut self.slots[g as usize & self.mask];
             s.ready = ready;
             s.pending = pending;
-            s.dispatch = cycle;
+            s.dispatch = self.cycle;
             s.issue = NOT_ISSUED;
-            s.op = tail_op as u32;
-            s.iter = tail_iter;
-            in_rob_uops += u64::from(o.uops);
+            s.op = self.tail_op as u32;
+            s.iter = self.tail_iter;
+            self.in_rob_uops += u64::from(o.uops);
             slots_used += o.uops;
-            tail += 1;
-            tail_op += 1;
-            if tail_op as u64 == b {
-                tail_op = 0;
-                tail_iter += 1;
+            self.tail += 1;
+            self.tail_op += 1;
+            if self.tail_op as u64 == self.b {
+                self.tail_op = 0;
+                self.tail_iter += 1;
             }
         }
-        peak = peak.max(tail - head);
-        // Nothing issued or dispatched and nothing ready: jump to the next
-        // cycle where something can change (an operand becomes ready or the
-        // oldest instance retires), instead of stepping through idle cycles.
-        let mut next = cycle + 1;
-        if issued.is_empty() && tail == tail_before {
+    }
+
+    /// The next cycle: when nothing issued or dispatched, the next one in
+    /// which something can change (an operand becomes ready or the oldest
+    /// instance retires), instead of stepping through idle cycles.
+    fn next_cycle(&self, tail_before: u64) -> Cycle {
+        let mut next = self.cycle + 1;
+        if self.issued.is_empty() && self.tail == tail_before {
             let mut wake = Cycle::MAX;
-            if next_in_order < tail {
-                wake = wake.min(slots[next_in_order as usize & mask].ready);
+            if self.next_in_order < self.tail {
+                wake = wake.min(self.slots[self.next_in_order as usize & self.mask].ready);
             }
-            if head < tail {
-                let s = &slots[head as usize & mask];
+            if self.head < self.tail {
+                let s = &self.slots[self.head as usize & self.mask];
                 if s.issue != NOT_ISSUED {
-                    wake = wake.min(s.issue + body[s.op as usize].latency + 1);
+                    wake = wake.min(s.issue + self.body[s.op as usize].latency + 1);
                 }
             }
             if wake != Cycle::MAX {
                 next = next.max(wake);
             }
         }
-        cycle = next;
+        next
     }
-    let (block_rthroughput, bound) = bounds(p, m);
-    let nres = m.resources().len();
-    let mut booked = vec![0u64; p.len() * nres];
-    for (i, o) in body.iter().enumerate() {
-        for r in m.resource_ids().filter(|&r| r != ISSUE) {
-            booked[i * nres + r.index()] = n * m.class(o.class).usage(r);
+
+    /// The report of the finished run.
+    fn report(self, p: &Program) -> Report {
+        let (m, n, body) = (self.m, self.iterations, self.body);
+        let (block_rthroughput, bound) = bounds(p, m);
+        let nres = m.resources().len();
+        let mut booked = vec![0u64; p.len() * nres];
+        for (i, o) in body.iter().enumerate() {
+            for r in m.resource_ids().filter(|&r| r != ISSUE) {
+                booked[i * nres + r.index()] = n * m.class(o.class).usage(r);
+            }
+        }
+        Report {
+            iterations: n,
+            instructions: self.total,
+            total_cycles: (self.last_retire + 1) as u64,
+            total_uops: n * body.iter().map(|o| u64::from(o.uops)).sum::<u64>(),
+            dispatch_width: self.width,
+            block_rthroughput,
+            bound,
+            timeline: self.timeline,
+            peak_in_flight: self.peak,
+            booked,
+            extrapolated_iterations: 0,
         }
     }
-    Ok(Report {
-        iterations: n,
-        instructions: total,
-        total_cycles: (last_retire + 1) as u64,
-        total_uops: n * body.iter().map(|o| u64::from(o.uops)).sum::<u64>(),
-        dispatch_width: width,
-        block_rthroughput,
-        bound,
-        timeline,
-        peak_in_flight: peak,
-        booked,
-        extrapolated_iterations: 0,
-    })
 }
 
 /// One row of the instruction-info view (llvm-mca's `--instruction-tables`).
