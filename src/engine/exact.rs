@@ -209,8 +209,28 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
     if n == 0 || n > MAX_OPS || ii == 0 || ii > MAX_II {
         return Outcome::Undecided;
     }
-    let iil = ii as i64;
-    // Longest paths with weights ℓ − d·II (Floyd–Warshall).
+    let d = longest_paths(p, ii as i64);
+    if (0..n).any(|i| d[i * n + i] > 0) {
+        return Outcome::Infeasible(Proof::Recurrence);
+    }
+    let (demand, load) = unit_load(p, m);
+    if let Some(proof) = counting_proof(p, m, ii, &demand) {
+        return Outcome::Infeasible(proof);
+    }
+    let mut s = Search::new(p, m, ii, d, load, demand, *nodes);
+    let found = s.node();
+    *nodes = s.left;
+    match found {
+        Some(true) => Outcome::Found(s.cycles(p)),
+        Some(false) => Outcome::Infeasible(Proof::Search { nodes: s.used }),
+        None => Outcome::Undecided,
+    }
+}
+
+/// `D(i, j)`, row-major: the longest paths with weights `ℓ − d·II`
+/// (Floyd–Warshall); a positive `D(i, i)` means II < RecMII (Lesson 23.6).
+fn longest_paths(p: &Program, iil: i64) -> Vec<i64> {
+    let n = p.len();
     let mut d = vec![NONE; n * n];
     for i in 0..n {
         d[i * n + i] = 0;
@@ -234,13 +254,14 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
             }
         }
     }
-    if (0..n).any(|i| d[i * n + i] > 0) {
-        return Outcome::Infeasible(Proof::Recurrence);
-    }
-    // Counting: each resource's units against its cells.
-    let nres = m.resources().len();
-    let mut demand = vec![0u64; nres];
-    let mut load: Vec<Vec<(usize, u64)>> = Vec::with_capacity(n);
+    d
+}
+
+/// Each operation's units per resource (Definition 23.1.2, equal resources
+/// merged), and their sum per resource over the loop.
+fn unit_load(p: &Program, m: &Machine) -> (Vec<u64>, Vec<Vec<(usize, u64)>>) {
+    let mut demand = vec![0u64; m.resources().len()];
+    let mut load: Vec<Vec<(usize, u64)>> = Vec::with_capacity(p.len());
     for o in p.ops() {
         let mut units: Vec<(usize, u64)> = Vec::new();
         for &(r, _, k) in &m.class(o.class).folded {
@@ -254,32 +275,40 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
         }
         load.push(units);
     }
+    (demand, load)
+}
+
+/// A proof by counting: a resource whose units exceed its cells modulo II
+/// (II < ResMII), else a class whose own offsets collide modulo II.
+fn counting_proof(p: &Program, m: &Machine, ii: u64, demand: &[u64]) -> Option<Proof> {
     for r in m.resource_ids() {
         let cells = u64::from(m.resource(r).capacity) * ii;
         if demand[r.index()] > cells {
-            return Outcome::Infeasible(Proof::Cells {
+            return Some(Proof::Cells {
                 resource: m.resource(r).name.clone(),
                 needed: demand[r.index()],
                 cells,
             });
         }
     }
-    // A class whose own offsets collide modulo II never fits.
-    for o in p.ops() {
-        if let Some(proof) = alone(m, o.class, ii) {
-            return Outcome::Infeasible(proof);
-        }
-    }
+    p.ops().iter().find_map(|o| alone(m, o.class, ii))
+}
+
+/// Each operation's component (as an index), and the members of each.
+fn components(p: &Program) -> (Vec<usize>, Vec<Vec<usize>>) {
     let (comp, ncomp) = mii::sccs(p);
     let comp: Vec<usize> = comp.into_iter().map(|c| c as usize).collect();
-    let ncomp = ncomp as usize;
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp as usize];
     for (x, &c) in comp.iter().enumerate() {
         members[c].push(x);
     }
-    let weight = |x: usize| load[x].iter().map(|&(_, u)| u).sum::<u64>();
-    let class: Vec<ClassId> = p.ops().iter().map(|o| o.class).collect();
-    let role: Vec<Role> = (0..n)
+    (comp, members)
+}
+
+/// What the search does with each operation: on a recurrence, simple, or
+/// neither.
+fn roles(m: &Machine, comp: &[usize], members: &[Vec<usize>], class: &[ClassId]) -> Vec<Role> {
+    (0..class.len())
         .map(|x| {
             if members[comp[x]].len() > 1 {
                 Role::Rec
@@ -289,26 +318,39 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
                 Role::Free
             }
         })
-        .collect();
-    // Recurrences, heaviest first; each anchored at its heaviest member.
-    let mut recs: Vec<(u64, usize)> = (0..ncomp)
+        .collect()
+}
+
+/// The recurrences, heaviest first, and the anchor of each component: its
+/// heaviest member, the first one among equals.
+fn recurrence_order(
+    members: &[Vec<usize>],
+    load: &[Vec<(usize, u64)>],
+) -> (Vec<usize>, Vec<usize>) {
+    let weight = |x: usize| load[x].iter().map(|&(_, u)| u).sum::<u64>();
+    let mut recs: Vec<(u64, usize)> = (0..members.len())
         .filter(|&c| members[c].len() > 1)
         .map(|c| (members[c].iter().map(|&x| weight(x)).sum::<u64>(), c))
         .collect();
     recs.sort_by_key(|&(w, c)| (std::cmp::Reverse(w), members[c][0]));
-    let anchor: Vec<usize> = (0..ncomp)
-        .map(|c| {
-            members[c]
-                .iter()
+    let anchor: Vec<usize> = members
+        .iter()
+        .map(|ms| {
+            ms.iter()
                 .copied()
                 .max_by_key(|&x| (weight(x), std::cmp::Reverse(x)))
                 .unwrap_or(0)
         })
         .collect();
-    // Free operations grouped by class, in source order inside a group.
+    (recs.into_iter().map(|(_, c)| c).collect(), anchor)
+}
+
+/// The free operations grouped by class, in source order inside a group,
+/// and each operation's group (`usize::MAX` outside them).
+fn free_groups(role: &[Role], class: &[ClassId]) -> (Vec<Vec<usize>>, Vec<usize>) {
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of = vec![usize::MAX; n];
-    for x in (0..n).filter(|&x| role[x] == Role::Free) {
+    let mut group_of = vec![usize::MAX; class.len()];
+    for x in (0..class.len()).filter(|&x| role[x] == Role::Free) {
         match groups.iter().position(|g| class[g[0]] == class[x]) {
             Some(g) => {
                 groups[g].push(x);
@@ -320,10 +362,15 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
             }
         }
     }
-    // The flow's lanes: resources a simple class uses besides issue.
+    (groups, group_of)
+}
+
+/// The flow's lanes (the resources a simple class uses besides issue), and
+/// each operation's lane when its class is simple.
+fn flow_lanes(m: &Machine, class: &[ClassId]) -> (Vec<ResourceId>, Vec<Option<Option<usize>>>) {
     let mut lanes: Vec<ResourceId> = Vec::new();
-    let mut lane: Vec<Option<Option<usize>>> = Vec::with_capacity(n);
-    for &c in &class {
+    let mut lane: Vec<Option<Option<usize>>> = Vec::with_capacity(class.len());
+    for &c in class {
         lane.push(lane_of(m, c).map(|l| {
             l.map(|r| match lanes.iter().position(|&x| x == r) {
                 Some(i) => i,
@@ -334,7 +381,12 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
             })
         }));
     }
-    let issue: Vec<u32> = class
+    (lanes, lane)
+}
+
+/// Each operation's issue units at offset 0.
+fn issue_units(m: &Machine, class: &[ClassId]) -> Vec<u32> {
+    class
         .iter()
         .map(|&c| {
             m.class(c)
@@ -344,53 +396,7 @@ pub fn search_counted(p: &Program, m: &Machine, ii: u64, nodes: &mut u64) -> Out
                 .map(|&(_, _, u)| u)
                 .sum()
         })
-        .collect();
-    let mut free = vec![0u64; nres];
-    for r in m.resource_ids() {
-        free[r.index()] = u64::from(m.resource(r).capacity) * ii;
-    }
-    let ngroups = groups.len();
-    let mut s = Search {
-        m,
-        n,
-        ii: iil,
-        d,
-        comp,
-        members,
-        role,
-        class,
-        lane,
-        lanes,
-        issue,
-        load,
-        recs: recs.into_iter().map(|(_, c)| c).collect(),
-        anchor,
-        groups,
-        group_of,
-        t: vec![0; n],
-        placed: vec![false; n],
-        lo: vec![0; n],
-        hi: vec![0; n],
-        started: vec![false; ncomp],
-        group_next: vec![0; ngroups],
-        group_row: vec![0; ngroups],
-        nplaced: 0,
-        table: ModuloTable::new(m, ii),
-        free,
-        demand,
-        left: *nodes,
-        used: 0,
-        flow: Flow::default(),
-        reach: Vec::new(),
-        seen: Vec::new(),
-    };
-    let found = s.node();
-    *nodes = s.left;
-    match found {
-        Some(true) => Outcome::Found(s.cycles(p)),
-        Some(false) => Outcome::Infeasible(Proof::Search { nodes: s.used }),
-        None => Outcome::Undecided,
-    }
+        .collect()
 }
 
 /// [`Proof::Alone`] when two offsets of `class`'s reservation on one
@@ -462,7 +468,68 @@ struct Search<'a> {
     seen: Vec<bool>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// The search's structure at `ii` (components, roles, groups, lanes)
+    /// and its empty state: nothing placed, every cell free.
+    fn new(
+        p: &Program,
+        m: &'a Machine,
+        ii: u64,
+        d: Vec<i64>,
+        load: Vec<Vec<(usize, u64)>>,
+        demand: Vec<u64>,
+        left: u64,
+    ) -> Search<'a> {
+        let n = p.len();
+        let (comp, members) = components(p);
+        let ncomp = members.len();
+        let class: Vec<ClassId> = p.ops().iter().map(|o| o.class).collect();
+        let role = roles(m, &comp, &members, &class);
+        let (recs, anchor) = recurrence_order(&members, &load);
+        let (groups, group_of) = free_groups(&role, &class);
+        let (lanes, lane) = flow_lanes(m, &class);
+        let issue = issue_units(m, &class);
+        let mut free = vec![0u64; m.resources().len()];
+        for r in m.resource_ids() {
+            free[r.index()] = u64::from(m.resource(r).capacity) * ii;
+        }
+        let ngroups = groups.len();
+        Search {
+            m,
+            n,
+            ii: ii as i64,
+            d,
+            comp,
+            members,
+            role,
+            class,
+            lane,
+            lanes,
+            issue,
+            load,
+            recs,
+            anchor,
+            groups,
+            group_of,
+            t: vec![0; n],
+            placed: vec![false; n],
+            lo: vec![0; n],
+            hi: vec![0; n],
+            started: vec![false; ncomp],
+            group_next: vec![0; ngroups],
+            group_row: vec![0; ngroups],
+            nplaced: 0,
+            table: ModuloTable::new(m, ii),
+            free,
+            demand,
+            left,
+            used: 0,
+            flow: Flow::default(),
+            reach: Vec::new(),
+            seen: Vec::new(),
+        }
+    }
+
     fn row(&self, t: i64) -> i64 {
         t.rem_euclid(self.ii)
     }
