@@ -320,7 +320,12 @@ pub fn critical_recurrence_with(
     best.map(|r| r.normalized(p))
 }
 
-/// Howard's policy iteration on one strongly connected component given by
+/// An edge of one component in its local numbering: `(from, to, ℓ, d,
+/// the edge's index in the program)`.
+type LocalEdge = (usize, usize, i128, i128, u32);
+
+/// Howard's policy iteration for the largest `ℓ/d` (the recurrence bound of
+/// Theorem 23.1.12) on one strongly connected component given by
 /// its internal edges. Values are kept as integers scaled by the reduced
 /// denominator of their cycle ratio, so all comparisons are exact.
 fn howard(
@@ -328,7 +333,34 @@ fn howard(
     edges: &[u32],
     latency: &impl Fn(&crate::model::program::Edge) -> u32,
 ) -> Recurrence {
-    // Local numbering.
+    let (le, m) = local_edges(p, edges, latency);
+    let mut policy = initial_policy(&le, m);
+    let mut lam: Vec<(i128, i128)> = vec![(0, 1); m];
+    let mut val: Vec<i128> = vec![0; m];
+    let mut cycle_of: Vec<usize> = vec![0; m];
+    let mut cycles: Vec<Recurrence> = Vec::new();
+    for _round in 0..HOWARD_ROUNDS {
+        determine_values(&le, &policy, &mut lam, &mut val, &mut cycle_of, &mut cycles);
+        if !improve_policy(&le, &mut policy, &lam, &val) {
+            break;
+        }
+    }
+    cycles
+        .into_iter()
+        .max_by(|a, b| a.ratio().cmp(&b.ratio()))
+        .unwrap_or(Recurrence {
+            edges: Vec::new(),
+            latency: 0,
+            distance: 1,
+        })
+}
+
+/// The component's edges with its nodes numbered `0..m`, and `m`.
+fn local_edges(
+    p: &Program,
+    edges: &[u32],
+    latency: &impl Fn(&crate::model::program::Edge) -> u32,
+) -> (Vec<LocalEdge>, usize) {
     let mut nodes: Vec<u32> = edges
         .iter()
         .flat_map(|&e| [p.edges()[e as usize].from.0, p.edges()[e as usize].to.0])
@@ -336,8 +368,7 @@ fn howard(
     nodes.sort_unstable();
     nodes.dedup();
     let local = |g: u32| nodes.binary_search(&g).unwrap_or(0);
-    let m = nodes.len();
-    let le: Vec<(usize, usize, i128, i128, u32)> = edges
+    let le: Vec<LocalEdge> = edges
         .iter()
         .map(|&e| {
             let ed = &p.edges()[e as usize];
@@ -350,121 +381,131 @@ fn howard(
             )
         })
         .collect();
-    // Initial policy: the out-edge with the largest latency.
+    (le, nodes.len())
+}
+
+/// The initial policy: each node's out-edge with the largest latency.
+fn initial_policy(le: &[LocalEdge], m: usize) -> Vec<usize> {
     let mut policy: Vec<usize> = vec![usize::MAX; m];
     for (i, &(u, _, l, _, _)) in le.iter().enumerate() {
         if policy[u] == usize::MAX || l > le[policy[u]].2 {
             policy[u] = i;
         }
     }
-    let mut lam: Vec<(i128, i128)> = vec![(0, 1); m];
-    let mut val: Vec<i128> = vec![0; m];
-    let mut cycle_of: Vec<usize> = vec![0; m];
-    let mut cycles: Vec<Recurrence> = Vec::new();
-    for _round in 0..HOWARD_ROUNDS {
-        // Value determination.
-        cycles.clear();
-        let mut color = vec![0u8; m];
-        let mut path: Vec<usize> = Vec::new();
-        for start in 0..m {
-            if color[start] != 0 {
-                continue;
+    policy
+}
+
+/// Value determination: follows the policy from every node to its cycle,
+/// records each new cycle in `cycles`, and gives every node the ratio
+/// `lam` of the cycle it reaches and its value `val` relative to it.
+fn determine_values(
+    le: &[LocalEdge],
+    policy: &[usize],
+    lam: &mut [(i128, i128)],
+    val: &mut [i128],
+    cycle_of: &mut [usize],
+    cycles: &mut Vec<Recurrence>,
+) {
+    let m = policy.len();
+    cycles.clear();
+    let mut color = vec![0u8; m];
+    let mut path: Vec<usize> = Vec::new();
+    for start in 0..m {
+        if color[start] != 0 {
+            continue;
+        }
+        path.clear();
+        let mut v = start;
+        while color[v] == 0 {
+            color[v] = 1;
+            path.push(v);
+            v = le[policy[v]].1;
+        }
+        let mut upto = path.len();
+        if color[v] == 1 {
+            // A new cycle: v … back to v.
+            let pos = path.iter().position(|&x| x == v).unwrap_or(0);
+            let cyc = &path[pos..];
+            let (mut sl, mut sd) = (0i128, 0i128);
+            for &x in cyc {
+                sl += le[policy[x]].2;
+                sd += le[policy[x]].3;
             }
-            path.clear();
-            let mut v = start;
-            while color[v] == 0 {
-                color[v] = 1;
-                path.push(v);
-                v = le[policy[v]].1;
-            }
-            let mut upto = path.len();
-            if color[v] == 1 {
-                // A new cycle: v … back to v.
-                let pos = path.iter().position(|&x| x == v).unwrap_or(0);
-                let cyc = &path[pos..];
-                let (mut sl, mut sd) = (0i128, 0i128);
-                for &x in cyc {
-                    sl += le[policy[x]].2;
-                    sd += le[policy[x]].3;
-                }
-                let sd = sd.max(1); // distance-0 cycles are rejected by the parser
-                let g = gcd(sl, sd).max(1);
-                let (pn, qd) = (sl / g, sd / g);
-                let id = cycles.len();
-                cycles.push(Recurrence {
-                    edges: cyc.iter().map(|&x| le[policy[x]].4).collect(),
-                    latency: sl as u64,
-                    distance: sd as u64,
-                });
-                val[v] = 0;
-                lam[v] = (pn, qd);
-                cycle_of[v] = id;
-                color[v] = 2;
-                for &x in cyc[1..].iter().rev() {
-                    let (_, t, l, d, _) = le[policy[x]];
-                    lam[x] = (pn, qd);
-                    val[x] = l * qd - pn * d + val[t];
-                    cycle_of[x] = id;
-                    color[x] = 2;
-                }
-                upto = pos;
-            }
-            for &x in path[..upto].iter().rev() {
+            let sd = sd.max(1); // distance-0 cycles are rejected by the parser
+            let g = gcd(sl, sd).max(1);
+            let (pn, qd) = (sl / g, sd / g);
+            let id = cycles.len();
+            cycles.push(Recurrence {
+                edges: cyc.iter().map(|&x| le[policy[x]].4).collect(),
+                latency: sl as u64,
+                distance: sd as u64,
+            });
+            val[v] = 0;
+            lam[v] = (pn, qd);
+            cycle_of[v] = id;
+            color[v] = 2;
+            for &x in cyc[1..].iter().rev() {
                 let (_, t, l, d, _) = le[policy[x]];
-                let (pn, qd) = lam[t];
                 lam[x] = (pn, qd);
                 val[x] = l * qd - pn * d + val[t];
-                cycle_of[x] = cycle_of[t];
+                cycle_of[x] = id;
                 color[x] = 2;
             }
+            upto = pos;
         }
-        // Improvement, first on ratios, then on values.
-        let cmp = |a: (i128, i128), b: (i128, i128)| (a.0 * b.1).cmp(&(b.0 * a.1));
-        let mut changed = false;
-        let mut best_lam: Vec<Option<(usize, (i128, i128))>> = vec![None; m];
-        for (i, &(u, v, _, _, _)) in le.iter().enumerate() {
-            if cmp(lam[v], lam[u]).is_gt()
-                && best_lam[u].is_none_or(|(_, b)| cmp(lam[v], b).is_gt())
-            {
-                best_lam[u] = Some((i, lam[v]));
+        for &x in path[..upto].iter().rev() {
+            let (_, t, l, d, _) = le[policy[x]];
+            let (pn, qd) = lam[t];
+            lam[x] = (pn, qd);
+            val[x] = l * qd - pn * d + val[t];
+            cycle_of[x] = cycle_of[t];
+            color[x] = 2;
+        }
+    }
+}
+
+/// Policy improvement, first on ratios, then on values; false when the
+/// policy is optimal and did not change.
+fn improve_policy(
+    le: &[LocalEdge],
+    policy: &mut [usize],
+    lam: &[(i128, i128)],
+    val: &[i128],
+) -> bool {
+    let m = policy.len();
+    let cmp = |a: (i128, i128), b: (i128, i128)| (a.0 * b.1).cmp(&(b.0 * a.1));
+    let mut changed = false;
+    let mut best_lam: Vec<Option<(usize, (i128, i128))>> = vec![None; m];
+    for (i, &(u, v, _, _, _)) in le.iter().enumerate() {
+        if cmp(lam[v], lam[u]).is_gt() && best_lam[u].is_none_or(|(_, b)| cmp(lam[v], b).is_gt()) {
+            best_lam[u] = Some((i, lam[v]));
+        }
+    }
+    for (u, b) in best_lam.iter().enumerate() {
+        if let Some((i, _)) = b {
+            policy[u] = *i;
+            changed = true;
+        }
+    }
+    if !changed {
+        let mut best_val: Vec<Option<(usize, i128)>> = vec![None; m];
+        for (i, &(u, v, l, d, _)) in le.iter().enumerate() {
+            if cmp(lam[v], lam[u]).is_eq() {
+                let (pn, qd) = lam[u];
+                let cand = l * qd - pn * d + val[v];
+                if cand > val[u] && best_val[u].is_none_or(|(_, b)| cand > b) {
+                    best_val[u] = Some((i, cand));
+                }
             }
         }
-        for (u, b) in best_lam.iter().enumerate() {
+        for (u, b) in best_val.iter().enumerate() {
             if let Some((i, _)) = b {
                 policy[u] = *i;
                 changed = true;
             }
         }
-        if !changed {
-            let mut best_val: Vec<Option<(usize, i128)>> = vec![None; m];
-            for (i, &(u, v, l, d, _)) in le.iter().enumerate() {
-                if cmp(lam[v], lam[u]).is_eq() {
-                    let (pn, qd) = lam[u];
-                    let cand = l * qd - pn * d + val[v];
-                    if cand > val[u] && best_val[u].is_none_or(|(_, b)| cand > b) {
-                        best_val[u] = Some((i, cand));
-                    }
-                }
-            }
-            for (u, b) in best_val.iter().enumerate() {
-                if let Some((i, _)) = b {
-                    policy[u] = *i;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
     }
-    cycles
-        .into_iter()
-        .max_by(|a, b| a.ratio().cmp(&b.ratio()))
-        .unwrap_or(Recurrence {
-            edges: Vec::new(),
-            latency: 0,
-            distance: 1,
-        })
+    changed
 }
 
 fn gcd(mut a: i128, mut b: i128) -> i128 {
