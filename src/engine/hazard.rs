@@ -349,6 +349,72 @@ struct Field {
     cap: u32,
 }
 
+impl Field {
+    /// The count this field holds at offset `k` in the packed state `s`.
+    #[inline]
+    fn get(&self, s: u128, k: usize) -> u32 {
+        ((s >> (self.shift + self.bits * k as u32)) & ((1u128 << self.bits) - 1)) as u32
+    }
+}
+
+/// One field per resource, wide enough for its capacity at each offset of
+/// its window, packed into one `u128`; [`AutomatonError::TooWide`] beyond.
+fn packed_layout(m: &Machine, resources: &[ResourceId]) -> Result<Vec<Field>, AutomatonError> {
+    let mut layout = Vec::new();
+    let mut shift = 0u32;
+    for &r in resources {
+        let cap = m.resource(r).capacity;
+        let bits = 32 - cap.leading_zeros();
+        let len = window(m, r);
+        layout.push(Field {
+            shift,
+            bits,
+            len,
+            cap,
+        });
+        shift += bits * len as u32;
+    }
+    if shift > 128 {
+        return Err(AutomatonError::TooWide { bits: shift });
+    }
+    Ok(layout)
+}
+
+/// Per class: the units it needs of each field at each offset, `(field,
+/// offset, units)`, for a fast accept test (Algorithm 23.1.7's `Issue`).
+fn class_needs(m: &Machine, resources: &[ResourceId]) -> Vec<Vec<(usize, usize, u32)>> {
+    let mut needs: Vec<Vec<(usize, usize, u32)>> = vec![Vec::new(); m.classes().len()];
+    for (ci, c) in m.classes().iter().enumerate() {
+        for (fi, &r) in resources.iter().enumerate() {
+            for &(_, k, n) in folded_on(c, r) {
+                needs[ci].push((fi, k as usize, n));
+            }
+        }
+    }
+    needs
+}
+
+/// The packed state one cycle later (Algorithm 23.1.7's `Advance`): every
+/// field shifted down by one offset.
+#[inline]
+fn advanced(layout: &[Field], s: u128) -> u128 {
+    let mut t = 0u128;
+    for f in layout {
+        if f.len == 0 {
+            continue;
+        }
+        let width = f.bits * f.len as u32;
+        let mask = if width == 128 {
+            u128::MAX
+        } else {
+            (1u128 << width) - 1
+        };
+        let field = (s >> f.shift) & mask;
+        t |= (field >> f.bits) << f.shift;
+    }
+    t
+}
+
 /// The most transition-table entries an automaton may have (256 MiB).
 pub const MAX_TRANSITIONS: usize = 1 << 26;
 
@@ -367,64 +433,19 @@ impl Automaton {
         resources: &[ResourceId],
         limit: usize,
     ) -> Result<Automaton, AutomatonError> {
-        let mut layout = Vec::new();
-        let mut shift = 0u32;
-        for &r in resources {
-            let cap = m.resource(r).capacity;
-            let bits = 32 - cap.leading_zeros();
-            let len = window(m, r);
-            layout.push(Field {
-                shift,
-                bits,
-                len,
-                cap,
-            });
-            shift += bits * len as u32;
-        }
-        if shift > 128 {
-            return Err(AutomatonError::TooWide { bits: shift });
-        }
-        // Per class and field: the increment (as a packed number) and the
-        // per-offset needs, for a fast accept test.
+        let layout = packed_layout(m, resources)?;
         let nclass = m.classes().len();
-        let mut needs: Vec<Vec<(usize, usize, u32)>> = vec![Vec::new(); nclass];
-        for (ci, c) in m.classes().iter().enumerate() {
-            for (fi, &r) in resources.iter().enumerate() {
-                for &(_, k, n) in folded_on(c, r) {
-                    needs[ci].push((fi, k as usize, n));
-                }
-            }
-        }
-        let get = |s: u128, f: &Field, k: usize| -> u32 {
-            ((s >> (f.shift + f.bits * k as u32)) & ((1u128 << f.bits) - 1)) as u32
-        };
+        let needs = class_needs(m, resources);
         let issue = |s: u128, ci: usize| -> Option<u128> {
             let mut t = s;
             for &(fi, k, n) in &needs[ci] {
                 let f = &layout[fi];
-                if get(s, f, k) + n > f.cap {
+                if f.get(s, k) + n > f.cap {
                     return None;
                 }
                 t += (n as u128) << (f.shift + f.bits * k as u32);
             }
             Some(t)
-        };
-        let advance = |s: u128| -> u128 {
-            let mut t = 0u128;
-            for f in &layout {
-                if f.len == 0 {
-                    continue;
-                }
-                let width = f.bits * f.len as u32;
-                let mask = if width == 128 {
-                    u128::MAX
-                } else {
-                    (1u128 << width) - 1
-                };
-                let field = (s >> f.shift) & mask;
-                t |= (field >> f.bits) << f.shift;
-            }
-            t
         };
         let mut index: HashMap<u128, u32> = HashMap::new();
         let mut states = vec![0u128];
@@ -438,7 +459,7 @@ impl Automaton {
                 let t = if ci < nclass {
                     issue(s, ci)
                 } else {
-                    Some(advance(s))
+                    Some(advanced(&layout, s))
                 };
                 row.push(match t {
                     None => REJECT,
