@@ -180,22 +180,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
     let succ = Succs::new(p);
     let class = classes(p);
     let heights = heights_of(&succ, &class, p, m);
-    // Ready queues per class: max height first, then lowest source index.
-    let mut distinct = heights.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let mut node: Vec<Node> = (0..n)
-        .map(|x| Node {
-            earliest: 0,
-            waiting: 0,
-            rank: distinct.partition_point(|&h| h < heights[x]) as u32,
-            class: class[x],
-        })
-        .collect();
-    drop(class);
-    for &(y, _) in &succ.list {
-        node[y as usize].waiting += 1;
-    }
+    let mut node = initial_nodes(&succ, class, &heights);
     let mut cycles: Vec<Cycle> = vec![-1; n];
     let nclass = m.classes().len();
     let index_of = |k: u64| (u32::MAX - (k & u64::from(u32::MAX)) as u32) as usize;
@@ -252,23 +237,7 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
             table.place(m, cl, cycle);
             cycles[x] = cycle;
             placed += 1;
-            for &(y, lat) in succ.of(x) {
-                let v = &mut node[y as usize];
-                v.earliest = v.earliest.max(cycle + i64::from(lat));
-                v.waiting -= 1;
-                if v.waiting == 0 {
-                    if v.earliest <= cycle {
-                        ready[v.class as usize].push(v.rank, y);
-                    } else {
-                        pending.push(Reverse(Pending {
-                            at: v.earliest,
-                            x: y,
-                            rank: v.rank,
-                            class: v.class,
-                        }));
-                    }
-                }
-            }
+            release(succ.of(x), cycle, &mut node, &mut ready, &mut pending);
         }
         cycle += 1;
     }
@@ -278,6 +247,58 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
         length,
         heights,
         ready: node.iter().map(|v| v.earliest).collect(),
+    }
+}
+
+/// Each operation's node before the first cycle: its height rank (ready
+/// queues take the greatest height first, then the lowest source index)
+/// and the number of predecessors it waits for.
+fn initial_nodes(succ: &Succs, class: Vec<u32>, heights: &[u64]) -> Vec<Node> {
+    let mut distinct = heights.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut node: Vec<Node> = (0..heights.len())
+        .map(|x| Node {
+            earliest: 0,
+            waiting: 0,
+            rank: distinct.partition_point(|&h| h < heights[x]) as u32,
+            class: class[x],
+        })
+        .collect();
+    drop(class);
+    for &(y, _) in &succ.list {
+        node[y as usize].waiting += 1;
+    }
+    node
+}
+
+/// Releases the successors `succs` of an operation placed at `cycle`: one
+/// whose predecessors are all placed is ready now, or pending until its
+/// earliest cycle.
+#[inline]
+fn release(
+    succs: &[(u32, u32)],
+    cycle: Cycle,
+    node: &mut [Node],
+    ready: &mut [ReadyQueue],
+    pending: &mut BinaryHeap<Reverse<Pending>>,
+) {
+    for &(y, lat) in succs {
+        let v = &mut node[y as usize];
+        v.earliest = v.earliest.max(cycle + i64::from(lat));
+        v.waiting -= 1;
+        if v.waiting == 0 {
+            if v.earliest <= cycle {
+                ready[v.class as usize].push(v.rank, y);
+            } else {
+                pending.push(Reverse(Pending {
+                    at: v.earliest,
+                    x: y,
+                    rank: v.rank,
+                    class: v.class,
+                }));
+            }
+        }
     }
 }
 
