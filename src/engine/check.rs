@@ -180,6 +180,22 @@ impl Collector {
         }
     }
 
+    /// The outcome: the violations kept and counted, with the placement.
+    fn result(
+        self,
+        cycles: Option<Vec<Cycle>>,
+        placed: Vec<Option<Cycle>>,
+        ii: Option<u64>,
+    ) -> CheckResult {
+        CheckResult {
+            violations: self.kept,
+            omitted: self.omitted,
+            cycles,
+            placed,
+            ii,
+        }
+    }
+
     fn push(&mut self, v: Violation) {
         self.add(v.kind, || v);
     }
@@ -233,6 +249,28 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
         detail: None,
     }));
     violations.count(ViolationKind::Format, sub.more_errors);
+    let cycles = first_cycles(p, sub, &mut violations);
+    let complete = all_placed(p, &cycles, &mut violations);
+    let ii = submitted_ii(p, sub, &mut violations);
+    let placed: Vec<Option<Cycle>> = cycles.iter().map(|c| c.map(|(c, _)| c)).collect();
+    let line_of = |x: OpId| cycles[x.index()].map(|(_, l)| l);
+    // A loop without its II cannot be checked further.
+    if p.kind() == Kind::Loop && ii.is_none() {
+        return violations.result(None, placed, ii);
+    }
+    latency_over(p, &placed, ii, &line_of, &mut violations);
+    resources_over(p, m, &placed, ii, &line_of, &mut violations);
+    let complete = complete.then(|| placed.iter().map(|c| c.unwrap_or(0)).collect());
+    violations.result(complete, placed, ii)
+}
+
+/// The first cycle and line given for each operation; a label the input
+/// lacks and an operation given twice are violations.
+fn first_cycles(
+    p: &Program,
+    sub: &Submission,
+    violations: &mut Collector,
+) -> Vec<Option<(Cycle, u32)>> {
     let labels = p.label_map();
     let mut cycles: Vec<Option<(Cycle, u32)>> = vec![None; p.len()];
     for pl in &sub.placements {
@@ -256,76 +294,61 @@ pub fn check(p: &Program, m: &Machine, sub: &Submission) -> CheckResult {
             },
         }
     }
+    cycles
+}
+
+/// Whether every operation has a cycle (check 1); when not, one violation
+/// lists the first of those without.
+fn all_placed(p: &Program, cycles: &[Option<(Cycle, u32)>], violations: &mut Collector) -> bool {
     let missing: Vec<&str> = p
         .op_ids()
         .filter(|x| cycles[x.index()].is_none())
         .map(|x| p.label(x))
         .collect();
-    if !missing.is_empty() {
-        let listed = missing[..missing.len().min(MAX_MISSING_LISTED)].join(", ");
-        let more = match missing.len().saturating_sub(MAX_MISSING_LISTED) {
-            0 => String::new(),
-            n => format!(" and {n} more"),
-        };
-        violations.push(Violation {
-            kind: ViolationKind::Missing,
-            message: format!("no cycle for {listed}{more}"),
-            line: None,
-            op: None,
-            detail: None,
-        });
+    if missing.is_empty() {
+        return true;
     }
-    let ii = match (p.kind(), sub.ii) {
-        (Kind::Loop, Some((ii, _))) => Some(ii),
-        (Kind::Loop, None) => {
-            violations.push(Violation {
-                kind: ViolationKind::Ii,
-                message: format!(
-                    "{} is a loop: the submission needs an 'ii N' line",
-                    p.name()
-                ),
-                line: None,
-                op: None,
-                detail: None,
-            });
-            None
-        }
-        (Kind::Block, Some((_, line))) => {
-            violations.push(Violation {
-                kind: ViolationKind::Ii,
-                message: format!("{} is a block: 'ii' belongs to loop submissions", p.name()),
-                line: Some(line),
-                op: None,
-                detail: None,
-            });
-            None
-        }
-        (Kind::Block, None) => None,
+    let listed = missing[..missing.len().min(MAX_MISSING_LISTED)].join(", ");
+    let more = match missing.len().saturating_sub(MAX_MISSING_LISTED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
     };
-    let placed: Vec<Option<Cycle>> = cycles.iter().map(|c| c.map(|(c, _)| c)).collect();
-    let line_of = |x: OpId| cycles[x.index()].map(|(_, l)| l);
-    // A loop without its II cannot be checked further.
-    if p.kind() == Kind::Loop && ii.is_none() {
-        return CheckResult {
-            violations: violations.kept,
-            omitted: violations.omitted,
-            cycles: None,
-            placed,
-            ii,
-        };
-    }
-    latency_over(p, &placed, ii, &line_of, &mut violations);
-    resources_over(p, m, &placed, ii, &line_of, &mut violations);
-    let complete = missing
-        .is_empty()
-        .then(|| placed.iter().map(|c| c.unwrap_or(0)).collect());
-    CheckResult {
-        violations: violations.kept,
-        omitted: violations.omitted,
-        cycles: complete,
-        placed,
-        ii,
-    }
+    violations.push(Violation {
+        kind: ViolationKind::Missing,
+        message: format!("no cycle for {listed}{more}"),
+        line: None,
+        op: None,
+        detail: None,
+    });
+    false
+}
+
+/// The submission's II for a loop; a loop without one and a block with
+/// one are violations.
+fn submitted_ii(p: &Program, sub: &Submission, violations: &mut Collector) -> Option<u64> {
+    let (message, line) = match (p.kind(), sub.ii) {
+        (Kind::Loop, Some((ii, _))) => return Some(ii),
+        (Kind::Block, None) => return None,
+        (Kind::Loop, None) => (
+            format!(
+                "{} is a loop: the submission needs an 'ii N' line",
+                p.name()
+            ),
+            None,
+        ),
+        (Kind::Block, Some((_, line))) => (
+            format!("{} is a block: 'ii' belongs to loop submissions", p.name()),
+            Some(line),
+        ),
+    };
+    violations.push(Violation {
+        kind: ViolationKind::Ii,
+        message,
+        line,
+        op: None,
+        detail: None,
+    });
+    None
 }
 
 /// Why `e` asks its target to wait until `need`, its source being at
