@@ -16,7 +16,7 @@
 use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
 
 use serde::{Serialize, Serializer};
@@ -164,69 +164,20 @@ impl Serialize for Name {
     }
 }
 
-/// A fast hasher for short keys such as names (a multiply–rotate mix per
-/// word, as in rustc's FxHash, and a final avalanche). It is not randomised: meant for maps the program
-/// builds from its own input, where speed matters more than resistance to
-/// chosen collisions.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NameHasher(u64);
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl NameHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for NameHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    /// The state, mixed so that every input bit reaches the low bits the
-    /// table indexes with (the final mix of MurmurHash3).
-    #[inline]
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
+/// A fast hasher for short keys such as names: rustc's FxHash. It is not
+/// randomised: meant for maps the program builds from its own input, where
+/// speed matters more than resistance to chosen collisions. No output
+/// depends on its values: maps keyed with it are never iterated, and what
+/// is sorted by hash is put back in source order.
+pub type NameHasher = rustc_hash::FxHasher;
 
 /// A hash map keyed by names with [`NameHasher`].
-pub type NameMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<NameHasher>>;
+pub type NameMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// `hash` of a name with [`NameHasher`].
+#[inline]
 pub fn hash_name(name: &str) -> u64 {
-    use std::hash::BuildHasher;
-    std::hash::BuildHasherDefault::<NameHasher>::default().hash_one(name)
+    rustc_hash::FxBuildHasher.hash_one(name)
 }
 
 /// A repeated name in a list: `at` repeats the name first seen at `first`,
