@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::forbidden::{braces, k, tables};
-use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
+use super::forbidden::{k, tables};
+use super::{all_right, mistakes_only, set_text, Drill, Mistake, MistakeKind, Verdict};
 use crate::engine::hazard::{set_string, Automaton};
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
@@ -67,13 +67,13 @@ pub struct StateRow {
 impl StateRow {
     /// The row as an answer line: `{0, 2}: - {0, 1, 2} {1}`.
     pub fn line(&self) -> String {
-        let mut items = vec![format!("{}:", braces(&self.state))];
+        let mut items = vec![format!("{}:", set_text(&self.state))];
         items.extend(
             self.issue
                 .values()
-                .map(|t| t.as_ref().map_or("-".to_string(), |t| braces(t))),
+                .map(|t| t.as_ref().map_or("-".to_string(), |t| set_text(t))),
         );
-        items.push(braces(&self.advance));
+        items.push(set_text(&self.advance));
         items.join(" ")
     }
 }
@@ -465,15 +465,15 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
                 let mut u: Vec<u32> = s.iter().chain(&ko).copied().collect();
                 u.sort_unstable();
                 u.dedup();
-                format!("gives {}", super::set_text(&u))
+                format!("gives {}", set_text(&u))
             };
             let adv: Vec<u32> = s.iter().filter(|&&x| x > 0).map(|x| x - 1).collect();
             format!(
                 " For example, from {} (not a state of this automaton): Issue({}) \
                  {issue}, Advance gives {}.",
-                super::set_text(&s),
+                set_text(&s),
                 m.class(o).name,
-                super::set_text(&adv)
+                set_text(&adv)
             )
         }
         _ => String::new(),
