@@ -14,7 +14,7 @@ use crate::content::data::Source;
 use crate::content::lab::{self, Lab, StudentReport};
 use crate::formats::zip;
 use crate::host::autograder as disk;
-use crate::host::class::{self, Mode};
+use crate::host::class::Mode;
 use crate::host::run;
 pub use crate::view::autograder::{Bundle, BundleFile, Outcome};
 use crate::view::grade::{fenced, gradescope_student, Gradescope};
@@ -241,7 +241,7 @@ fn grade_upload(
                 .collect();
             let (dir, note) = disk::locate(&upload, &wanted);
             notes.extend(note);
-            let st = class::grade_student(&lab, "submission", &dir);
+            let st = crate::api::grade::student(&lab, "submission", &dir);
             let missing = st.inputs.iter().any(|i| {
                 i.violations
                     .first()

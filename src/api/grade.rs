@@ -10,7 +10,7 @@ use crate::content::lab::StudentReport;
 use crate::content::lab::{self, Lab, LabInput, Unread};
 use crate::formats::diagnostic::Diagnostics;
 #[cfg(unix)]
-use crate::host::class::{self, Mode};
+use crate::host::class::{self, Mode, Refusal};
 #[cfg(target_os = "linux")]
 use crate::host::run::RunSpec;
 #[cfg(target_os = "linux")]
@@ -43,14 +43,59 @@ pub fn input(
         .file_name()
         .map(class::shown)
         .unwrap_or_else(|| shown.clone());
-    let text = class::read_submission(submission, &shown);
+    let text = class::read_submission(submission, &shown, lab::MAX_SUBMISSION_BYTES);
     grade_read(
         input_text,
         input,
         &student,
-        text.as_deref().map_err(Unread::clone),
+        text.as_deref().map_err(unread),
         m,
     )
+}
+
+/// A refusal of the host's read as the lab grades it.
+#[cfg(unix)]
+fn unread(why: &Refusal) -> Unread {
+    match why {
+        Refusal::Student(why) => Unread::Student(why.clone()),
+        Refusal::Grader(why) => Unread::Grader(why.clone()),
+        Refusal::TooLarge(shown) => lab::too_large(shown),
+    }
+}
+
+/// The stems of the lab's inputs, the files a student folder is read for.
+#[cfg(unix)]
+fn stems(lab: &Lab) -> Vec<&str> {
+    lab.inputs.iter().map(|li| li.stem.as_str()).collect()
+}
+
+/// Grades what was read for `student`, one submission (or refusal) per
+/// input of the lab in order.
+#[cfg(unix)]
+fn grade_student(
+    lab: &Lab,
+    student: &str,
+    read: impl IntoIterator<Item = Result<String, Refusal>>,
+) -> StudentReport {
+    let inputs = lab
+        .inputs
+        .iter()
+        .zip(read)
+        .map(|(li, text)| {
+            let text = text.as_deref().map_err(unread);
+            lab::grade_submission(li, &lab.machine, lab.points, text)
+        })
+        .collect();
+    StudentReport::new(student, inputs)
+}
+
+/// Grades one student folder on `lab` (one `STEM.sched` per input; a
+/// missing file is an invalid submission, with a hint when something close
+/// was found).
+#[cfg(unix)]
+pub fn student(lab: &Lab, student: &str, dir: &Path) -> StudentReport {
+    let read = class::read_student(dir, &stems(lab), lab::MAX_SUBMISSION_BYTES);
+    grade_student(lab, student, read)
 }
 
 /// Grades a submission given as text (`name` is how reports name it, e.g.
@@ -108,11 +153,19 @@ fn grade_read(
 #[cfg(unix)]
 pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades, String> {
     let lab = lab::load_lab(source, name)?;
-    let run = class::grade_dir(&lab, dir, mode)?;
+    let (list, notes) = class::students(dir, mode)?;
+    let stems = stems(&lab);
+    let students = list
+        .iter()
+        .map(|st| {
+            let read = st.read(&stems, lab::MAX_SUBMISSION_BYTES);
+            grade_student(&lab, &st.name, read)
+        })
+        .collect();
     Ok(Grades {
-        students: run.students,
+        students,
         lab,
-        notes: run.notes,
+        notes,
         warning: None,
     })
 }
@@ -270,8 +323,8 @@ pub fn run_lab(
         notes.push(format!("sandbox: {}", sb.isolation.describe()));
     }
     let students = in_parallel(&list, req.spec.jobs, |slot, st| match &st.dir {
-        None => class::linked(&lab, &st.name),
-        Some(d) => run_student(&lab, &files, &sb, &req.spec.words, slot, &st.name, d),
+        Err(why) => grade_student(&lab, &st.name, lab.inputs.iter().map(|_| Err(why.clone()))),
+        Ok(d) => run_student(&lab, &files, &sb, &req.spec.words, slot, &st.name, d),
     });
     let warning = (sb.isolation == Isolation::Off).then(|| {
         "unsandboxed: the students' programs ran with the grader's rights (--unsandboxed); only the limits held".to_string()
@@ -397,6 +450,35 @@ mod tests {
         )
         .unwrap();
         assert!(g.report().violations[0].message.contains("limit"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn each_student_of_a_class_is_graded_on_what_was_read() {
+        let dir = std::env::temp_dir().join(format!("course-api-class-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for st in ["zoe", "amy"] {
+            std::fs::create_dir_all(dir.join(st)).unwrap();
+        }
+        let l = lab::load_lab(&Source::Embedded, "ch23-sched").unwrap();
+        let li = &l.inputs[0];
+        std::fs::write(
+            dir.join("amy").join(format!("{}.sched", li.stem)),
+            li.reference_text(),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(dir.join("amy"), dir.join("bob")).unwrap();
+        let g = lab(&Source::Embedded, "ch23-sched", &dir, Mode::Class).unwrap();
+        let names: Vec<&str> = g.students.iter().map(|s| s.student.as_str()).collect();
+        assert_eq!(names, ["amy", "bob", "zoe"]);
+        let amy = &g.students[0];
+        assert!(amy.inputs[0].valid && !amy.inputs[1].valid);
+        assert_eq!(amy.score, l.points);
+        assert_eq!(g.students[1].score, 0.0);
+        assert!(g.students[1].inputs[0].violations[0]
+            .message
+            .contains("bob is a symbolic link"));
+        assert_eq!(student(&l, "amy", &dir.join("amy")), *amy);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,6 +1,7 @@
-//! Class folders on disk: reading submission files safely and grading a
-//! student folder (one `STEM.sched` per lab input) or a class folder (one
-//! folder per student) with [`crate::content::lab`].
+//! Class folders on disk: the students of a student folder or a class
+//! folder (one folder per student), and what each student's folder holds
+//! (one `STEM.sched` per lab input), read safely as plain text for the
+//! grader to grade.
 //!
 //! Submissions are untrusted, and so is everything in a class folder:
 //!
@@ -14,7 +15,7 @@
 //! - names that are not UTF-8 are shown escaped
 //!   ([`crate::util::text::escape_name`]) and stay distinct;
 //! - a file the grader cannot read (permission denied) is a grading error
-//!   ([`Unread::Grader`]), not the student's zero;
+//!   ([`Refusal::Grader`]), not the student's zero;
 //! - feedback names files relative to the student's folder, never by the
 //!   grader's absolute path.
 //!
@@ -30,12 +31,10 @@ use std::fs::{self, FileType, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::content::lab::{grade_submission, Lab, StudentReport, Unread};
 use crate::util::text::escape_name;
 
-pub use crate::content::lab::{too_large, MAX_SUBMISSION_BYTES};
 /// The most entries of one folder that are looked at.
 pub const MAX_ENTRIES: usize = 10_000;
 /// How deep sub-folders of a student folder are searched for misplaced
@@ -54,11 +53,17 @@ pub enum Mode {
     Class,
 }
 
-/// Every student of a run, and notes for the grader (what was ignored).
-#[derive(Clone, Debug)]
-pub struct ClassRun {
-    pub students: Vec<StudentReport>,
-    pub notes: Vec<String>,
+/// Why a submission was not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The student's doing (no file, a link, not a regular file, not UTF-8
+    /// text): a zero, with this reason.
+    Student(String),
+    /// The grader's side (permission denied, an I/O error): a grading
+    /// error, not the student's zero.
+    Grader(String),
+    /// Over the size limit of the read; the file as messages name it.
+    TooLarge(String),
 }
 
 /// True for names that are never students nor submissions: hidden entries
@@ -93,29 +98,30 @@ fn not_regular(t: &FileType) -> Option<&'static str> {
 }
 
 /// A read failure on the grader's side, or a student's missing file.
-fn io_fault(shown: &str, e: &io::Error) -> Unread {
+fn io_fault(shown: &str, e: &io::Error) -> Refusal {
     match e.kind() {
-        io::ErrorKind::NotFound => Unread::Student(format!("no submission file {shown}")),
-        io::ErrorKind::PermissionDenied => Unread::Grader(format!(
+        io::ErrorKind::NotFound => Refusal::Student(format!("no submission file {shown}")),
+        io::ErrorKind::PermissionDenied => Refusal::Grader(format!(
             "the grader could not read {shown} (permission denied)"
         )),
         _ if e.raw_os_error() == Some(libc::ELOOP) => {
-            Unread::Student(format!("{shown}: a symbolic link is not a submission"))
+            Refusal::Student(format!("{shown}: a symbolic link is not a submission"))
         }
-        _ => Unread::Grader(format!("the grader could not read {shown} ({e})")),
+        _ => Refusal::Grader(format!("the grader could not read {shown} ({e})")),
     }
 }
 
 /// Reads a submission file: only a regular file reached without a symbolic
-/// link, at most [`MAX_SUBMISSION_BYTES`], UTF-8 text. `shown` is how
-/// messages name the file (relative to the student's folder).
-pub fn read_submission(path: &Path, shown: &str) -> Result<String, Unread> {
+/// link, at most `limit` bytes, UTF-8 text. `shown` is how messages name
+/// the file (relative to the student's folder).
+pub fn read_submission(path: &Path, shown: &str, limit: u64) -> Result<String, Refusal> {
+    let too_large = || Refusal::TooLarge(shown.to_string());
     let meta = fs::symlink_metadata(path).map_err(|e| io_fault(shown, &e))?;
     if let Some(why) = not_regular(&meta.file_type()) {
-        return Err(Unread::Student(format!("{shown}: {why}")));
+        return Err(Refusal::Student(format!("{shown}: {why}")));
     }
-    if meta.len() > MAX_SUBMISSION_BYTES {
-        return Err(too_large(shown));
+    if meta.len() > limit {
+        return Err(too_large());
     }
     let file = OpenOptions::new()
         .read(true)
@@ -125,23 +131,23 @@ pub fn read_submission(path: &Path, shown: &str) -> Result<String, Unread> {
     // What was opened, in case the entry changed since the lstat.
     let meta = file.metadata().map_err(|e| io_fault(shown, &e))?;
     if let Some(why) = not_regular(&meta.file_type()) {
-        return Err(Unread::Student(format!("{shown}: {why}")));
+        return Err(Refusal::Student(format!("{shown}: {why}")));
     }
     // A second name for one file: it may be any file of the machine (a
     // hard link to /etc/shadow reads as a submission otherwise).
     if std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
-        return Err(Unread::Student(format!(
+        return Err(Refusal::Student(format!(
             "{shown}: a file with more than one hard link is not a submission"
         )));
     }
     let mut buf = Vec::new();
-    file.take(MAX_SUBMISSION_BYTES + 1)
+    file.take(limit + 1)
         .read_to_end(&mut buf)
         .map_err(|e| io_fault(shown, &e))?;
-    if buf.len() as u64 > MAX_SUBMISSION_BYTES {
-        return Err(too_large(shown));
+    if buf.len() as u64 > limit {
+        return Err(too_large());
     }
-    decode(buf, shown).map_err(Unread::Student)
+    decode(buf, shown).map_err(Refusal::Student)
 }
 
 /// UTF-8 text, or why not (naming UTF-16, the usual near miss).
@@ -223,7 +229,7 @@ fn is_sched(name: &OsStr) -> bool {
 fn nested_files(dir: &Path) -> Vec<Vec<OsString>> {
     let mut out = Vec::new();
     let mut budget = MAX_ENTRIES;
-    let mut stack: Vec<(std::path::PathBuf, Vec<OsString>)> = vec![(dir.to_path_buf(), Vec::new())];
+    let mut stack: Vec<(PathBuf, Vec<OsString>)> = vec![(dir.to_path_buf(), Vec::new())];
     while let Some((d, rel)) = stack.pop() {
         let Ok((entries, _)) = list(&d) else {
             continue;
@@ -278,28 +284,10 @@ pub fn missing_hint(stem: &str, top: &[(OsString, bool)], nested: &[Vec<OsString
     String::new()
 }
 
-/// Grades one student folder (one `STEM.sched` per input; a missing file
-/// is an invalid submission, with a hint when something close was found).
-pub fn grade_student(lab: &Lab, student: &str, dir: &Path) -> StudentReport {
-    let texts = read_student(lab, dir);
-    let inputs = lab
-        .inputs
-        .iter()
-        .zip(texts)
-        .map(|(li, text)| {
-            grade_submission(
-                li,
-                &lab.machine,
-                lab.points,
-                text.as_deref().map_err(Clone::clone),
-            )
-        })
-        .collect();
-    StudentReport::new(student, inputs)
-}
-
-/// The text of each lab input's submission in `dir`, or why not.
-pub fn read_student(lab: &Lab, dir: &Path) -> Vec<Result<String, Unread>> {
+/// The text of the submission `STEM.sched` in `dir` for each of `stems`
+/// (at most `limit` bytes each), or why not: a missing file comes with a
+/// hint when something close was found.
+pub fn read_student(dir: &Path, stems: &[&str], limit: u64) -> Vec<Result<String, Refusal>> {
     let (entries, more) = match list(dir) {
         Ok(l) => l,
         Err(e) => {
@@ -309,10 +297,9 @@ pub fn read_student(lab: &Lab, dir: &Path) -> Vec<Result<String, Unread>> {
                 }
                 _ => format!("the grader could not list the student's folder ({e})"),
             };
-            return lab
-                .inputs
+            return stems
                 .iter()
-                .map(|_| Err(Unread::Grader(why.clone())))
+                .map(|_| Err(Refusal::Grader(why.clone())))
                 .collect();
         }
     };
@@ -321,41 +308,21 @@ pub fn read_student(lab: &Lab, dir: &Path) -> Vec<Result<String, Unread>> {
         .map(|e| (e.name.clone(), e.kind.is_file()))
         .collect();
     let mut nested: Option<Vec<Vec<OsString>>> = None;
-    lab.inputs
+    stems
         .iter()
-        .map(|li| {
-            let want = format!("{}.sched", li.stem);
+        .map(|stem| {
+            let want = format!("{stem}.sched");
             // Past the listing's bound the file is looked for by name.
             if more || entries.iter().any(|e| e.name.as_bytes() == want.as_bytes()) {
-                return read_submission(&dir.join(&want), &want);
+                return read_submission(&dir.join(&want), &want, limit);
             }
             let nested = nested.get_or_insert_with(|| nested_files(dir));
-            Err(Unread::Student(format!(
+            Err(Refusal::Student(format!(
                 "no submission file {want}{}",
-                missing_hint(&li.stem, &top, nested)
+                missing_hint(stem, &top, nested)
             )))
         })
         .collect()
-}
-
-/// A student listed in a class folder whose entry is a symbolic link to a
-/// folder: every input a zero with the reason.
-fn linked_student(lab: &Lab, student: &str) -> StudentReport {
-    let why =
-        format!("{student} is a symbolic link: links are not followed, so nothing in it is graded");
-    let inputs = lab
-        .inputs
-        .iter()
-        .map(|li| {
-            grade_submission(
-                li,
-                &lab.machine,
-                lab.points,
-                Err(Unread::Student(why.clone())),
-            )
-        })
-        .collect();
-    StudentReport::new(student, inputs)
 }
 
 /// How a folder given on the command line is to be graded, by `mode` and
@@ -404,23 +371,25 @@ fn decide(dir: &Path, entries: &[Entry], mode: Mode) -> Result<(Mode, Vec<String
     Ok((mode, notes))
 }
 
-/// Grades a student folder or a class folder (one sub-folder per student,
-/// in name order), as `mode` says or by the rule of the module
-/// documentation.
-pub fn grade_dir(lab: &Lab, dir: &Path, mode: Mode) -> Result<ClassRun, String> {
-    visit(lab, dir, mode, &mut |lab, name, d| {
-        grade_student(lab, name, d)
-    })
-}
-
 /// A student of a folder given to `course grade --lab`.
 #[derive(Clone, Debug)]
 pub struct Student {
     /// The name reports show.
     pub name: String,
-    /// The student's folder, or `None` for a symbolic link in place of
-    /// one (never followed: every input is a zero with the reason).
-    pub dir: Option<std::path::PathBuf>,
+    /// The student's folder, or why nothing in it is looked at (a symbolic
+    /// link in place of one is never followed).
+    pub dir: Result<PathBuf, Refusal>,
+}
+
+impl Student {
+    /// What [`read_student`] reads of this student's folder; for a link,
+    /// its refusal for every stem.
+    pub fn read(&self, stems: &[&str], limit: u64) -> Vec<Result<String, Refusal>> {
+        match &self.dir {
+            Ok(dir) => read_student(dir, stems, limit),
+            Err(why) => stems.iter().map(|_| Err(why.clone())).collect(),
+        }
+    }
 }
 
 /// The students of `dir` (one, or one per sub-folder in name order), as
@@ -446,7 +415,7 @@ pub fn students(dir: &Path, mode: Mode) -> Result<(Vec<Student>, Vec<String>), S
             .unwrap_or_else(|| dir.display().to_string());
         let one = Student {
             name,
-            dir: Some(dir.to_path_buf()),
+            dir: Ok(dir.to_path_buf()),
         };
         return Ok((vec![one], notes));
     }
@@ -456,10 +425,16 @@ pub fn students(dir: &Path, mode: Mode) -> Result<(Vec<Student>, Vec<String>), S
         if e.kind.is_dir() {
             out.push(Student {
                 name,
-                dir: Some(dir.join(&e.name)),
+                dir: Ok(dir.join(&e.name)),
             });
         } else if e.kind.is_symlink() && dir.join(&e.name).is_dir() {
-            out.push(Student { name, dir: None });
+            let why = format!(
+                "{name} is a symbolic link: links are not followed, so nothing in it is graded"
+            );
+            out.push(Student {
+                name,
+                dir: Err(Refusal::Student(why)),
+            });
         }
     }
     if out.is_empty() {
@@ -471,36 +446,12 @@ pub fn students(dir: &Path, mode: Mode) -> Result<(Vec<Student>, Vec<String>), S
     Ok((out, notes))
 }
 
-/// Walks `dir` as [`grade_dir`] does, grading each student folder with
-/// `grade` (the files in it, or a program run in it).
-pub fn visit(
-    lab: &Lab,
-    dir: &Path,
-    mode: Mode,
-    grade: &mut dyn FnMut(&Lab, &str, &Path) -> StudentReport,
-) -> Result<ClassRun, String> {
-    let (list, notes) = students(dir, mode)?;
-    let students = list
-        .iter()
-        .map(|s| match &s.dir {
-            Some(d) => grade(lab, &s.name, d),
-            None => linked_student(lab, &s.name),
-        })
-        .collect();
-    Ok(ClassRun { students, notes })
-}
-
-/// A student whose entry is a symbolic link: every input a zero.
-pub fn linked(lab: &Lab, student: &str) -> StudentReport {
-    linked_student(lab, student)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::data::Source;
-    use crate::content::lab::load_lab;
-    use std::path::PathBuf;
+
+    /// The read limit of the tests (the grader's is the lab's).
+    const LIMIT: u64 = 1 << 20;
 
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("course-host-{}-{name}", std::process::id()));
@@ -509,9 +460,9 @@ mod tests {
         d
     }
 
-    fn student(why: Result<String, Unread>) -> String {
+    fn student(why: Result<String, Refusal>) -> String {
         match why {
-            Err(Unread::Student(s)) => s,
+            Err(Refusal::Student(s)) => s,
             other => panic!("{other:?}"),
         }
     }
@@ -519,14 +470,14 @@ mod tests {
     #[test]
     fn submissions_are_read_with_limits() {
         let d = scratch("read");
-        let e = student(read_submission(&d.join("none.sched"), "none.sched"));
+        let e = student(read_submission(&d.join("none.sched"), "none.sched", LIMIT));
         assert!(e.starts_with("no submission file none.sched"), "{e}");
         std::fs::write(d.join("bin.sched"), b"a 0\n\xff").unwrap();
-        let e = student(read_submission(&d.join("bin.sched"), "bin.sched"));
+        let e = student(read_submission(&d.join("bin.sched"), "bin.sched", LIMIT));
         assert!(e.contains("invalid UTF-8 at byte 4"), "{e}");
         std::fs::write(d.join("ok.sched"), "a 0\n").unwrap();
         assert_eq!(
-            read_submission(&d.join("ok.sched"), "ok.sched").unwrap(),
+            read_submission(&d.join("ok.sched"), "ok.sched", LIMIT).unwrap(),
             "a 0\n"
         );
         let utf16: Vec<u8> = [0xff, 0xfe]
@@ -534,7 +485,7 @@ mod tests {
             .chain("a 0\n".encode_utf16().flat_map(u16::to_le_bytes))
             .collect();
         std::fs::write(d.join("w.sched"), utf16).unwrap();
-        let e = student(read_submission(&d.join("w.sched"), "w.sched"));
+        let e = student(read_submission(&d.join("w.sched"), "w.sched", LIMIT));
         assert!(e.contains("UTF-16 text; save it as UTF-8"), "{e}");
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -543,22 +494,22 @@ mod tests {
     fn links_fifos_and_folders_are_not_opened() {
         let d = scratch("special");
         std::os::unix::fs::symlink("/etc/passwd", d.join("link.sched")).unwrap();
-        let e = student(read_submission(&d.join("link.sched"), "link.sched"));
+        let e = student(read_submission(&d.join("link.sched"), "link.sched", LIMIT));
         assert_eq!(e, "link.sched: a symbolic link is not a submission");
         let fifo = std::ffi::CString::new(d.join("p.sched").as_os_str().as_bytes()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
-        let e = student(read_submission(&d.join("p.sched"), "p.sched"));
+        let e = student(read_submission(&d.join("p.sched"), "p.sched", LIMIT));
         assert_eq!(e, "p.sched: a FIFO (named pipe) is not a submission");
         std::fs::write(d.join("orig"), "a 0\n").unwrap();
         std::fs::hard_link(d.join("orig"), d.join("hard.sched")).unwrap();
-        let e = student(read_submission(&d.join("hard.sched"), "hard.sched"));
+        let e = student(read_submission(&d.join("hard.sched"), "hard.sched", LIMIT));
         assert_eq!(
             e,
             "hard.sched: a file with more than one hard link is not a submission"
         );
         std::fs::create_dir(d.join("dir.sched")).unwrap();
-        let e = student(read_submission(&d.join("dir.sched"), "dir.sched"));
+        let e = student(read_submission(&d.join("dir.sched"), "dir.sched", LIMIT));
         assert_eq!(e, "dir.sched: a folder is not a submission");
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -568,12 +519,12 @@ mod tests {
         let e = io::Error::from(io::ErrorKind::PermissionDenied);
         assert_eq!(
             io_fault("running.sched", &e),
-            Unread::Grader("the grader could not read running.sched (permission denied)".into())
+            Refusal::Grader("the grader could not read running.sched (permission denied)".into())
         );
         let e = io::Error::from_raw_os_error(libc::EIO);
-        assert!(matches!(io_fault("x", &e), Unread::Grader(_)));
+        assert!(matches!(io_fault("x", &e), Refusal::Grader(_)));
         let e = io::Error::from_raw_os_error(libc::ELOOP);
-        assert!(matches!(io_fault("x", &e), Unread::Student(_)));
+        assert!(matches!(io_fault("x", &e), Refusal::Student(_)));
     }
 
     #[test]
@@ -606,58 +557,68 @@ mod tests {
     }
 
     #[test]
-    fn class_folders_are_graded_per_student_in_name_order() {
-        let lab = load_lab(&Source::Embedded, "ch23-sched").unwrap();
+    fn over_the_limit_is_refused_by_name() {
+        let d = scratch("limit");
+        std::fs::write(d.join("big.sched"), "a 0\nb 1\n").unwrap();
+        assert_eq!(
+            read_submission(&d.join("big.sched"), "big.sched", 4),
+            Err(Refusal::TooLarge("big.sched".into()))
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn class_folders_list_students_in_name_order() {
         let d = scratch("class");
         for st in ["zoe", "amy", ".git", "__MACOSX"] {
             std::fs::create_dir_all(d.join(st)).unwrap();
         }
-        let li = &lab.inputs[0];
-        std::fs::write(
-            d.join("amy").join(format!("{}.sched", li.stem)),
-            li.reference_text(),
-        )
-        .unwrap();
-        let r = grade_dir(&lab, &d, Mode::Detect).unwrap().students;
-        let names: Vec<&str> = r.iter().map(|s| s.student.as_str()).collect();
+        std::fs::write(d.join("amy").join("a.sched"), "a 0\n").unwrap();
+        let (list, _) = students(&d, Mode::Detect).unwrap();
+        let names: Vec<&str> = list.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["amy", "zoe"]);
-        assert!(r[0].inputs[0].valid && !r[0].inputs[1].valid);
-        assert_eq!(r[0].score, lab.points);
+        let read = list[0].read(&["a", "b"], LIMIT);
+        assert_eq!(read[0], Ok("a 0\n".to_string()));
+        assert_eq!(student(read[1].clone()), "no submission file b.sched");
         // A folder with .sched files is one student.
-        let one = grade_dir(&lab, &d.join("amy"), Mode::Detect).unwrap();
-        assert_eq!(one.students[0].student, "amy");
+        let (one, _) = students(&d.join("amy"), Mode::Detect).unwrap();
+        assert_eq!(one[0].name, "amy");
         // An empty folder is nothing to grade.
-        assert!(grade_dir(&lab, &d.join("zoe"), Mode::Detect).is_err());
+        assert!(students(&d.join("zoe"), Mode::Detect).is_err());
         // A stray .sched at the class root is an error naming it…
         std::fs::write(d.join("running.sched"), "c 0\n").unwrap();
-        let e = grade_dir(&lab, &d, Mode::Detect).unwrap_err();
+        let e = students(&d, Mode::Detect).unwrap_err();
         assert!(e.contains("also running.sched at its top"), "{e}");
         // …unless the mode is explicit.
-        let run = grade_dir(&lab, &d, Mode::Class).unwrap();
-        assert_eq!(run.students.len(), 2);
-        assert!(run.notes[0].contains("running.sched"), "{:?}", run.notes);
+        let (list, notes) = students(&d, Mode::Class).unwrap();
+        assert_eq!(list.len(), 2);
+        assert!(notes[0].contains("running.sched"), "{notes:?}");
+        // A link in place of a student folder is refused, never followed.
+        std::os::unix::fs::symlink(d.join("amy"), d.join("bob")).unwrap();
+        let (list, _) = students(&d, Mode::Class).unwrap();
+        let why = "bob is a symbolic link: links are not followed, so nothing in it is graded";
+        assert_eq!(list[1].dir, Err(Refusal::Student(why.into())));
+        assert_eq!(student(list[1].read(&["a"], LIMIT).remove(0)), why);
         let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]
     fn a_folder_past_the_listing_bound_is_said_so_and_files_are_found_by_name() {
-        let lab = load_lab(&Source::Embedded, "ch23-sched").unwrap();
         let d = scratch("crowded");
         let amy = d.join("amy");
         std::fs::create_dir_all(&amy).unwrap();
-        for li in &lab.inputs {
-            std::fs::write(amy.join(format!("{}.sched", li.stem)), li.reference_text()).unwrap();
+        for stem in ["a", "b"] {
+            std::fs::write(amy.join(format!("{stem}.sched")), "a 0\n").unwrap();
         }
         for i in 0..MAX_ENTRIES {
             std::fs::write(amy.join(format!(".junk{i}")), "").unwrap();
             std::fs::write(d.join(format!(".junk{i}")), "").unwrap();
         }
         // However the folder is ordered, every submission is read.
-        let one = grade_dir(&lab, &amy, Mode::Student).unwrap();
-        assert_eq!(one.students[0].score, lab.points * lab.inputs.len() as f64);
-        let run = grade_dir(&lab, &d, Mode::Class);
-        let notes = match run {
-            Ok(r) => r.notes,
+        let read = read_student(&amy, &["a", "b"], LIMIT);
+        assert!(read.iter().all(Result::is_ok), "{read:?}");
+        let notes = match students(&d, Mode::Class) {
+            Ok((_, notes)) => notes,
             Err(e) => vec![e],
         };
         assert!(

@@ -10,11 +10,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::forbidden::{braces, k, tables};
-use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, Verdict};
+use super::forbidden::{k, located, named_slip, tables};
+use super::hazard::{advance, union};
+use super::{all_right, mistakes_only, set_text, Drill, Mistake, MistakeKind, Verdict};
 use crate::engine::hazard::{set_string, Automaton};
 use crate::formats::answer::{self, shorten};
-use crate::formats::diagnostic::Diagnostic;
 use crate::model::ids::ClassId;
 use crate::model::machine::{Machine, MachineInfo};
 use crate::util::rng::{Rng, GENERATOR_VERSION};
@@ -67,13 +67,13 @@ pub struct StateRow {
 impl StateRow {
     /// The row as an answer line: `{0, 2}: - {0, 1, 2} {1}`.
     pub fn line(&self) -> String {
-        let mut items = vec![format!("{}:", braces(&self.state))];
+        let mut items = vec![format!("{}:", set_text(&self.state))];
         items.extend(
             self.issue
                 .values()
-                .map(|t| t.as_ref().map_or("-".to_string(), |t| braces(t))),
+                .map(|t| t.as_ref().map_or("-".to_string(), |t| set_text(t))),
         );
-        items.push(braces(&self.advance));
+        items.push(set_text(&self.advance));
         items.join(" ")
     }
 }
@@ -229,181 +229,41 @@ fn issue_reason(m: &Machine, o: ClassId, state: &[u32], to: Option<&Vec<u32>>) -
 pub fn check(seed: u64, text: &str, file: &str) -> Report {
     let m = machine(seed);
     let want = rows(&m);
-    let nclass = m.classes().len();
-    let events: Vec<String> = m
-        .classes()
-        .iter()
-        .map(|c| format!("Issue({})", c.name))
-        .chain(["Advance".to_string()])
-        .collect();
-    let located = |line: u32, column: u32, message: String| {
-        Verdict::Wrong(Mistake::new(
-            MistakeKind::Format,
-            Diagnostic::new(file, line, column, message).to_string(),
-        ))
-    };
-    let mut verdicts = Vec::new();
-    // The rows given, by state.
-    let mut given: BTreeMap<Vec<u32>, Given> = BTreeMap::new();
-    let mut extra = Vec::new();
-    for l in answer::lines(text) {
-        let items = match answer::set_row(l.text) {
-            Ok(items) => items,
-            Err((at, e)) => {
-                verdicts.push(located(l.line, l.column + at as u32, e));
-                continue;
-            }
-        };
-        if items.len() != nclass + 2 {
-            verdicts.push(located(
-                l.line,
-                l.column,
-                format!(
-                    "expected a state and {} transitions ({}), found {} item(s)",
-                    nclass + 1,
-                    events.join(", "),
-                    items.len()
-                ),
-            ));
-            continue;
-        }
-        let Some(state) = &items[0].set else {
-            verdicts.push(located(
-                l.line,
-                l.column,
-                "a line starts with its state, a set such as {0, 2}".into(),
-            ));
-            continue;
-        };
-        // Elements are at most answer::MAX_SET_ELEMENT.
-        let key: Vec<u32> = state.iter().map(|&x| x as u32).collect();
-        let row = Given {
-            line: l.line,
-            items: items
-                .into_iter()
-                .map(|i| (l.column + i.offset as u32, i.set))
-                .collect(),
-        };
-        if let Some(first) = given.get(&key) {
-            extra.push(Verdict::Wrong(Mistake::new(
-                MistakeKind::Duplicate,
-                format!(
-                    "{}:{}: state {} is listed twice (first on line {})",
-                    file,
-                    row.line,
-                    shorten(&set_string(&key)),
-                    first.line
-                ),
-            )));
-            continue;
-        }
-        given.insert(key, row);
-    }
-    let reachable: BTreeSet<&Vec<u32>> = want.iter().map(|r| &r.state).collect();
-    // The states the student's own transitions reach from ∅: a state
-    // reached only through a wrong transition (or missed because of one)
-    // is that transition's consequence, not a mistake of its own.
-    let own_reach: BTreeSet<Vec<u32>> = {
-        let mut seen: BTreeSet<Vec<u32>> = BTreeSet::from([Vec::new()]);
-        let mut todo: Vec<Vec<u32>> = vec![Vec::new()];
-        while let Some(st) = todo.pop() {
-            let Some(g) = given.get(&st) else { continue };
-            for (_, t) in g.items.iter().skip(1) {
-                let Some(t) = t else { continue };
-                let t: Vec<u32> = t.iter().map(|&x| x as u32).collect();
-                if seen.insert(t.clone()) {
-                    todo.push(t);
+    let events = event_names(&m);
+    let Answer {
+        mut verdicts,
+        given,
+        twice,
+    } = read_answer(text, file, &events);
+    let own_reach = own_reach(&given);
+    // What only follows from a wrong transition, listed under it.
+    let mut knock_on: Vec<String> = Vec::new();
+    for w in &want {
+        match given.get(&w.state) {
+            None if !own_reach.contains(&w.state) => knock_on.push(format!(
+                "state {} is not listed: your transitions do not reach it",
+                set_string(&w.state)
+            )),
+            None => verdicts.push(missing_state(&want, w)),
+            Some(g) => {
+                let wrong = wrong_transitions(&m, &events, file, w, g);
+                if wrong.is_empty() {
+                    verdicts.push(Verdict::Right(w.clone()));
+                } else {
+                    verdicts.extend(wrong.into_iter().map(Verdict::Wrong));
                 }
             }
         }
-        seen
-    };
-    let mut knock_on: Vec<String> = Vec::new();
-    for w in &want {
-        let Some(g) = given.get(&w.state) else {
-            if !own_reach.contains(&w.state) {
-                knock_on.push(format!(
-                    "state {} is not listed: your transitions do not reach it",
-                    set_string(&w.state)
-                ));
-                continue;
-            }
-            let from = want.iter().find_map(|r| {
-                let by_issue = r.issue.iter().find_map(|(c, t)| {
-                    (t.as_ref() == Some(&w.state)).then(|| format!("Issue({c})"))
-                });
-                by_issue
-                    .or_else(|| (r.advance == w.state).then(|| "Advance".to_string()))
-                    .filter(|_| r.state != w.state)
-                    .map(|e| format!("{} from {}", e, set_string(&r.state)))
-            });
-            let how = match from {
-                Some(how) if !w.state.is_empty() => format!("{how} reaches it"),
-                _ => "the start state".to_string(),
-            };
-            verdicts.push(Verdict::Wrong(Mistake::new(
-                MistakeKind::Missing,
-                format!("state {}: missing ({how})", set_string(&w.state)),
-            )));
-            continue;
-        };
-        let mut wrong = Vec::new();
-        let wanted = w
-            .issue
-            .values()
-            .map(Option::as_ref)
-            .chain([Some(&w.advance)]);
-        for (e, ((line_col, got), want_t)) in g.items.iter().skip(1).zip(wanted).enumerate() {
-            let got_t: Option<Vec<u32>> =
-                got.as_ref().map(|s| s.iter().map(|&x| x as u32).collect());
-            if got_t.as_ref() == want_t {
-                continue;
-            }
-            let said = got_t
-                .as_deref()
-                .map_or("-".to_string(), |s| shorten(&set_string(s)));
-            let why = if e < nclass {
-                issue_reason(&m, ClassId::from_index(e), &w.state, want_t)
-            } else {
-                format!(
-                    "Advance drops offset 0 and moves the others down one, giving {}",
-                    set_string(&w.advance)
-                )
-            };
-            let slip = got_t
-                .as_deref()
-                .zip(want_t.map(Vec::as_slice))
-                .and_then(|(g, w)| super::set_slip(g, w));
-            let (kind, named) = match slip {
-                Some((k, t)) => (k, format!("{t}: ")),
-                None => (MistakeKind::Wrong, String::new()),
-            };
-            wrong.push(Mistake::new(
-                kind,
-                format!(
-                    "{file}:{}:{line_col}: from {}, {}: {named}you said {said}; {why}",
-                    g.line,
-                    set_string(&w.state),
-                    events[e]
-                ),
-            ));
-        }
-        if wrong.is_empty() {
-            verdicts.push(Verdict::Right(w.clone()));
-        } else {
-            verdicts.extend(wrong.into_iter().map(Verdict::Wrong));
-        }
     }
-    for (state, g) in &given {
-        if !reachable.contains(state) && own_reach.contains(state) {
+    let reachable: BTreeSet<&Vec<u32>> = want.iter().map(|r| &r.state).collect();
+    for (state, g) in given.iter().filter(|(s, _)| !reachable.contains(s)) {
+        if own_reach.contains(state) {
             knock_on.push(format!(
                 "{file}:{}: state {} is listed because your transitions reach it",
                 g.line,
                 shorten(&set_string(state))
             ));
-            continue;
-        }
-        if !reachable.contains(state) {
+        } else {
             verdicts.push(Verdict::Wrong(Mistake::new(
                 MistakeKind::Unknown,
                 format!(
@@ -414,7 +274,199 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
             )));
         }
     }
-    // Under the first wrong transition; without one they are mistakes.
+    attach_knock_on(&mut verdicts, knock_on);
+    verdicts.extend(twice);
+    Report {
+        correct: all_right(&verdicts),
+        drill: Drill::Automaton,
+        verdicts,
+        seed,
+    }
+}
+
+/// The events of a row, in its order: `Issue(A)`, `Issue(B)`, …, `Advance`.
+fn event_names(m: &Machine) -> Vec<String> {
+    m.classes()
+        .iter()
+        .map(|c| format!("Issue({})", c.name))
+        .chain(["Advance".to_string()])
+        .collect()
+}
+
+/// An answer read line by line.
+struct Answer {
+    /// The lines that could not be read.
+    verdicts: Vec<Verdict<StateRow>>,
+    /// The rows given, by state.
+    given: BTreeMap<Vec<u32>, Given>,
+    /// The rows of a state given again.
+    twice: Vec<Verdict<StateRow>>,
+}
+
+/// Reads one row per line ([`answer::set_row`]): a state, then a set or
+/// `-` for each of `events`; the first row of a state counts.
+fn read_answer(text: &str, file: &str, events: &[String]) -> Answer {
+    let mut read = Answer {
+        verdicts: Vec::new(),
+        given: BTreeMap::new(),
+        twice: Vec::new(),
+    };
+    let unread = |line: u32, column: u32, message: String| {
+        located(MistakeKind::Format, file, line, column, message)
+    };
+    for l in answer::lines(text) {
+        let items = match answer::set_row(l.text) {
+            Ok(items) => items,
+            Err((at, e)) => {
+                read.verdicts.push(unread(l.line, l.column + at as u32, e));
+                continue;
+            }
+        };
+        if items.len() != events.len() + 1 {
+            read.verdicts.push(unread(
+                l.line,
+                l.column,
+                format!(
+                    "expected a state and {} transitions ({}), found {} item(s)",
+                    events.len(),
+                    events.join(", "),
+                    items.len()
+                ),
+            ));
+            continue;
+        }
+        let Some(state) = &items[0].set else {
+            read.verdicts.push(unread(
+                l.line,
+                l.column,
+                "a line starts with its state, a set such as {0, 2}".into(),
+            ));
+            continue;
+        };
+        // Elements are at most answer::MAX_SET_ELEMENT.
+        let key: Vec<u32> = state.iter().map(|&x| x as u32).collect();
+        if let Some(first) = read.given.get(&key) {
+            read.twice.push(Verdict::Wrong(Mistake::new(
+                MistakeKind::Duplicate,
+                format!(
+                    "{}:{}: state {} is listed twice (first on line {})",
+                    file,
+                    l.line,
+                    shorten(&set_string(&key)),
+                    first.line
+                ),
+            )));
+            continue;
+        }
+        let row = Given {
+            line: l.line,
+            items: items
+                .into_iter()
+                .map(|i| (l.column + i.offset as u32, i.set))
+                .collect(),
+        };
+        read.given.insert(key, row);
+    }
+    read
+}
+
+/// The states the student's own transitions reach from ∅: a state reached
+/// only through a wrong transition (or missed because of one) is that
+/// transition's consequence, not a mistake of its own.
+fn own_reach(given: &BTreeMap<Vec<u32>, Given>) -> BTreeSet<Vec<u32>> {
+    let mut seen: BTreeSet<Vec<u32>> = BTreeSet::from([Vec::new()]);
+    let mut todo: Vec<Vec<u32>> = vec![Vec::new()];
+    while let Some(st) = todo.pop() {
+        let Some(g) = given.get(&st) else { continue };
+        for (_, t) in g.items.iter().skip(1) {
+            let Some(t) = t else { continue };
+            let t: Vec<u32> = t.iter().map(|&x| x as u32).collect();
+            if seen.insert(t.clone()) {
+                todo.push(t);
+            }
+        }
+    }
+    seen
+}
+
+/// A reachable state `w` the answer does not list, with the transition of
+/// `want` that reaches it.
+fn missing_state(want: &[StateRow], w: &StateRow) -> Verdict<StateRow> {
+    let from = want.iter().find_map(|r| {
+        let by_issue = r
+            .issue
+            .iter()
+            .find_map(|(c, t)| (t.as_ref() == Some(&w.state)).then(|| format!("Issue({c})")));
+        by_issue
+            .or_else(|| (r.advance == w.state).then(|| "Advance".to_string()))
+            .filter(|_| r.state != w.state)
+            .map(|e| format!("{} from {}", e, set_string(&r.state)))
+    });
+    let how = match from {
+        Some(how) if !w.state.is_empty() => format!("{how} reaches it"),
+        _ => "the start state".to_string(),
+    };
+    Verdict::Wrong(Mistake::new(
+        MistakeKind::Missing,
+        format!("state {}: missing ({how})", set_string(&w.state)),
+    ))
+}
+
+/// The transitions of the row `g` given for state `w` that differ from
+/// `w`'s, each located and explained by Algorithm 23.1.7.
+fn wrong_transitions(
+    m: &Machine,
+    events: &[String],
+    file: &str,
+    w: &StateRow,
+    g: &Given,
+) -> Vec<Mistake> {
+    let nclass = m.classes().len();
+    let wanted = w
+        .issue
+        .values()
+        .map(Option::as_ref)
+        .chain([Some(&w.advance)]);
+    let mut wrong = Vec::new();
+    for (e, ((line_col, got), want_t)) in g.items.iter().skip(1).zip(wanted).enumerate() {
+        let got_t: Option<Vec<u32>> = got.as_ref().map(|s| s.iter().map(|&x| x as u32).collect());
+        if got_t.as_ref() == want_t {
+            continue;
+        }
+        let said = got_t
+            .as_deref()
+            .map_or("-".to_string(), |s| shorten(&set_string(s)));
+        let why = if e < nclass {
+            issue_reason(m, ClassId::from_index(e), &w.state, want_t)
+        } else {
+            format!(
+                "Advance drops offset 0 and moves the others down one, giving {}",
+                set_string(&w.advance)
+            )
+        };
+        let (kind, named) = named_slip(
+            got_t
+                .as_deref()
+                .zip(want_t.map(Vec::as_slice))
+                .and_then(|(g, w)| super::set_slip(g, w)),
+        );
+        wrong.push(Mistake::new(
+            kind,
+            format!(
+                "{file}:{}:{line_col}: from {}, {}: {named}you said {said}; {why}",
+                g.line,
+                set_string(&w.state),
+                events[e]
+            ),
+        ));
+    }
+    wrong
+}
+
+/// Lists `knock_on` under the first wrong transition (the first mistake
+/// that is not about the format); without one, each is a mistake of its
+/// own.
+fn attach_knock_on(verdicts: &mut Vec<Verdict<StateRow>>, knock_on: Vec<String>) {
     match verdicts.iter_mut().find_map(|v| match v {
         Verdict::Wrong(mk) if mk.kind != MistakeKind::Format => Some(mk),
         _ => None,
@@ -425,13 +477,6 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                 .into_iter()
                 .map(|k| Verdict::Wrong(Mistake::new(MistakeKind::Missing, k))),
         ),
-    }
-    verdicts.extend(extra);
-    Report {
-        correct: all_right(&verdicts),
-        drill: Drill::Automaton,
-        verdicts,
-        seed,
     }
 }
 
@@ -462,18 +507,15 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
             let issue = if s.iter().any(|x| ko.contains(x)) {
                 "is undefined (K meets the state)".to_string()
             } else {
-                let mut u: Vec<u32> = s.iter().chain(&ko).copied().collect();
-                u.sort_unstable();
-                u.dedup();
-                format!("gives {}", super::set_text(&u))
+                format!("gives {}", set_text(&union(&s, &ko)))
             };
-            let adv: Vec<u32> = s.iter().filter(|&&x| x > 0).map(|x| x - 1).collect();
+            let adv = advance(&s);
             format!(
                 " For example, from {} (not a state of this automaton): Issue({}) \
                  {issue}, Advance gives {}.",
-                super::set_text(&s),
+                set_text(&s),
                 m.class(o).name,
-                super::set_text(&adv)
+                set_text(&adv)
             )
         }
         _ => String::new(),

@@ -5,12 +5,14 @@
 //! the resource right after `A` issues on it alone) read with
 //! [`answer::bits`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{all_right, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, Verdict};
+use super::{
+    all_right, mistakes_only, set_text, Drill, Mistake, MistakeKind, ProblemLine, Verdict,
+};
 use crate::engine::hazard;
 use crate::formats::answer::{self, shorten};
 use crate::formats::diagnostic::Diagnostic;
@@ -62,19 +64,13 @@ impl Solution {
         let sets = self
             .forbidden
             .iter()
-            .map(|(key, f)| format!("{key} = {}\n", braces(f)));
+            .map(|(key, f)| format!("{key} = {}\n", set_text(f)));
         let vectors = self
             .collision_vectors
             .iter()
             .map(|(class, v)| format!("CV({class}) = {v}\n"));
         sets.chain(vectors).collect()
     }
-}
-
-/// `{0, 2}`: a set as an answer file writes it.
-pub(super) fn braces(f: &[u32]) -> String {
-    let v: Vec<String> = f.iter().map(u32::to_string).collect();
-    format!("{{{}}}", v.join(", "))
 }
 
 /// A set or a vector the student got right.
@@ -156,7 +152,13 @@ pub fn resource(m: &Machine) -> ResourceId {
 
 /// `K(o)` on `r`, sorted: the offsets class `o` reserves.
 pub(super) fn k(m: &Machine, o: ClassId) -> Vec<u32> {
-    let mut k: Vec<u32> = m.class(o).offsets(resource(m)).collect();
+    offsets_on(m, o, resource(m))
+}
+
+/// The offsets class `o` reserves on resource `r`, sorted, each once
+/// (Definition 23.1.5's K(o) on `r`).
+pub(super) fn offsets_on(m: &Machine, o: ClassId, r: ResourceId) -> Vec<u32> {
+    let mut k: Vec<u32> = m.class(o).offsets(r).collect();
     k.sort_unstable();
     k.dedup();
     k
@@ -217,149 +219,50 @@ struct Given<'t> {
     key_column: u32,
 }
 
+/// A mistake of `kind` located at `line:column` of `file`.
+pub(super) fn located<R>(
+    kind: MistakeKind,
+    file: &str,
+    line: u32,
+    column: u32,
+    message: String,
+) -> Verdict<R> {
+    Verdict::Wrong(Mistake::new(
+        kind,
+        Diagnostic::new(file, line, column, message).to_string(),
+    ))
+}
+
+/// The kind of a wrong set and the words that name its slip
+/// ([`super::set_slip`], e.g. `the right set shifted up by one: `), or a
+/// plain wrong value and no words when there is no slip.
+pub(super) fn named_slip(slip: Option<(MistakeKind, String)>) -> (MistakeKind, String) {
+    match slip {
+        Some((kind, text)) => (kind, format!("{text}: ")),
+        None => (MistakeKind::Wrong, String::new()),
+    }
+}
+
 /// Checks `F(A,B) = {…}` and `CV(A) = bits` lines (`:` for `=` too; blanks
 /// inside the key ignored; a key given twice counts as its last line; a
 /// key the machine does not have is a format mistake).
 pub fn check(seed: u64, text: &str, file: &str) -> Report {
     let m = machine(seed);
-    let mut given: BTreeMap<String, Given> = BTreeMap::new();
-    let mut verdicts: Vec<Verdict<Right>> = Vec::new();
-    for l in answer::lines(text) {
-        // `KEY = VALUE` or `KEY: VALUE`, as in every key-value answer.
-        match l.text.split_once(['=', ':']) {
-            Some((k, v)) => {
-                let key: String = k.chars().filter(|c| !c.is_whitespace()).collect();
-                let set = v.trim();
-                let skipped = &l.text[..l.text.len() - v.trim_start().len()];
-                given.insert(
-                    key,
-                    Given {
-                        set,
-                        line: l.line,
-                        column: l.column + skipped.chars().count() as u32,
-                        key_column: l.column,
-                    },
-                );
-            }
-            None => verdicts.push(Verdict::Wrong(Mistake::new(
-                MistakeKind::Format,
-                Diagnostic::new(
-                    file,
-                    l.line,
-                    l.column,
-                    format!(
-                        "expected 'F(A,B) = {{…}}' or 'CV(A) = bits', found '{}'",
-                        shorten(l.text)
-                    ),
-                )
-                .to_string(),
-            ))),
-        }
-    }
-    let located = |key: &str, g: &Given, e: String| {
-        Verdict::Wrong(Mistake::new(
-            MistakeKind::Format,
-            Diagnostic::new(file, g.line, g.column, format!("{key}: {e}")).to_string(),
-        ))
-    };
-    let missing = |key: &str| {
-        Verdict::Wrong(Mistake::new(
-            MistakeKind::Missing,
-            format!("{key}: missing"),
-        ))
-    };
+    let (given, mut verdicts) = read_keys(text, file);
     let sets = forbidden(&m);
     let vectors = vectors(&m);
-    for (key, g) in &given {
-        let known = sets.iter().any(|(k, _)| k == key)
-            || vectors.iter().any(|(c, _)| format!("CV({c})") == *key);
-        if !known {
-            let names: Vec<&str> = vectors.iter().map(|(c, _)| c.as_str()).collect();
-            verdicts.push(Verdict::Wrong(Mistake::new(
-                MistakeKind::Format,
-                Diagnostic::new(
-                    file,
-                    g.line,
-                    g.key_column,
-                    format!(
-                        "'{}' is not asked for: the classes are {}, and the answer gives F(o,o') for every pair and CV(o) for every class",
-                        shorten(key),
-                        names.join(", ")
-                    ),
-                )
-                .to_string(),
-            )));
-        }
-    }
+    verdicts.extend(keys_not_asked_for(file, &given, &sets, &vectors));
     for (key, want) in sets {
-        let verdict = match given.get(&key) {
-            None => missing(&key),
-            Some(g) => match answer::set(g.set) {
-                Ok(got) => {
-                    // Elements are at most answer::MAX_SET_ELEMENT.
-                    let got: Vec<u32> = got.into_iter().map(|x| x as u32).collect();
-                    if got == want {
-                        Verdict::Right(Right {
-                            key,
-                            value: hazard::set_string(&got),
-                        })
-                    } else {
-                        let (kind, named) = match super::set_slip(&got, &want) {
-                            Some((k, t)) => (k, format!("{t}: ")),
-                            None => (MistakeKind::Wrong, String::new()),
-                        };
-                        Verdict::Wrong(Mistake::new(
-                            kind,
-                            format!(
-                                "{key}: {named}you said {}, it is {}",
-                                shorten(&hazard::set_string(&got)),
-                                hazard::set_string(&want)
-                            ),
-                        ))
-                    }
-                }
-                Err(e) => located(&key, g, e),
-            },
-        };
+        let verdict = judge(&given, file, key, answer::set, |key, got, _| {
+            compare_set(key, &got, &want)
+        });
         verdicts.push(verdict);
     }
     for (class, want) in vectors {
         let key = format!("CV({class})");
-        let verdict = match given.get(&key) {
-            None => missing(&key),
-            Some(g) => match answer::bits(g.set) {
-                Ok(got) => {
-                    let got: Vec<u32> = got.into_iter().map(|x| x as u32).collect();
-                    let bits = hazard::bits(&want);
-                    if got == want {
-                        Verdict::Right(Right { key, value: bits })
-                    } else {
-                        let digits: String =
-                            g.set.chars().filter(|c| matches!(c, '0' | '1')).collect();
-                        let reversed: String = digits.chars().rev().collect();
-                        let (kind, named) =
-                            if reversed.trim_end_matches('0') == bits.trim_end_matches('0') {
-                                (
-                                    MistakeKind::Reversed,
-                                    "reversed, offset 0 is the first bit: ",
-                                )
-                            } else {
-                                (MistakeKind::Wrong, "")
-                            };
-                        Verdict::Wrong(Mistake::new(
-                            kind,
-                            format!(
-                                "{key}: {named}you said {}, it is {bits} ({}): right after {class} issues, r is reserved at the offsets K({class}) = {}",
-                                shorten(g.set),
-                                hazard::bit_order(bits.len()),
-                                hazard::set_string(&want),
-                            ),
-                        ))
-                    }
-                }
-                Err(e) => located(&key, g, e),
-            },
-        };
+        let verdict = judge(&given, file, key, answer::bits, |key, got, g| {
+            compare_vector(key, &class, &got, &want, g.set)
+        });
         verdicts.push(verdict);
     }
     Report {
@@ -368,6 +271,154 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
         verdicts,
         seed,
     }
+}
+
+/// Reads the `KEY = VALUE` lines (or `KEY: VALUE`, as in every key-value
+/// answer), blanks dropped from the key, the last line of a key kept; a
+/// line with neither `=` nor `:` is a format mistake.
+fn read_keys<'t>(text: &'t str, file: &str) -> (BTreeMap<String, Given<'t>>, Vec<Verdict<Right>>) {
+    let mut given = BTreeMap::new();
+    let mut verdicts = Vec::new();
+    for l in answer::lines(text) {
+        let Some((k, v)) = l.text.split_once(['=', ':']) else {
+            verdicts.push(located(
+                MistakeKind::Format,
+                file,
+                l.line,
+                l.column,
+                format!(
+                    "expected 'F(A,B) = {{…}}' or 'CV(A) = bits', found '{}'",
+                    shorten(l.text)
+                ),
+            ));
+            continue;
+        };
+        let key: String = k.chars().filter(|c| !c.is_whitespace()).collect();
+        let skipped = &l.text[..l.text.len() - v.trim_start().len()];
+        given.insert(
+            key,
+            Given {
+                set: v.trim(),
+                line: l.line,
+                column: l.column + skipped.chars().count() as u32,
+                key_column: l.column,
+            },
+        );
+    }
+    (given, verdicts)
+}
+
+/// A format mistake, at its key, for every key given that is neither one of
+/// the `sets` nor the collision vector of a class of `vectors`.
+fn keys_not_asked_for(
+    file: &str,
+    given: &BTreeMap<String, Given>,
+    sets: &[(String, Vec<u32>)],
+    vectors: &[(String, Vec<u32>)],
+) -> Vec<Verdict<Right>> {
+    let names: Vec<&str> = vectors.iter().map(|(c, _)| c.as_str()).collect();
+    given
+        .iter()
+        .filter(|(key, _)| {
+            !sets.iter().any(|(k, _)| k == *key)
+                && !vectors.iter().any(|(c, _)| format!("CV({c})") == **key)
+        })
+        .map(|(key, g)| {
+            located(
+                MistakeKind::Format,
+                file,
+                g.line,
+                g.key_column,
+                format!(
+                    "'{}' is not asked for: the classes are {}, and the answer gives F(o,o') for every pair and CV(o) for every class",
+                    shorten(key),
+                    names.join(", ")
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The verdict on `key`: missing, unreadable by `read` (a format mistake
+/// located at the value), or what `compare` says of the value read.
+fn judge(
+    given: &BTreeMap<String, Given>,
+    file: &str,
+    key: String,
+    read: fn(&str) -> Result<BTreeSet<u64>, String>,
+    compare: impl FnOnce(String, Vec<u32>, &Given) -> Verdict<Right>,
+) -> Verdict<Right> {
+    let Some(g) = given.get(&key) else {
+        return Verdict::Wrong(Mistake::new(
+            MistakeKind::Missing,
+            format!("{key}: missing"),
+        ));
+    };
+    match read(g.set) {
+        // Elements are at most answer::MAX_SET_ELEMENT.
+        Ok(got) => compare(key, got.into_iter().map(|x| x as u32).collect(), g),
+        Err(e) => located(
+            MistakeKind::Format,
+            file,
+            g.line,
+            g.column,
+            format!("{key}: {e}"),
+        ),
+    }
+}
+
+/// `F(o,o')` given as `got` against the right set `want` (Definition
+/// 23.1.5), a slip named.
+fn compare_set(key: String, got: &[u32], want: &[u32]) -> Verdict<Right> {
+    if got == want {
+        return Verdict::Right(Right {
+            key,
+            value: hazard::set_string(got),
+        });
+    }
+    let (kind, named) = named_slip(super::set_slip(got, want));
+    Verdict::Wrong(Mistake::new(
+        kind,
+        format!(
+            "{key}: {named}you said {}, it is {}",
+            shorten(&hazard::set_string(got)),
+            hazard::set_string(want)
+        ),
+    ))
+}
+
+/// `CV(class)` given as `got` (written `said`) against the offsets `want`
+/// that `class` reserves; a vector written offset 0 last is named.
+fn compare_vector(
+    key: String,
+    class: &str,
+    got: &[u32],
+    want: &[u32],
+    said: &str,
+) -> Verdict<Right> {
+    let bits = hazard::bits(want);
+    if got == want {
+        return Verdict::Right(Right { key, value: bits });
+    }
+    let digits: String = said.chars().filter(|c| matches!(c, '0' | '1')).collect();
+    let reversed: String = digits.chars().rev().collect();
+    let (kind, named) = if reversed.trim_end_matches('0') == bits.trim_end_matches('0') {
+        (
+            MistakeKind::Reversed,
+            "reversed, offset 0 is the first bit: ",
+        )
+    } else {
+        (MistakeKind::Wrong, "")
+    };
+    Verdict::Wrong(Mistake::new(
+        kind,
+        format!(
+            "{key}: {named}you said {}, it is {bits} ({}): right after {class} issues, r is reserved at the offsets K({class}) = {}",
+            shorten(said),
+            hazard::bit_order(bits.len()),
+            hazard::set_string(want),
+        ),
+    ))
 }
 
 /// How many hints the drill has.
@@ -403,9 +454,9 @@ pub(super) fn rule_example(m: &Machine) -> String {
          collides when some k ∈ K(o) and k' ∈ K(o') give k = t + k'. With K(o) = {} and \
          K(o') = {}, F(o,o') = {{ k − k' ≥ 0 }} = {}. The collision vector of o has a 1 \
          at each offset of K(o).",
-        super::set_text(a),
-        super::set_text(b),
-        super::set_text(&f)
+        set_text(a),
+        set_text(b),
+        set_text(&f)
     )
 }
 
@@ -445,8 +496,8 @@ mod tests {
             let (key, f) = s.forbidden.iter().find(|(_, f)| !f.is_empty()).unwrap();
             let up: Vec<u32> = f.iter().map(|x| x + 1).collect();
             let text = s.answer().replace(
-                &format!("{key} = {}\n", braces(f)),
-                &format!("{key} = {}\n", braces(&up)),
+                &format!("{key} = {}\n", set_text(f)),
+                &format!("{key} = {}\n", set_text(&up)),
             );
             let r = check(seed, &text, "a.txt");
             let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
@@ -472,8 +523,8 @@ mod tests {
             let last = off.len() - 1;
             off[last] += 1;
             let text = s.answer().replace(
-                &format!("{key} = {}\n", braces(f)),
-                &format!("{key} = {}\n", braces(&off)),
+                &format!("{key} = {}\n", set_text(f)),
+                &format!("{key} = {}\n", set_text(&off)),
             );
             let r = check(seed, &text, "a.txt");
             let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
@@ -535,7 +586,7 @@ mod tests {
         let s = problem(3, true).solution.unwrap();
         let (key, want) = s.forbidden.iter().next().unwrap();
         let wrong = s.answer().replacen(
-            &format!("{key} = {}", braces(want)),
+            &format!("{key} = {}", set_text(want)),
             &format!("{key} = {{9}}"),
             1,
         );

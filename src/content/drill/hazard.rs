@@ -12,12 +12,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::forbidden::{located, named_slip, offsets_on};
 use super::{
     all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, ProblemLine, Verdict,
 };
 use crate::engine::hazard::{self, set_string, Event, TraceRow};
 use crate::formats::answer::{self, shorten};
-use crate::formats::diagnostic::Diagnostic;
 use crate::model::ids::ResourceId;
 use crate::model::json::MachineJson;
 use crate::model::machine::Machine;
@@ -78,12 +78,18 @@ pub struct Step {
 }
 
 impl Step {
+    /// `accept` or `reject`.
     fn word(&self) -> &'static str {
-        if self.accepted {
-            "accept"
-        } else {
-            "reject"
-        }
+        verdict_word(self.accepted)
+    }
+}
+
+/// `accept` for an accepted issue, `reject` otherwise.
+fn verdict_word(accepted: bool) -> &'static str {
+    if accepted {
+        "accept"
+    } else {
+        "reject"
     }
 }
 
@@ -367,221 +373,61 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
     let issues: Vec<&TraceRow> = trace.iter().filter(|r| r.accepted.is_some()).collect();
     let want = steps(&trace);
     let given: Vec<answer::Line> = answer::lines(text).collect();
-    let located = |l: u32, c: u32, kind: MistakeKind, message: String| {
-        Verdict::Wrong(Mistake::new(
-            kind,
-            Diagnostic::new(file, l, c, message).to_string(),
-        ))
-    };
     // On a capacity-1 unit the state is a set, and each step is judged
     // against the state the student's own previous step implies: a later
     // step that follows from an earlier wrong one is listed under it.
     let sets = m.resource(a.unit).capacity == 1;
-    let k_of = |r: &TraceRow| -> Vec<u32> {
-        let mut k: Vec<u32> = r
-            .class
-            .map(|o| m.class(o).offsets(a.unit).collect())
-            .unwrap_or_default();
-        k.sort_unstable();
-        k.dedup();
-        k
-    };
     let mut verdicts: Vec<Verdict<Right>> = Vec::new();
     // The student's state after the last step read, with its cycle, and
     // the verdict a knock-on difference is listed under.
     let mut own: Option<(Vec<u32>, i64)> = None;
     let mut cause: Option<usize> = None;
     for (i, (step, row)) in want.iter().zip(&issues).enumerate() {
-        let what = format!("cycle {}: {}", step.cycle, step.event);
-        // The state before this issue by the student's own earlier steps,
-        // and the Advances that led there.
-        let (before, path, from) = match &own {
-            Some((s, c)) if sets => {
-                let mut path = vec![s.clone()];
-                for _ in *c..step.cycle {
-                    let next = advance(path.last().map_or(&[][..], Vec::as_slice));
-                    path.push(next);
-                }
-                (path.last().cloned().unwrap_or_default(), path, Some(*c))
-            }
-            _ => (row.before.clone(), Vec::new(), None),
-        };
-        let k = k_of(row);
-        let (own_ok, own_after) = if sets {
-            let ok = k.iter().all(|x| !before.contains(x));
-            let mut after = before.clone();
-            if ok {
-                after.extend(&k);
-                after.sort_unstable();
-                after.dedup();
-            }
-            (ok, after)
-        } else {
-            (step.accepted, step.after.clone())
-        };
-        let own_word = if own_ok { "accept" } else { "reject" };
-        let Some(l) = given.get(i) else {
-            verdicts.push(Verdict::Wrong(Mistake::new(
+        let implied = Implied::new(m, a.unit, sets, own.as_ref(), step, row);
+        let said = match given.get(i) {
+            Some(l) => read_step(l, &implied, file),
+            None => Err(Verdict::Wrong(Mistake::new(
                 MistakeKind::Missing,
-                format!("{what}: missing: no line for this issue attempt"),
-            )));
-            own = None;
-            continue;
+                format!("{}: missing: no line for this issue attempt", implied.what),
+            ))),
         };
-        // `accept {…}`, or `accept: {…}` as in every key-value answer.
-        let end = l
-            .text
-            .find(|c: char| c == ':' || c.is_whitespace())
-            .unwrap_or(l.text.len());
-        let (word, rest) = l.text.split_at(end);
-        let rest = rest.trim_start();
-        let rest = rest.strip_prefix(':').unwrap_or(rest);
-        let word = word.to_ascii_lowercase();
-        if word != "accept" && word != "reject" {
-            let (kind, message) = if answer::set(l.text).is_ok() {
-                (
-                    MistakeKind::Missing,
-                    format!(
-                        "{what}: the verdict is missing: write accept or reject before the set"
-                    ),
-                )
-            } else {
-                (
-                    MistakeKind::Format,
-                    format!(
-                        "expected 'accept {{…}}' or 'reject {{…}}', found '{}'",
-                        shorten(l.text)
-                    ),
-                )
-            };
-            verdicts.push(located(l.line, l.column, kind, message));
-            own = None;
-            continue;
-        }
-        let set_at = l.column
-            + l.text[..l.text.len() - rest.trim_start().len()]
-                .chars()
-                .count() as u32;
-        if rest.trim().is_empty() {
-            // The verdict is still checked: a wrong one is the cause.
-            let (at, kind, message) = if word != own_word {
-                (
-                    l.column,
-                    MistakeKind::Wrong,
-                    format!(
-                        "{what}: {word} is the wrong verdict: K = {} and s = {} {}, so it is {own_word}; and the set after it is missing: write {own_word} {{…}}",
-                        set_string(&k),
-                        set_string(&before),
-                        if own_ok { "do not meet" } else { "meet" },
-                    ),
-                )
-            } else {
-                (
-                    set_at,
-                    MistakeKind::Missing,
-                    format!("{what}: the set after it is missing: write {word} {{…}}"),
-                )
-            };
-            verdicts.push(located(l.line, at, kind, message));
-            own = None;
-            continue;
-        }
-        let set = match answer::set(rest) {
-            // Elements are at most answer::MAX_SET_ELEMENT.
-            Ok(s) => s.into_iter().map(|x| x as u32).collect::<Vec<u32>>(),
-            Err(e) => {
-                verdicts.push(located(l.line, set_at, MistakeKind::Format, e));
+        let said = match said {
+            Ok(said) => said,
+            Err(verdict) => {
+                verdicts.push(verdict);
                 own = None;
                 continue;
             }
         };
-        own = Some((set.clone(), step.cycle));
-        if word == step.word() && set == step.after {
+        own = Some((said.set.clone(), step.cycle));
+        if said.word == step.word() && said.set == step.after {
             verdicts.push(Verdict::Right(step.clone()));
             continue;
         }
-        if sets && word == own_word && set == own_after {
+        if sets && said.word == implied.word() && said.set == implied.after {
             // Right given the student's earlier steps: a knock-on
             // difference of the step that went wrong.
             if let Some(Verdict::Wrong(mk)) = cause.and_then(|c| verdicts.get_mut(c)) {
                 mk.consequences.push(format!(
-                    "{what}: {word} {} follows from your earlier step; it is {} {}",
-                    shorten(&set_string(&set)),
+                    "{}: {} {} follows from your earlier step; it is {} {}",
+                    implied.what,
+                    said.word,
+                    shorten(&set_string(&said.set)),
                     step.word(),
                     set_string(&step.after)
                 ));
                 continue;
             }
         }
-        // The events since the student's last step, named.
-        let since = match from {
-            Some(c) if path.len() > 1 => {
-                let n = path.len() - 1;
-                let walk: Vec<String> = path.iter().map(|s| set_string(s)).collect();
-                format!(
-                    "{} since cycle {c} ({}), then ",
-                    if n == 1 {
-                        "one Advance".to_string()
-                    } else {
-                        format!("{n} Advances")
-                    },
-                    walk.join("→")
-                )
-            }
-            _ => String::new(),
-        };
-        let context = match from {
-            Some(c) if path.len() > 1 => {
-                let walk: Vec<String> = path.iter().map(|s| set_string(s)).collect();
-                format!(" (from cycle {c}: {})", walk.join("→"))
-            }
-            _ => String::new(),
-        };
-        let name = row
-            .class
-            .map(|o| m.class(o).name.clone())
-            .unwrap_or_default();
-        let said = format!("you said {word} {}", shorten(&set_string(&set)));
-        let (kind, message) = if word != own_word {
-            let why = if own_ok {
-                format!(
-                    "K({name}) = {} misses s = {}",
-                    set_string(&k),
-                    set_string(&before)
-                )
-            } else {
-                format!(
-                    "s = {} holds an offset of K({name}) = {}",
-                    set_string(&before),
-                    set_string(&k)
-                )
-            };
-            (
-                MistakeKind::Swapped,
-                format!("{what}: {own_word}ed, not {word}ed: {why}{context}; {said}"),
-            )
-        } else {
-            let slip = super::set_slip(&set, &own_after);
-            let (kind, named) = match slip {
-                Some((k, t)) => (k, format!("{t}: ")),
-                None => (MistakeKind::Wrong, String::new()),
-            };
-            (
-                kind,
-                format!(
-                    "{what}: {named}{since}{own_word} leaves {}; {said}",
-                    set_string(&own_after)
-                ),
-            )
-        };
         cause = Some(verdicts.len());
-        verdicts.push(Verdict::Wrong(Mistake::new(kind, message)));
+        verdicts.push(Verdict::Wrong(explain_step(m, row, &implied, &said)));
     }
     if let Some(extra) = given.get(want.len()) {
         verdicts.push(located(
+            MistakeKind::Format,
+            file,
             extra.line,
             extra.column,
-            MistakeKind::Format,
             format!(
                 "{} more line(s) than issue events",
                 given.len() - want.len()
@@ -598,10 +444,240 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
     }
 }
 
+/// One issue attempt as the student's own earlier steps imply it
+/// (Algorithm 23.1.7 from the student's last state, on a capacity-1 unit),
+/// or as the trace has it.
+struct Implied {
+    /// `cycle 5: Issue(mul)`.
+    what: String,
+    /// The state before the issue.
+    before: Vec<u32>,
+    /// The states from the student's last step to `before`, one Advance
+    /// apart (empty when `before` is the trace's).
+    path: Vec<Vec<u32>>,
+    /// The cycle of the student's last step, when `before` follows from it.
+    from: Option<i64>,
+    /// K of the class issued, on the unit traced.
+    k: Vec<u32>,
+    /// Whether the issue is accepted from `before`.
+    accepted: bool,
+    /// The state after the issue.
+    after: Vec<u32>,
+}
+
+impl Implied {
+    /// The issue `step` (the trace's `row`), from the student's state `own`
+    /// (with its cycle) when the unit is a set (`sets`).
+    fn new(
+        m: &Machine,
+        unit: ResourceId,
+        sets: bool,
+        own: Option<&(Vec<u32>, i64)>,
+        step: &Step,
+        row: &TraceRow,
+    ) -> Implied {
+        let (before, path, from) = match own {
+            Some((s, c)) if sets => {
+                let mut path = vec![s.clone()];
+                for _ in *c..step.cycle {
+                    let next = advance(path.last().map_or(&[][..], Vec::as_slice));
+                    path.push(next);
+                }
+                (path.last().cloned().unwrap_or_default(), path, Some(*c))
+            }
+            _ => (row.before.clone(), Vec::new(), None),
+        };
+        let k = row
+            .class
+            .map(|o| offsets_on(m, o, unit))
+            .unwrap_or_default();
+        let (accepted, after) = if sets {
+            let ok = k.iter().all(|x| !before.contains(x));
+            (
+                ok,
+                if ok {
+                    union(&before, &k)
+                } else {
+                    before.clone()
+                },
+            )
+        } else {
+            (step.accepted, step.after.clone())
+        };
+        Implied {
+            what: format!("cycle {}: {}", step.cycle, step.event),
+            before,
+            path,
+            from,
+            k,
+            accepted,
+            after,
+        }
+    }
+
+    /// `accept` or `reject`.
+    fn word(&self) -> &'static str {
+        verdict_word(self.accepted)
+    }
+
+    /// The cycle of the student's last step and the states since, written
+    /// `{0,1,2}→{0,1}`, when Advances lie between.
+    fn walk(&self) -> Option<(i64, String)> {
+        let c = self.from.filter(|_| self.path.len() > 1)?;
+        let walk: Vec<String> = self.path.iter().map(|s| set_string(s)).collect();
+        Some((c, walk.join("→")))
+    }
+}
+
+/// What the student wrote for one issue attempt.
+struct Said {
+    /// `accept` or `reject`.
+    word: String,
+    /// The state after it.
+    set: Vec<u32>,
+}
+
+/// Reads `accept {…}` or `reject {…}` from line `l` (or `accept: {…}`, as
+/// in every key-value answer); a line that cannot be read gets its
+/// verdict, located.
+fn read_step(l: &answer::Line, implied: &Implied, file: &str) -> Result<Said, Verdict<Right>> {
+    let end = l
+        .text
+        .find(|c: char| c == ':' || c.is_whitespace())
+        .unwrap_or(l.text.len());
+    let (word, rest) = l.text.split_at(end);
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    let word = word.to_ascii_lowercase();
+    if word != "accept" && word != "reject" {
+        let (kind, message) = if answer::set(l.text).is_ok() {
+            (
+                MistakeKind::Missing,
+                format!(
+                    "{}: the verdict is missing: write accept or reject before the set",
+                    implied.what
+                ),
+            )
+        } else {
+            (
+                MistakeKind::Format,
+                format!(
+                    "expected 'accept {{…}}' or 'reject {{…}}', found '{}'",
+                    shorten(l.text)
+                ),
+            )
+        };
+        return Err(located(kind, file, l.line, l.column, message));
+    }
+    let set_at = l.column
+        + l.text[..l.text.len() - rest.trim_start().len()]
+            .chars()
+            .count() as u32;
+    if rest.trim().is_empty() {
+        return Err(missing_set(l, implied, &word, set_at, file));
+    }
+    match answer::set(rest) {
+        // Elements are at most answer::MAX_SET_ELEMENT.
+        Ok(s) => Ok(Said {
+            word,
+            set: s.into_iter().map(|x| x as u32).collect(),
+        }),
+        Err(e) => Err(located(MistakeKind::Format, file, l.line, set_at, e)),
+    }
+}
+
+/// A verdict `word` without the set after it (which would start at
+/// `set_at`); the verdict is still checked, and a wrong one is the cause.
+fn missing_set(
+    l: &answer::Line,
+    implied: &Implied,
+    word: &str,
+    set_at: u32,
+    file: &str,
+) -> Verdict<Right> {
+    let what = &implied.what;
+    let own_word = implied.word();
+    if word == own_word {
+        return located(
+            MistakeKind::Missing,
+            file,
+            l.line,
+            set_at,
+            format!("{what}: the set after it is missing: write {word} {{…}}"),
+        );
+    }
+    located(
+        MistakeKind::Wrong,
+        file,
+        l.line,
+        l.column,
+        format!(
+            "{what}: {word} is the wrong verdict: K = {} and s = {} {}, so it is {own_word}; and the set after it is missing: write {own_word} {{…}}",
+            set_string(&implied.k),
+            set_string(&implied.before),
+            if implied.accepted { "do not meet" } else { "meet" },
+        ),
+    )
+}
+
+/// Why a step is wrong from the student's own state: accept and reject
+/// swapped (K(o) against s, Algorithm 23.1.7), or the set after it, a slip
+/// named, with the Advances since the student's last step.
+fn explain_step(m: &Machine, row: &TraceRow, implied: &Implied, said: &Said) -> Mistake {
+    let what = &implied.what;
+    let word = &said.word;
+    let own_word = implied.word();
+    let said_text = format!("you said {word} {}", shorten(&set_string(&said.set)));
+    if *word != own_word {
+        let (before, k) = (set_string(&implied.before), set_string(&implied.k));
+        let name = row
+            .class
+            .map(|o| m.class(o).name.clone())
+            .unwrap_or_default();
+        let why = if implied.accepted {
+            format!("K({name}) = {k} misses s = {before}")
+        } else {
+            format!("s = {before} holds an offset of K({name}) = {k}")
+        };
+        let context = implied.walk().map_or(String::new(), |(c, walk)| {
+            format!(" (from cycle {c}: {walk})")
+        });
+        return Mistake::new(
+            MistakeKind::Swapped,
+            format!("{what}: {own_word}ed, not {word}ed: {why}{context}; {said_text}"),
+        );
+    }
+    let since = implied.walk().map_or(String::new(), |(c, walk)| {
+        let n = implied.path.len() - 1;
+        let advances = if n == 1 {
+            "one Advance".to_string()
+        } else {
+            format!("{n} Advances")
+        };
+        format!("{advances} since cycle {c} ({walk}), then ")
+    });
+    let (kind, named) = named_slip(super::set_slip(&said.set, &implied.after));
+    Mistake::new(
+        kind,
+        format!(
+            "{what}: {named}{since}{own_word} leaves {}; {said_text}",
+            set_string(&implied.after)
+        ),
+    )
+}
+
 /// The state after Advance (Algorithm 23.1.7): every offset down one,
 /// offset 0 dropped.
-fn advance(s: &[u32]) -> Vec<u32> {
+pub(super) fn advance(s: &[u32]) -> Vec<u32> {
     s.iter().filter(|&&k| k > 0).map(|k| k - 1).collect()
+}
+
+/// The state after an accepted Issue (Algorithm 23.1.7): `s ∪ K`, sorted.
+pub(super) fn union(s: &[u32], k: &[u32]) -> Vec<u32> {
+    let mut u: Vec<u32> = s.iter().chain(k).copied().collect();
+    u.sort_unstable();
+    u.dedup();
+    u
 }
 
 /// How many hints the drill has.

@@ -120,12 +120,6 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     // The file first: unreadable lines, unknown labels, duplicates.
-    let hard = |k: ViolationKind| {
-        matches!(
-            k,
-            ViolationKind::Missing | ViolationKind::Latency | ViolationKind::Resource
-        )
-    };
     let mut mistakes: Vec<Mistake> = sub
         .errors
         .iter()
@@ -135,7 +129,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         result
             .violations
             .iter()
-            .filter(|v| v.kind != ViolationKind::Format && !hard(v.kind))
+            .filter(|v| v.kind != ViolationKind::Format && !is_hard(v.kind))
             .map(|v| Mistake::new(v.kind.into(), v.message.clone())),
     );
     let departure = replay::first_departure(
@@ -149,19 +143,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     .unwrap_or_default();
     // A hard violation of a step the reference agrees with is listed under
     // the wrong step that causes it (see `check::caused_by`).
-    let placed: Vec<(OpId, Cycle)> = p
-        .op_ids()
-        .filter_map(|x| result.placed[x.index()].map(|c| (x, c)))
-        .collect();
-    let wrong: Vec<OpId> = {
-        let mut w: Vec<OpId> = placed
-            .iter()
-            .filter(|&&(x, c)| c != reference.cycles[x.index()])
-            .map(|&(x, _)| x)
-            .collect();
-        w.sort_by_key(|&x| (result.placed[x.index()], x));
-        w
-    };
+    let (placed, wrong) = wrong_steps(&p, &reference.cycles, &result.placed);
     let causes = check::caused_by(&p, m, &placed, None, &result.violations, &wrong);
     let first_own = mistakes.len();
     mistakes.extend(departure.mistakes.iter().cloned());
@@ -169,7 +151,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     owners.extend(departure.owners.iter().map(|&x| Some(x)));
     let mut caused: Vec<(usize, Vec<OpId>)> = Vec::new();
     for (i, v) in result.violations.iter().enumerate() {
-        if !hard(v.kind) || departure.covered.contains(&i) {
+        if !is_hard(v.kind) || departure.covered.contains(&i) {
             continue;
         }
         match &causes[i] {
@@ -187,30 +169,8 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         let own = Mistake::new(v.kind.into(), v.message.clone());
         attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);
     }
-    let mut consequences: Vec<Consequence> = p
-        .op_ids()
-        .filter(|x| !departure.named.contains(x))
-        .filter(|&x| !result.violations.iter().any(|v| v.op == Some(x)))
-        .filter_map(|x| {
-            let mine = result.placed[x.index()]?;
-            let list = reference.cycles[x.index()];
-            (mine != list).then(|| Consequence {
-                cycle: mine,
-                label: p.label(x).to_string(),
-                list_cycle: list,
-            })
-        })
-        .collect();
-    consequences.sort_by_key(|c| (c.cycle, c.list_cycle));
-    let reference_text = check::submission_text(&p, &reference.cycles, None);
-    let mine_text = match &result.cycles {
-        Some(t) => check::submission_text(&p, t, None),
-        None => answer_lines(text),
-    };
-    let diff = TextDiff::from_lines(&mine_text, &reference_text)
-        .unified_diff()
-        .header("your schedule", "reference")
-        .to_string();
+    let consequences = later_differences(&p, &reference.cycles, &result, &departure);
+    let diff = schedule_diff(&p, &reference.cycles, result.cycles.as_deref(), text);
     Report {
         consequences,
         correct: mistakes.is_empty(),
@@ -224,6 +184,78 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         cycles: result.cycles,
         length: reference.length,
     }
+}
+
+/// A hard violation: an operation without a cycle, a latency not elapsed,
+/// a resource over capacity (Algorithm 23.1.4).
+fn is_hard(k: ViolationKind) -> bool {
+    matches!(
+        k,
+        ViolationKind::Missing | ViolationKind::Latency | ViolationKind::Resource
+    )
+}
+
+/// The operations the answer places, with their cycles, and the wrong
+/// steps among them (placed elsewhere than `reference`), in the answer's
+/// issue order.
+fn wrong_steps(
+    p: &Program,
+    reference: &[Cycle],
+    placed: &[Option<Cycle>],
+) -> (Vec<(OpId, Cycle)>, Vec<OpId>) {
+    let ops: Vec<(OpId, Cycle)> = p
+        .op_ids()
+        .filter_map(|x| placed[x.index()].map(|c| (x, c)))
+        .collect();
+    let mut wrong: Vec<OpId> = ops
+        .iter()
+        .filter(|&&(x, c)| c != reference[x.index()])
+        .map(|&(x, _)| x)
+        .collect();
+    wrong.sort_by_key(|&x| (placed[x.index()], x));
+    (ops, wrong)
+}
+
+/// The later placements that differ from `reference` only as a consequence
+/// of the first departure (neither named by it nor violating anything), in
+/// issue order.
+fn later_differences(
+    p: &Program,
+    reference: &[Cycle],
+    result: &check::CheckResult,
+    departure: &replay::Departure,
+) -> Vec<Consequence> {
+    let mut consequences: Vec<Consequence> = p
+        .op_ids()
+        .filter(|x| !departure.named.contains(x))
+        .filter(|&x| !result.violations.iter().any(|v| v.op == Some(x)))
+        .filter_map(|x| {
+            let mine = result.placed[x.index()]?;
+            let list = reference[x.index()];
+            (mine != list).then(|| Consequence {
+                cycle: mine,
+                label: p.label(x).to_string(),
+                list_cycle: list,
+            })
+        })
+        .collect();
+    consequences.sort_by_key(|c| (c.cycle, c.list_cycle));
+    consequences
+}
+
+/// The unified diff of the answer (its `cycles` when it places every
+/// operation once, else its lines as written in `text`) against
+/// `reference`.
+fn schedule_diff(p: &Program, reference: &[Cycle], cycles: Option<&[Cycle]>, text: &str) -> String {
+    let reference_text = check::submission_text(p, reference, None);
+    let mine_text = match cycles {
+        Some(t) => check::submission_text(p, t, None),
+        None => answer_lines(text),
+    };
+    TextDiff::from_lines(&mine_text, &reference_text)
+        .unified_diff()
+        .header("your schedule", "reference")
+        .to_string()
 }
 
 /// Lists `consequence` (a violation caused by the wrong steps `by`) under

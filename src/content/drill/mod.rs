@@ -34,9 +34,11 @@
 //! assert!(Drill::Mii.check(&m, None, 2, &answer, "a.txt").unwrap().correct());
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use clap::{CommandFactory, Parser};
 use serde::{Serialize, Serializer};
 
 use crate::content::gen::{self, GenParams};
@@ -111,54 +113,30 @@ impl Drill {
         Drill::Rthroughput,
     ];
 
+    /// The drill's row of [`KINDS`]: the one place a drill is told apart.
+    fn kind(self) -> &'static DrillKind {
+        &KINDS[self as usize]
+    }
+
     /// The name on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Drill::ListSchedule => "list-schedule",
-            Drill::Mii => "mii",
-            Drill::Modulo => "modulo",
-            Drill::Forbidden => "forbidden",
-            Drill::Hazard => "hazard",
-            Drill::Automaton => "automaton",
-            Drill::Rthroughput => "rthroughput",
-        }
+        self.kind().name
     }
 
     /// One line on what the drill practises.
     pub fn summary(self) -> &'static str {
-        match self {
-            Drill::ListSchedule => {
-                "top-down list scheduling of a random block (heights, Fits, the reservation table)"
-            }
-            Drill::Mii => {
-                "ResMII, RecMII and MII of a random loop (usage from reservation tables, the critical recurrence)"
-            }
-            Drill::Modulo => {
-                "a modulo schedule of a random loop at the smallest II (the modulo reservation table; MII bounds it)"
-            }
-            Drill::Forbidden => {
-                "forbidden latencies and collision vectors of random reservation tables (Definition 23.1.5)"
-            }
-            Drill::Hazard => {
-                "the hazard recognizer's trace on the multiplier (Algorithm 23.1.7, the event table of Lesson 23.1 §3)"
-            }
-            Drill::Automaton => {
-                "the pipeline automaton of one resource: every reachable state and its transitions (Algorithm 23.1.7)"
-            }
-            Drill::Rthroughput => {
-                "Block RThroughput of a random loop body, as llvm-mca prints it (Definition 23.1.10)"
-            }
-        }
+        self.kind().summary
     }
 
     /// The generator parameter file in the course folder, if the drill has
     /// one: blocks for list-schedule, loops for the loop drills.
     pub fn params_file(self) -> Option<&'static str> {
-        match self {
-            Drill::ListSchedule => Some("drills/list-schedule.yaml"),
-            Drill::Mii | Drill::Modulo | Drill::Rthroughput => Some("drills/mii.yaml"),
-            Drill::Forbidden | Drill::Hazard | Drill::Automaton => None,
-        }
+        self.kind().params_file
+    }
+
+    /// How many hints the drill has.
+    pub fn hint_count(self) -> usize {
+        self.kind().hints
     }
 
     /// The name and summary, for the listing.
@@ -166,15 +144,6 @@ impl Drill {
         DrillEntry {
             name: self.name(),
             summary: self.summary(),
-        }
-    }
-
-    /// `given`, or the built-in parameters of the drill's file.
-    fn params(self, given: Option<&GenParams>) -> GenParams {
-        match (given, self) {
-            (Some(p), _) => p.clone(),
-            (None, Drill::ListSchedule) => GenParams::block_default(),
-            (None, _) => GenParams::loop_default(),
         }
     }
 
@@ -187,27 +156,7 @@ impl Drill {
         seed: u64,
         solution: bool,
     ) -> Result<Problem, DrillError> {
-        Ok(match self {
-            Drill::ListSchedule => Problem::ListSchedule(list_schedule::problem(
-                m,
-                &self.params(params),
-                seed,
-                solution,
-            )),
-            Drill::Mii => Problem::Mii(mii::problem(m, &self.params(params), seed, solution)),
-            Drill::Modulo => {
-                Problem::Modulo(modulo::problem(m, &self.params(params), seed, solution))
-            }
-            Drill::Forbidden => Problem::Forbidden(forbidden::problem(seed, solution)),
-            Drill::Hazard => Problem::Hazard(hazard::problem(m, seed, solution)?),
-            Drill::Automaton => Problem::Automaton(automaton::problem(seed, solution)),
-            Drill::Rthroughput => Problem::Rthroughput(rthroughput::problem(
-                m,
-                &self.params(params),
-                seed,
-                solution,
-            )),
-        })
+        (self.kind().problem)(m, params, seed, solution)
     }
 
     /// Checks `answer` (the text of the student's file, named `file` in
@@ -220,31 +169,116 @@ impl Drill {
         answer: &str,
         file: &str,
     ) -> Result<Report, DrillError> {
-        Ok(match self {
-            Drill::ListSchedule => Report::ListSchedule(list_schedule::check(
-                m,
-                &self.params(params),
-                seed,
-                answer,
-                file,
-            )),
-            Drill::Mii => Report::Mii(mii::check(m, &self.params(params), seed, answer, file)),
-            Drill::Modulo => {
-                Report::Modulo(modulo::check(m, &self.params(params), seed, answer, file))
-            }
-            Drill::Forbidden => Report::Forbidden(forbidden::check(seed, answer, file)),
-            Drill::Hazard => Report::Hazard(hazard::check(m, seed, answer, file)?),
-            Drill::Automaton => Report::Automaton(automaton::check(seed, answer, file)),
-            Drill::Rthroughput => Report::Rthroughput(rthroughput::check(
-                m,
-                &self.params(params),
-                seed,
-                answer,
-                file,
-            )),
-        })
+        (self.kind().check)(m, params, seed, answer, file)
     }
 }
+
+/// What tells one drill from another: its names, its parameter file, and
+/// the functions that pose and check its problems.
+struct DrillKind {
+    name: &'static str,
+    summary: &'static str,
+    params_file: Option<&'static str>,
+    hints: usize,
+    problem: PoseFn,
+    check: CheckFn,
+}
+
+/// [`Drill::problem`] for one drill (`None`: the drill's built-in
+/// generator parameters).
+type PoseFn = fn(&Machine, Option<&GenParams>, u64, bool) -> Result<Problem, DrillError>;
+
+/// [`Drill::check`] for one drill.
+type CheckFn = fn(&Machine, Option<&GenParams>, u64, &str, &str) -> Result<Report, DrillError>;
+
+/// `given`, or the built-in parameters that `default` reads.
+fn params_or(given: Option<&GenParams>, default: fn() -> GenParams) -> Cow<'_, GenParams> {
+    given.map_or_else(|| Cow::Owned(default()), Cow::Borrowed)
+}
+
+/// One row per drill, in the order of [`Drill::ALL`] (the enum's order).
+static KINDS: [DrillKind; 7] = [
+    DrillKind {
+        name: "list-schedule",
+        summary: "top-down list scheduling of a random block (heights, Fits, the reservation table)",
+        params_file: Some("drills/list-schedule.yaml"),
+        hints: list_schedule::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::block_default);
+            Ok(Problem::ListSchedule(list_schedule::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::block_default);
+            Ok(Report::ListSchedule(list_schedule::check(m, &p, seed, answer, file)))
+        },
+    },
+    DrillKind {
+        name: "mii",
+        summary: "ResMII, RecMII and MII of a random loop (usage from reservation tables, the critical recurrence)",
+        params_file: Some("drills/mii.yaml"),
+        hints: mii::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Problem::Mii(mii::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Report::Mii(mii::check(m, &p, seed, answer, file)))
+        },
+    },
+    DrillKind {
+        name: "modulo",
+        summary: "a modulo schedule of a random loop at the smallest II (the modulo reservation table; MII bounds it)",
+        params_file: Some("drills/mii.yaml"),
+        hints: modulo::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Problem::Modulo(modulo::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Report::Modulo(modulo::check(m, &p, seed, answer, file)))
+        },
+    },
+    DrillKind {
+        name: "forbidden",
+        summary: "forbidden latencies and collision vectors of random reservation tables (Definition 23.1.5)",
+        params_file: None,
+        hints: forbidden::HINTS,
+        problem: |_, _, seed, solution| Ok(Problem::Forbidden(forbidden::problem(seed, solution))),
+        check: |_, _, seed, answer, file| Ok(Report::Forbidden(forbidden::check(seed, answer, file))),
+    },
+    DrillKind {
+        name: "hazard",
+        summary: "the hazard recognizer's trace on the multiplier (Algorithm 23.1.7, the event table of Lesson 23.1 §3)",
+        params_file: None,
+        hints: hazard::HINTS,
+        problem: |m, _, seed, solution| hazard::problem(m, seed, solution).map(Problem::Hazard),
+        check: |m, _, seed, answer, file| hazard::check(m, seed, answer, file).map(Report::Hazard),
+    },
+    DrillKind {
+        name: "automaton",
+        summary: "the pipeline automaton of one resource: every reachable state and its transitions (Algorithm 23.1.7)",
+        params_file: None,
+        hints: automaton::HINTS,
+        problem: |_, _, seed, solution| Ok(Problem::Automaton(automaton::problem(seed, solution))),
+        check: |_, _, seed, answer, file| Ok(Report::Automaton(automaton::check(seed, answer, file))),
+    },
+    DrillKind {
+        name: "rthroughput",
+        summary: "Block RThroughput of a random loop body, as llvm-mca prints it (Definition 23.1.10)",
+        params_file: Some("drills/mii.yaml"),
+        hints: rthroughput::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Problem::Rthroughput(rthroughput::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Report::Rthroughput(rthroughput::check(m, &p, seed, answer, file)))
+        },
+    },
+];
 
 /// The first line of a problem, `# course drill NAME --seed N [--machine
 /// M]`: the command that makes it. Kept at the top of an answer file (it is
@@ -305,71 +339,130 @@ impl ProblemLine {
             let Some(rest) = t.strip_prefix('#') else {
                 continue;
             };
-            let line = i as u32 + 1;
-            let column = (raw.len() - t.len()) as u32 + 1;
-            let err = |m: String| Diagnostic::new(file, line, column, m).to_string();
             let mut head = rest.split_whitespace();
             if head.next() != Some("course") || head.next() != Some("drill") {
                 continue;
             }
-            let words = split_words(rest).map_err(|e| {
-                err(match e {
-                    WordsError::Unclosed(q) => format!("the quote {q} is not closed"),
-                    WordsError::LineBreak => "a stray line break (CR) in the problem line".into(),
-                })
-            })?;
-            let name = words.get(2).map_or("", String::as_str);
-            let drill = Drill::ALL
-                .into_iter()
-                .find(|d| d.name() == name)
-                .ok_or_else(|| err(format!("'{}' is not a drill", answer::shorten(name))))?;
-            let (mut seed, mut machine, mut events) = (None, None, None);
-            let mut it = words.iter().skip(3);
-            while let Some(w) = it.next() {
-                let (flag, inline) = match w.split_once('=') {
-                    Some((f, v)) => (f, Some(v)),
-                    None => (w.as_str(), None),
-                };
-                if flag == "--lesson" {
-                    events = Some(hazard::LESSON_EVENTS.to_string());
-                    continue;
+            let line = i as u32 + 1;
+            return match Named::read(rest) {
+                Ok(named) => Ok(Some((named, line))),
+                Err(m) => {
+                    let column = (raw.len() - t.len()) as u32 + 1;
+                    Err(Diagnostic::new(file, line, column, m).to_string())
                 }
-                if !matches!(flag, "--seed" | "--machine" | "--events") {
-                    continue;
-                }
-                let Some(value) = inline.or_else(|| it.next().map(String::as_str)) else {
-                    return Err(err(format!("{flag} has no value")));
-                };
-                match flag {
-                    "--seed" => {
-                        seed = Some(answer::whole(value).map_err(|e| err(format!("--seed: {e}")))?)
-                    }
-                    "--machine" => machine = Some(value.to_string()),
-                    _ => events = Some(value.to_string()),
-                }
-            }
-            let named = match (seed, events) {
-                (Some(_), Some(_)) => {
-                    return Err(err(
-                        "the problem line has both a --seed and issue attempts".into()
-                    ))
-                }
-                (Some(seed), None) => Named::Seed(ProblemLine {
-                    drill,
-                    seed,
-                    machine,
-                }),
-                (None, Some(_)) if drill != Drill::Hazard => {
-                    return Err(err(format!(
-                        "issue attempts (--events, --lesson) belong to the hazard drill, not {name}"
-                    )))
-                }
-                (None, Some(events)) => Named::Events { events, machine },
-                (None, None) => return Err(err("the problem line has no --seed".into())),
             };
-            return Ok(Some((named, line)));
         }
         Ok(None)
+    }
+}
+
+/// The flags of a problem line that say which problem it is; the line's
+/// other words (`--solution`, `--hint 2`) are left out before clap reads
+/// it ([`LineFlags::known_words`]). As on the command line, the last of a
+/// repeated flag counts, and so does the last of `--events` and `--lesson`.
+#[derive(Debug, clap::Parser)]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    args_override_self = true
+)]
+struct LineFlags {
+    #[arg(long, allow_hyphen_values = true, value_parser = answer::whole)]
+    seed: Option<u64>,
+    #[arg(long, allow_hyphen_values = true)]
+    machine: Option<String>,
+    #[arg(long, allow_hyphen_values = true, overrides_with = "lesson")]
+    events: Option<String>,
+    /// The lesson's issue attempts ([`hazard::LESSON_EVENTS`]).
+    #[arg(long)]
+    lesson: bool,
+}
+
+impl LineFlags {
+    /// Reads the words after `# course drill NAME`; a message for a flag
+    /// without its value, or with a seed that is not a whole number.
+    fn read(words: &[String]) -> Result<LineFlags, String> {
+        let known = LineFlags::known_words(&LineFlags::command(), words);
+        LineFlags::try_parse_from(known).map_err(|e| flag_message(&e))
+    }
+
+    /// The words that are flags of `cmd`, each with its value (the next
+    /// word when not given after `=`); a switch loses an `=…` it is given.
+    fn known_words<'w>(cmd: &clap::Command, words: &'w [String]) -> Vec<&'w str> {
+        let mut known = Vec::new();
+        let mut it = words.iter().map(String::as_str);
+        while let Some(w) = it.next() {
+            let (flag, inline) = w.split_once('=').map_or((w, None), |(f, v)| (f, Some(v)));
+            let Some(arg) = flag
+                .strip_prefix("--")
+                .and_then(|long| cmd.get_arguments().find(|a| a.get_long() == Some(long)))
+            else {
+                continue;
+            };
+            if !arg.get_action().takes_values() {
+                known.push(flag);
+                continue;
+            }
+            known.push(w);
+            if inline.is_none() {
+                known.extend(it.next());
+            }
+        }
+        known
+    }
+}
+
+/// The student's message for clap's error on a problem line's flags: the
+/// flag's value is missing, or is not what the flag takes.
+fn flag_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use std::error::Error as _;
+    // clap names the flag with its value, `--seed <SEED>`.
+    let flag = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => arg.split(' ').next().unwrap_or_default(),
+        _ => "a flag",
+    };
+    match (e.kind(), e.source()) {
+        (ErrorKind::ValueValidation, Some(why)) => format!("{flag}: {why}"),
+        _ => format!("{flag} has no value"),
+    }
+}
+
+impl Named {
+    /// What the problem line `# course drill NAME …` (after its `#`) names;
+    /// a message when it cannot be read.
+    fn read(rest: &str) -> Result<Named, String> {
+        let words = split_words(rest).map_err(|e| match e {
+            WordsError::Unclosed(q) => format!("the quote {q} is not closed"),
+            WordsError::LineBreak => "a stray line break (CR) in the problem line".into(),
+        })?;
+        let name = words.get(2).map_or("", String::as_str);
+        let drill = Drill::ALL
+            .into_iter()
+            .find(|d| d.name() == name)
+            .ok_or_else(|| format!("'{}' is not a drill", answer::shorten(name)))?;
+        let flags = LineFlags::read(words.get(3..).unwrap_or_default())?;
+        let events = if flags.lesson {
+            Some(hazard::LESSON_EVENTS.to_string())
+        } else {
+            flags.events
+        };
+        let machine = flags.machine;
+        match (flags.seed, events) {
+            (Some(_), Some(_)) => {
+                Err("the problem line has both a --seed and issue attempts".into())
+            }
+            (Some(seed), None) => Ok(Named::Seed(ProblemLine {
+                drill,
+                seed,
+                machine,
+            })),
+            (None, Some(_)) if drill != Drill::Hazard => Err(format!(
+                "issue attempts (--events, --lesson) belong to the hazard drill, not {name}"
+            )),
+            (None, Some(events)) => Ok(Named::Events { events, machine }),
+            (None, None) => Err("the problem line has no --seed".into()),
+        }
     }
 }
 
@@ -403,33 +496,72 @@ pub enum Problem {
 }
 
 impl Problem {
+    /// The drill's own problem, behind what every drill's problem offers.
+    fn posed(&self) -> &dyn Posed {
+        match self {
+            Problem::ListSchedule(p) => p,
+            Problem::Mii(p) => p,
+            Problem::Modulo(p) => p,
+            Problem::Forbidden(p) => p,
+            Problem::Hazard(p) => p,
+            Problem::Automaton(p) => p,
+            Problem::Rthroughput(p) => p,
+        }
+    }
+
     /// The problem's first line (the command that makes it).
     pub fn line(&self) -> ProblemLine {
-        match self {
-            Problem::ListSchedule(p) => p.line(),
-            Problem::Mii(p) => p.line(),
-            Problem::Modulo(p) => p.line(),
-            Problem::Forbidden(p) => p.line(),
-            Problem::Hazard(p) => p.line(),
-            Problem::Automaton(p) => p.line(),
-            Problem::Rthroughput(p) => p.line(),
-        }
+        self.posed().first_line()
     }
 
     /// The solution written as an answer file that checks as correct, when
     /// the problem was made with its solution.
     pub fn answer(&self) -> Option<String> {
-        match self {
-            Problem::ListSchedule(p) => p.solution.as_ref().map(|s| s.answer()),
-            Problem::Mii(p) => p.solution.as_ref().map(|s| s.answer()),
-            Problem::Modulo(p) => p.solution.as_ref().map(|s| s.answer()),
-            Problem::Forbidden(p) => p.solution.as_ref().map(|s| s.answer()),
-            Problem::Hazard(p) => p.solution.as_ref().map(|s| s.answer()),
-            Problem::Automaton(p) => p.solution.as_ref().map(|s| s.answer()),
-            Problem::Rthroughput(p) => p.solution.as_ref().map(|s| s.answer()),
-        }
+        self.posed().solution_answer()
+    }
+
+    /// The first `level` hints on the problem (at most the drill's number
+    /// of hints), each one step of the method further than the last; no
+    /// hint gives the answer to the part it is about.
+    pub fn hints(&self, level: usize) -> Vec<String> {
+        self.posed().first_hints(level)
     }
 }
+
+/// What every drill's problem offers ([`Problem`] dispatches to it).
+trait Posed {
+    fn first_line(&self) -> ProblemLine;
+    fn solution_answer(&self) -> Option<String>;
+    fn first_hints(&self, level: usize) -> Vec<String>;
+}
+
+/// [`Posed`] for the problem of each drill module named: its `line`, its
+/// solution's `answer` and the module's `hints`.
+macro_rules! posed {
+    ($($drill:ident),*) => {$(
+        impl Posed for $drill::Problem {
+            fn first_line(&self) -> ProblemLine {
+                self.line()
+            }
+            fn solution_answer(&self) -> Option<String> {
+                self.solution.as_ref().map(|s| s.answer())
+            }
+            fn first_hints(&self, level: usize) -> Vec<String> {
+                $drill::hints(self, level)
+            }
+        }
+    )*};
+}
+
+posed!(
+    list_schedule,
+    mii,
+    modulo,
+    forbidden,
+    hazard,
+    automaton,
+    rthroughput
+);
 
 /// The outcome of checking an answer.
 #[derive(Clone, Debug, Serialize)]
@@ -445,35 +577,71 @@ pub enum Report {
 }
 
 impl Report {
+    /// The drill's own report, behind what every drill's report offers.
+    fn graded(&self) -> &dyn Graded {
+        match self {
+            Report::ListSchedule(r) => r,
+            Report::Mii(r) => r,
+            Report::Modulo(r) => r,
+            Report::Forbidden(r) => r,
+            Report::Hazard(r) => r,
+            Report::Automaton(r) => r,
+            Report::Rthroughput(r) => r,
+        }
+    }
+
     /// True when the answer has no mistake.
     pub fn correct(&self) -> bool {
-        match self {
-            Report::ListSchedule(r) => r.correct,
-            Report::Mii(r) => r.correct,
-            Report::Modulo(r) => r.correct,
-            Report::Forbidden(r) => r.correct,
-            Report::Hazard(r) => r.correct,
-            Report::Automaton(r) => r.correct,
-            Report::Rthroughput(r) => r.correct,
-        }
+        self.graded().is_correct()
     }
 
     /// Every mistake, in answer order.
     pub fn mistakes(&self) -> Vec<&Mistake> {
-        fn wrong<R>(v: &[Verdict<R>]) -> Vec<&Mistake> {
-            v.iter().filter_map(Verdict::mistake).collect()
-        }
-        match self {
-            Report::ListSchedule(r) => r.mistakes.iter().collect(),
-            Report::Mii(r) => wrong(&r.verdicts),
-            Report::Modulo(r) => r.mistakes.iter().collect(),
-            Report::Forbidden(r) => wrong(&r.verdicts),
-            Report::Hazard(r) => wrong(&r.verdicts),
-            Report::Automaton(r) => wrong(&r.verdicts),
-            Report::Rthroughput(r) => wrong(&r.verdicts),
-        }
+        self.graded().all_mistakes()
     }
 }
+
+/// What every drill's report offers ([`Report`] dispatches to it).
+trait Graded {
+    fn is_correct(&self) -> bool;
+    fn all_mistakes(&self) -> Vec<&Mistake>;
+}
+
+/// The mistakes a report keeps in its field `mistakes` (a list of them, or
+/// of verdicts).
+trait MistakeList {
+    fn wrong(&self) -> Vec<&Mistake>;
+}
+
+impl MistakeList for [Mistake] {
+    fn wrong(&self) -> Vec<&Mistake> {
+        self.iter().collect()
+    }
+}
+
+impl<R> MistakeList for [Verdict<R>] {
+    fn wrong(&self) -> Vec<&Mistake> {
+        self.iter().filter_map(Verdict::mistake).collect()
+    }
+}
+
+/// [`Graded`] for the report of each drill module named, from its
+/// `correct` and the list in `field`.
+macro_rules! graded {
+    ($field:ident: $($drill:ident),*) => {$(
+        impl Graded for $drill::Report {
+            fn is_correct(&self) -> bool {
+                self.correct
+            }
+            fn all_mistakes(&self) -> Vec<&Mistake> {
+                self.$field.wrong()
+            }
+        }
+    )*};
+}
+
+graded!(mistakes: list_schedule, modulo);
+graded!(verdicts: mii, forbidden, hazard, automaton, rthroughput);
 
 /// A problem on a generated block or loop (list-schedule, mii, modulo):
 /// the input as product.md §6 names it, and the solution `S` when asked.
@@ -730,38 +898,6 @@ fn all_right<R>(verdicts: &[Verdict<R>]) -> bool {
     verdicts.iter().all(|v| v.mistake().is_none())
 }
 
-impl Problem {
-    /// The first `level` hints on the problem (at most the drill's number
-    /// of hints), each one step of the method further than the last; no
-    /// hint gives the answer to the part it is about.
-    pub fn hints(&self, level: usize) -> Vec<String> {
-        match self {
-            Problem::ListSchedule(p) => list_schedule::hints(p, level),
-            Problem::Mii(p) => mii::hints(p, level),
-            Problem::Modulo(p) => modulo::hints(p, level),
-            Problem::Forbidden(p) => forbidden::hints(p, level),
-            Problem::Hazard(p) => hazard::hints(p, level),
-            Problem::Automaton(p) => automaton::hints(p, level),
-            Problem::Rthroughput(p) => rthroughput::hints(p, level),
-        }
-    }
-}
-
-impl Drill {
-    /// How many hints the drill has.
-    pub fn hint_count(self) -> usize {
-        match self {
-            Drill::ListSchedule => list_schedule::HINTS,
-            Drill::Mii => mii::HINTS,
-            Drill::Modulo => modulo::HINTS,
-            Drill::Forbidden => forbidden::HINTS,
-            Drill::Hazard => hazard::HINTS,
-            Drill::Automaton => automaton::HINTS,
-            Drill::Rthroughput => rthroughput::HINTS,
-        }
-    }
-}
-
 /// `K(o) = {0, 2}` on `r` for every class that reserves `r`
 /// (Definition 23.1.5), as a hint line.
 fn k_sets(m: &Machine, r: crate::model::ids::ResourceId) -> String {
@@ -867,6 +1003,54 @@ mod tests {
             Err("a.txt:1:1: the problem line has both a --seed and issue attempts".into())
         );
         assert!(find("# course drill mii --events 'div@0'").is_err());
+    }
+
+    #[test]
+    fn problem_line_flags_skip_other_words_and_let_the_last_count() {
+        let find = |t: &str| ProblemLine::find(t, "a.txt");
+        let seed = |seed, machine: Option<&str>| {
+            Ok(Some((
+                Named::Seed(ProblemLine {
+                    drill: Drill::Mii,
+                    seed,
+                    machine: machine.map(Into::into),
+                }),
+                1,
+            )))
+        };
+        assert_eq!(
+            find("# course drill mii x -- --hint=2 --seed 3 -s"),
+            seed(3, None)
+        );
+        assert_eq!(
+            find("# course drill mii --seed 3 --machine a --seed 4 --machine=b"),
+            seed(4, Some("b"))
+        );
+        assert_eq!(
+            find("# course drill mii --seed --machine toy"),
+            Err("a.txt:1:1: --seed: '--machine' is not a whole number".into())
+        );
+        assert_eq!(
+            find("# course drill mii --seed 1 --machine"),
+            Err("a.txt:1:1: --machine has no value".into())
+        );
+        let events = |e: &str| {
+            Ok(Some((
+                Named::Events {
+                    events: e.into(),
+                    machine: None,
+                },
+                1,
+            )))
+        };
+        assert_eq!(
+            find("# course drill hazard --events 'a b' --lesson=x"),
+            events(hazard::LESSON_EVENTS)
+        );
+        assert_eq!(
+            find("# course drill hazard --lesson --events 'a b'"),
+            events("a b")
+        );
     }
 
     #[test]

@@ -42,6 +42,14 @@ pub(super) struct Departure {
     pub owners: Vec<OpId>,
 }
 
+impl Departure {
+    /// Records `mistake`, about operation `owner`.
+    fn push(&mut self, owner: OpId, mistake: Mistake) {
+        self.owners.push(owner);
+        self.mistakes.push(mistake);
+    }
+}
+
 /// The answer `placed` (a cycle per operation, `None` when it has none)
 /// against the reference list schedule `reference` with its `heights`.
 /// `violations` are the answer's hard violations.
@@ -63,148 +71,189 @@ pub(super) fn first_departure(
     let rule = at(c, &list);
     let early: Vec<OpId> = by_priority(heights, mine.iter().filter(|x| !rule.contains(x)));
     let late: Vec<OpId> = by_priority(heights, rule.iter().filter(|x| !mine.contains(x)));
-    let turn = replay_cycle(p, m, reference, heights, c);
+    let scene = Scene {
+        p,
+        m,
+        reference,
+        heights,
+        placed,
+        violations,
+        c,
+        turn: replay_cycle(p, m, reference, heights, c),
+        late,
+    };
     let mut d = Departure::default();
-    let h = |x: OpId| heights[x.index()];
-    let label = |x: OpId| p.label(x);
     for &y in &early {
-        d.named.insert(y);
-        let own = |kind: ViolationKind| {
-            violations
-                .iter()
-                .position(|v| v.kind == kind && v.op == Some(y))
-        };
-        let strip = |v: &Violation| -> String {
-            let prefix = format!("{} at {c}: ", label(y));
-            v.message
-                .strip_prefix(&prefix)
-                .unwrap_or(&v.message)
-                .to_string()
-        };
-        if let Some(i) = own(ViolationKind::Latency) {
-            d.covered.push(i);
-            d.owners.push(y);
-            d.mistakes.push(Mistake::new(
-                MistakeKind::Latency,
-                format!(
-                    "cycle {c}: {} is not ready: {}",
-                    label(y),
-                    strip(&violations[i])
-                ),
-            ));
-            continue;
-        }
-        match turn.outcome(y) {
-            Outcome::NotReady => {
-                // No latency is violated, so a predecessor has no cycle, or
-                // shares this cycle over a latency-0 edge while the rule
-                // places it later.
-                let pred = p
-                    .in_edges(y)
-                    .filter(|e| e.distance == 0)
-                    .find(|e| reference[e.from.index()] + Cycle::from(e.latency) > c)
-                    .map(|e| e.from);
-                let why = match pred {
-                    Some(x) if placed[x.index()].is_none() => {
-                        format!("it follows {}, which your answer does not place", label(x))
-                    }
-                    Some(x) => format!(
-                        "it follows {}, which the list rule places at {}",
-                        label(x),
-                        reference[x.index()]
-                    ),
-                    None => "a predecessor is not placed yet".into(),
-                };
-                d.owners.push(y);
-                d.mistakes.push(Mistake::new(
-                    MistakeKind::Order,
-                    format!("cycle {c}: {} is not ready: {why}", label(y)),
-                ));
-            }
-            Outcome::Rejected(conf) => {
-                let ahead: Vec<OpId> =
-                    by_priority(heights, conf.owners.iter().filter(|o| late.contains(o)));
-                if ahead.is_empty() {
-                    if let Some(i) = own(ViolationKind::Resource) {
-                        d.covered.push(i);
-                    }
-                    d.owners.push(y);
-                    d.mistakes.push(Mistake::new(
-                        MistakeKind::Resource,
-                        format!(
-                            "cycle {c}: {} does not fit: {}",
-                            label(y),
-                            conflict_reason(p, m, None, &conf)
-                        ),
-                    ));
-                    continue;
-                }
-                d.named.extend(ahead.iter().copied());
-                let who: Vec<String> = ahead
-                    .iter()
-                    .chain(std::iter::once(&y))
-                    .map(|&x| format!("{} (height {})", label(x), h(x)))
-                    .collect();
-                let firsts: Vec<&str> = ahead.iter().map(|&x| label(x)).collect();
-                let tie = if ahead.iter().all(|&x| h(x) == h(y)) {
-                    " (same height, earlier in the block)"
-                } else {
-                    ""
-                };
-                let (comes, takes) = if ahead.len() == 1 {
-                    ("comes", "takes")
-                } else {
-                    ("come", "take")
-                };
-                d.owners.push(y);
-                d.mistakes.push(Mistake::new(
-                    MistakeKind::Order,
-                    format!(
-                        "cycle {c}: {} were {} ready; {} {comes} first{tie} and {takes} {}, so {} waits until {}",
-                        and_list(&who),
-                        if who.len() == 2 { "both" } else { "all" },
-                        and_list(&firsts),
-                        what_is_taken(m, &conf, ahead.len()),
-                        label(y),
-                        reference[y.index()]
-                    ),
-                ));
-            }
-            Outcome::Placed | Outcome::Untried => {
-                d.owners.push(y);
-                d.mistakes.push(Mistake::new(
-                    MistakeKind::Order,
-                    format!(
-                        "cycle {c}: the list rule does not place {} here but at {}",
-                        label(y),
-                        reference[y.index()]
-                    ),
-                ));
-            }
-        }
+        scene.explain_early(y, &mut d);
     }
-    let unnamed: Vec<OpId> = late
+    let unnamed: Vec<OpId> = scene
+        .late
         .iter()
         .copied()
         .filter(|x| !d.named.contains(x))
         .collect();
     for x in unnamed {
+        scene.explain_late(x, &mut d);
+    }
+    Some(d)
+}
+
+/// The first departure's cycle, with what explaining it takes.
+struct Scene<'a> {
+    p: &'a Program,
+    m: &'a Machine,
+    reference: &'a [Cycle],
+    heights: &'a [u64],
+    placed: &'a [Option<Cycle>],
+    violations: &'a [Violation],
+    /// The cycle.
+    c: Cycle,
+    /// The rule's replay of `c`.
+    turn: Turn,
+    /// The operations the rule places at `c` and the answer does not, by
+    /// priority.
+    late: Vec<OpId>,
+}
+
+impl Scene<'_> {
+    /// The answer's violation of `kind` about `y`, if any.
+    fn own(&self, y: OpId, kind: ViolationKind) -> Option<usize> {
+        self.violations
+            .iter()
+            .position(|v| v.kind == kind && v.op == Some(y))
+    }
+
+    /// Why `y`, which the answer places at `c` and the rule does not, is
+    /// not there by the rule: not ready, it does not fit, or operations
+    /// ahead of it in priority take what it needs.
+    fn explain_early(&self, y: OpId, d: &mut Departure) {
+        let (c, label) = (self.c, self.p.label(y));
+        d.named.insert(y);
+        if let Some(i) = self.own(y, ViolationKind::Latency) {
+            let v = &self.violations[i];
+            let prefix = format!("{label} at {c}: ");
+            let why = v.message.strip_prefix(&prefix).unwrap_or(&v.message);
+            d.covered.push(i);
+            d.push(
+                y,
+                Mistake::new(
+                    MistakeKind::Latency,
+                    format!("cycle {c}: {label} is not ready: {why}"),
+                ),
+            );
+            return;
+        }
+        let message = match self.turn.outcome(y) {
+            Outcome::NotReady => {
+                format!("cycle {c}: {label} is not ready: {}", self.not_ready(y))
+            }
+            Outcome::Rejected(conf) => return self.explain_rejected(y, &conf, d),
+            Outcome::Placed | Outcome::Untried => format!(
+                "cycle {c}: the list rule does not place {label} here but at {}",
+                self.reference[y.index()]
+            ),
+        };
+        d.push(y, Mistake::new(MistakeKind::Order, message));
+    }
+
+    /// Why `y` is not ready at `c` by the rule though no latency is
+    /// violated: a predecessor has no cycle, or shares this cycle over a
+    /// latency-0 edge while the rule places it later.
+    fn not_ready(&self, y: OpId) -> String {
+        let pred = self
+            .p
+            .in_edges(y)
+            .filter(|e| e.distance == 0)
+            .find(|e| self.reference[e.from.index()] + Cycle::from(e.latency) > self.c)
+            .map(|e| e.from);
+        match pred {
+            Some(x) if self.placed[x.index()].is_none() => format!(
+                "it follows {}, which your answer does not place",
+                self.p.label(x)
+            ),
+            Some(x) => format!(
+                "it follows {}, which the list rule places at {}",
+                self.p.label(x),
+                self.reference[x.index()]
+            ),
+            None => "a predecessor is not placed yet".into(),
+        }
+    }
+
+    /// `y` met the conflict `conf` in its turn (Algorithm 23.1.4): it does
+    /// not fit at all, or the operations ahead of it took what it needs.
+    fn explain_rejected(&self, y: OpId, conf: &Conflict, d: &mut Departure) {
+        let ahead: Vec<OpId> = by_priority(
+            self.heights,
+            conf.owners.iter().filter(|o| self.late.contains(o)),
+        );
+        if ahead.is_empty() {
+            if let Some(i) = self.own(y, ViolationKind::Resource) {
+                d.covered.push(i);
+            }
+            let message = format!(
+                "cycle {c}: {} does not fit: {}",
+                self.p.label(y),
+                conflict_reason(self.p, self.m, None, conf),
+                c = self.c
+            );
+            d.push(y, Mistake::new(MistakeKind::Resource, message));
+            return;
+        }
+        d.named.extend(ahead.iter().copied());
+        let message = self.taken_ahead(y, &ahead, conf);
+        d.push(y, Mistake::new(MistakeKind::Order, message));
+    }
+
+    /// `a (height 5) and y (height 3) were both ready; a comes first and
+    /// takes the mul unit, so y waits until 4`.
+    fn taken_ahead(&self, y: OpId, ahead: &[OpId], conf: &Conflict) -> String {
+        let h = |x: OpId| self.heights[x.index()];
+        let label = |x: OpId| self.p.label(x);
+        let who: Vec<String> = ahead
+            .iter()
+            .chain(std::iter::once(&y))
+            .map(|&x| format!("{} (height {})", label(x), h(x)))
+            .collect();
+        let firsts: Vec<&str> = ahead.iter().map(|&x| label(x)).collect();
+        let tie = if ahead.iter().all(|&x| h(x) == h(y)) {
+            " (same height, earlier in the block)"
+        } else {
+            ""
+        };
+        let (comes, takes) = if ahead.len() == 1 {
+            ("comes", "takes")
+        } else {
+            ("come", "take")
+        };
+        format!(
+            "cycle {c}: {} were {} ready; {} {comes} first{tie} and {takes} {}, so {} waits until {}",
+            and_list(&who),
+            if who.len() == 2 { "both" } else { "all" },
+            and_list(&firsts),
+            what_is_taken(self.m, conf, ahead.len()),
+            label(y),
+            self.reference[y.index()],
+            c = self.c
+        )
+    }
+
+    /// Why `x`, which the rule places at `c` and the answer does not, is
+    /// there: it is ready and fits.
+    fn explain_late(&self, x: OpId, d: &mut Departure) {
         d.named.insert(x);
-        d.owners.push(x);
-        let yours = match placed[x.index()] {
+        let yours = match self.placed[x.index()] {
             Some(t) => format!("your answer has it at {t}"),
             None => "your answer gives it no cycle".into(),
         };
-        d.mistakes.push(Mistake::new(
-            MistakeKind::Order,
-            format!(
-                "cycle {c}: {} (height {}) is ready and fits, so the list rule places it at {c}; {yours}",
-                label(x),
-                h(x)
-            ),
-        ));
+        let message = format!(
+            "cycle {c}: {} (height {}) is ready and fits, so the list rule places it at {c}; {yours}",
+            self.p.label(x),
+            self.heights[x.index()],
+            c = self.c
+        );
+        d.push(x, Mistake::new(MistakeKind::Order, message));
     }
-    Some(d)
 }
 
 /// `a`, `a and b`, `a, b and c`.

@@ -25,6 +25,7 @@
 //! | `flash_open`, `flash_reveal`, `flash_rate`, `flash_import` | `course flash 23`, the state kept by the page |
 //! | `progress` | `course progress` and `course practice` over the page's review log |
 //! | `progress_import`, `progress_export` | a review log file in and out of the page (`--review-log`) |
+//! | `bench_exact` | the exact search of `course bench --only exact`, timed from node |
 //!
 //! A `drill` check, a `quiz_reply` that is graded and a `flash_rate` that
 //! rates take an optional `"stamp": {"who", "day", "time"}` (the page's
@@ -32,316 +33,23 @@
 //! review log would get, which the page appends to its own log.
 
 use std::cell::RefCell;
+use std::thread::LocalKey;
 
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use course::api;
-use course::api::drill::{Answer, DrillOutput, DrillRequest};
-use course::api::flash::{KeptState, Rated, Review};
-use course::api::quiz::{Reply, Selection, Session};
-use course::content::data::{self, Source};
-use course::content::drill::Drill;
-use course::content::flash::{read_state, state_text, Date, StateRead};
-use course::model::machine::Machine;
+use course::content::flash::Date;
+use course::content::review_log::Review;
 use course::view;
+
+mod drill;
+mod flash;
+mod lab;
+mod progress;
+mod quiz;
 
 /// The chapter the page teaches.
 const CHAPTER: u32 = 23;
-
-/// How the page names the flashcard state it keeps.
-const KEPT_IN: &str = "this browser's local storage";
-
-/// The lab inputs the page offers, by path in the course data.
-const LAB_INPUTS: [&str; 8] = [
-    "labs/ch23-sched/inputs/running.txt",
-    "labs/ch23-sched/inputs/divide.txt",
-    "labs/ch23-sched/inputs/alias.txt",
-    "labs/ch23-sched/inputs/wide.txt",
-    "labs/ch23-sched/inputs/dot.txt",
-    "labs/ch23-sched/inputs/stream.txt",
-    "labs/ch23-sched/inputs/fib.txt",
-    "labs/ch23-sched/inputs/chase.txt",
-];
-
-/// The llvm-mca kernels, with the machine each was written for: the
-/// lesson's assembly, then the same kernels in the lab format.
-const KERNELS: [(&str, &str); 8] = [
-    ("labs/ch23-sched/inputs/mca/div.s", "skylake"),
-    ("labs/ch23-sched/inputs/mca/model.s", "skylake"),
-    ("labs/ch23-sched/inputs/mca/dot-x86.s", "skylake"),
-    ("labs/ch23-sched/inputs/mca/dot-a64.s", "neoverse-v2"),
-    ("labs/ch23-sched/inputs/mca/div.txt", "skylake"),
-    ("labs/ch23-sched/inputs/mca/model.txt", "skylake"),
-    ("labs/ch23-sched/inputs/mca/dot-x86.txt", "skylake"),
-    ("labs/ch23-sched/inputs/mca/dot-a64.txt", "neoverse-v2"),
-];
-
-thread_local! {
-    static QUIZ: RefCell<Option<Session>> = const { RefCell::new(None) };
-    static FLASH: RefCell<Option<Review>> = const { RefCell::new(None) };
-}
-
-/// Answers one JSON request with one JSON response (never fails: a bad
-/// request is an error response).
-pub fn call(request: &str) -> String {
-    let out = match serde_json::from_str::<Value>(request) {
-        Ok(req) => dispatch(&req),
-        Err(e) => Err(format!("not a JSON request: {e}")),
-    };
-    let v = match out {
-        Ok(Value::Object(mut m)) => {
-            m.insert("ok".into(), Value::Bool(true));
-            Value::Object(m)
-        }
-        Ok(other) => json!({ "ok": true, "value": other }),
-        Err(error) => json!({ "ok": false, "error": error }),
-    };
-    v.to_string()
-}
-
-type Out = Result<Value, String>;
-
-fn dispatch(req: &Value) -> Out {
-    let cmd = req.get("cmd").and_then(Value::as_str).unwrap_or("");
-    match cmd {
-        "info" => Ok(info()),
-        "file" => file(&args(req)?),
-        "drill" => drill(&args(req)?),
-        "place" => place(&args(req)?),
-        "grade" => grade(&args(req)?),
-        "mca" => mca(&args(req)?),
-        "quiz_start" => quiz_start(&args(req)?),
-        "quiz_reply" => quiz_reply(&args(req)?),
-        "quiz_end" => quiz_end(),
-        "flash_open" => flash_open(&args(req)?),
-        "flash_reveal" => flash_reveal(&args(req)?),
-        "flash_rate" => flash_rate(&args(req)?),
-        "flash_import" => flash_import(&args(req)?),
-        "bench_exact" => bench_exact(&args(req)?),
-        "progress" => progress(&args(req)?),
-        "progress_import" => progress_import(&args(req)?),
-        "progress_export" => progress_export(&args(req)?),
-        _ => Err(format!("unknown command `{cmd}`")),
-    }
-}
-
-/// `{"cmd":"bench_exact","ops":N,"seed":S}`: the reference of `course gen
-/// loop --ops N --seed S` on the toy machine, for `course bench --only
-/// exact` (which times the call from node).
-#[derive(Deserialize)]
-struct BenchExact {
-    ops: u64,
-    seed: u64,
-}
-
-fn bench_exact(a: &BenchExact) -> Out {
-    if a.ops == 0 || a.ops > 1000 {
-        return Err("ops: between 1 and 1000".into());
-    }
-    let (proven, gap) = course::bench::exact_one(&Machine::toy(), a.ops, a.seed);
-    Ok(json!({ "proven": proven, "above_mii": gap }))
-}
-
-/// The request's fields as `T`.
-fn args<T: for<'de> Deserialize<'de>>(req: &Value) -> Result<T, String> {
-    T::deserialize(req).map_err(|e| format!("bad request: {e}"))
-}
-
-/// What the CLI prints for `--format json`, without the final newline.
-fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
-}
-
-/// An object from `(key, value)` pairs.
-fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
-    let mut m = Map::new();
-    for (k, v) in pairs {
-        m.insert(k.to_string(), v);
-    }
-    Value::Object(m)
-}
-
-/// A built-in machine by name (`toy` when none is given), or a machine
-/// file's text.
-fn machine(name: Option<&str>, yaml: Option<&str>) -> Result<Machine, String> {
-    if let Some(text) = yaml {
-        return Machine::from_yaml(text, "machine.yaml").map_err(|e| e.to_string());
-    }
-    match name {
-        None | Some("toy") => Ok(Machine::toy()),
-        Some(n) => {
-            if let Some(m) = course::content::family::machine(n) {
-                return m;
-            }
-            match data::builtin_machine(n) {
-                Some(text) => {
-                    Machine::from_yaml(text, &format!("{n}.yaml")).map_err(|e| e.to_string())
-                }
-                None => Err(format!(
-                    "{n}: not a built-in machine (built in: {}; or pathological:D)",
-                    data::builtin_machine_names().join(", ")
-                )),
-            }
-        }
-    }
-}
-
-fn info() -> Value {
-    let drills: Vec<Value> = api::drill::list()
-        .iter()
-        .map(|d| json!({ "name": d.name, "summary": d.summary }))
-        .collect();
-    let kernels: Vec<Value> = KERNELS
-        .iter()
-        .map(|(path, m)| json!({ "path": path, "machine": m }))
-        .collect();
-    json!({
-        "drills": drills,
-        "drill_list_text": view::drill::list_text(&api::drill::list()),
-        "machines": data::builtin_machine_names(),
-        "lab_inputs": LAB_INPUTS,
-        "kernels": kernels,
-        "max_import_bytes": MAX_IMPORT_BYTES,
-    })
-}
-
-#[derive(Deserialize)]
-struct FileReq {
-    path: String,
-}
-
-fn file(a: &FileReq) -> Out {
-    let text = Source::Embedded.read(&a.path)?;
-    Ok(json!({ "text": text }))
-}
-
-#[derive(Deserialize)]
-struct DrillReq {
-    drill: String,
-    seed: u64,
-    #[serde(default)]
-    solution: bool,
-    #[serde(default)]
-    check: Option<CheckReq>,
-    #[serde(default)]
-    machine: Option<String>,
-    /// Leave out the text (the comparison with the CLI needs only JSON).
-    #[serde(default)]
-    json_only: bool,
-    /// Hints asked for (`course drill … --hint` N times); 0 for none.
-    #[serde(default)]
-    hints: usize,
-    /// Who checks and when, for the review log.
-    #[serde(default)]
-    stamp: Option<Stamp>,
-}
-
-/// Who reviews and when (the page's clock), for a review-log line.
-#[derive(Deserialize, Clone)]
-struct Stamp {
-    #[serde(default)]
-    who: String,
-    day: String,
-    time: i64,
-}
-
-impl Stamp {
-    fn day(&self) -> Result<Date, String> {
-        Date::parse(&self.day)
-            .ok_or_else(|| format!("stamp: `{}` is not a day YYYY-MM-DD", self.day))
-    }
-}
-
-/// `{"cmd":"progress","log":TEXT,"today":"YYYY-MM-DD","who":NAME?}`: the
-/// figures of `course progress` and the pick of `course practice` on the
-/// page's review log, as JSON and text, and the log's bad lines.
-#[derive(Deserialize)]
-struct ProgressReq {
-    #[serde(default)]
-    log: String,
-    today: String,
-    #[serde(default)]
-    who: Option<String>,
-}
-
-fn progress(a: &ProgressReq) -> Out {
-    use course::content::progress as p;
-    let today = Date::parse(&a.today).ok_or_else(|| format!("`{}` is not a day", a.today))?;
-    let (reviews, warnings) = api::progress::reviews_of_text(&a.log, "review log");
-    let who = a.who.as_deref().filter(|w| !w.is_empty());
-    let prog = p::progress(&reviews, who, today);
-    let prac = p::practice(&reviews, who, today);
-    Ok(object([
-        (
-            "progress",
-            serde_json::to_value(&prog).map_err(|e| e.to_string())?,
-        ),
-        ("progress_text", view::progress::progress_text(&prog).into()),
-        (
-            "practice",
-            serde_json::to_value(&prac).map_err(|e| e.to_string())?,
-        ),
-        ("practice_text", view::progress::practice_text(&prac).into()),
-        ("warnings", warnings.into()),
-    ]))
-}
-
-/// The most bytes of review log the page imports at once: a browser keeps
-/// a few MiB per page, and a larger log is read by `course progress`.
-const MAX_IMPORT_BYTES: usize = 2 << 20;
-
-/// `{"cmd":"progress_import","name":NAME,"text":TEXT}`: the records of an
-/// imported review log, one line each as `course` writes them (its bad
-/// lines are reported and left out), and how many there are.
-#[derive(Deserialize)]
-struct ProgressImportReq {
-    name: String,
-    #[serde(default)]
-    text: String,
-    /// The file's size, when the page asks before reading it.
-    #[serde(default)]
-    size: usize,
-}
-
-fn progress_import(a: &ProgressImportReq) -> Out {
-    if a.text.len().max(a.size) > MAX_IMPORT_BYTES {
-        return Err(format!(
-            "{}: larger than {} MiB, more than the page keeps; read it with course progress --review-log {}",
-            a.name,
-            MAX_IMPORT_BYTES >> 20,
-            a.name
-        ));
-    }
-    let read = course::content::review_log::read_log(a.text.as_bytes(), &a.name);
-    let lines: String = read.reviews.iter().map(|r| r.line()).collect();
-    let warnings: Vec<String> = read.bad.iter().map(ToString::to_string).collect();
-    Ok(json!({ "lines": lines, "count": read.reviews.len(), "warnings": warnings }))
-}
-
-#[derive(Deserialize)]
-struct ExportReq {
-    #[serde(default)]
-    log: String,
-}
-
-/// `{"cmd":"progress_export","log":TEXT}`: the page's review log as a file
-/// `course progress --review-log` reads, its header first.
-fn progress_export(a: &ExportReq) -> Out {
-    let header = course::content::review_log::HEADER;
-    let text = if a.log.starts_with('#') {
-        a.log.clone()
-    } else {
-        format!("{header}\n{}", a.log)
-    };
-    Ok(json!({ "text": text }))
-}
-
-#[derive(Deserialize)]
-struct CheckReq {
-    file: String,
-    text: String,
-}
 
 /// How text views are laid out for the page: what a pipe gets from the
 /// command line (80 columns, no colour), so the page and `course` agree.
@@ -350,436 +58,151 @@ const STYLE: view::style::Style = view::style::Style {
     width: view::style::DEFAULT_WIDTH,
 };
 
-fn drill_named(name: &str) -> Result<Drill, String> {
-    Drill::ALL
-        .into_iter()
-        .find(|d| d.name() == name)
-        .ok_or_else(|| format!("no drill `{name}`"))
-}
-
-fn drill(a: &DrillReq) -> Out {
-    let m = machine(a.machine.as_deref(), None)?;
-    let d = drill_named(&a.drill)?;
-    let req = DrillRequest {
-        drill: d,
-        seed: Some(a.seed),
-        machine: &m,
-        source: &Source::Embedded,
-        solution: a.solution,
-        check: a.check.as_ref().map(|c| Answer {
-            file: &c.file,
-            text: &c.text,
-        }),
-    };
-    let (out, hints) = api::drill::run_with_hints(&req, a.hints).map_err(|e| e.to_string())?;
-    if a.hints > 0 {
-        return Ok(object([
-            ("hints", hints.clone().into()),
-            ("text", view::drill::hints_text(&hints, false).into()),
-        ]));
-    }
-    let text = |t: String| if a.json_only { Value::Null } else { t.into() };
-    Ok(match out {
-        DrillOutput::Problem(p) => object([
-            ("answer", p.answer().map_or(Value::Null, Value::from)),
-            ("json", pretty(&p).into()),
-            ("text", text(view::drill::problem_text(&p))),
-        ]),
-        DrillOutput::Report(r) => {
-            let line = match &a.stamp {
-                Some(st) => api::drill::review(&req, None, &r, &st.who, st.day()?, st.time)
-                    .map_or(Value::Null, |rev| rev.line().into()),
-                None => Value::Null,
-            };
-            object([
-                ("correct", r.correct().into()),
-                ("json", pretty(&r).into()),
-                ("review_line", line),
-                ("text", text(view::drill::report_text(&r))),
-            ])
-        }
-    })
-}
-
+/// A request: `{"cmd": NAME, …}`, the command's arguments beside `cmd`.
 #[derive(Deserialize)]
-struct PlaceReq {
-    seed: u64,
-    placed: Vec<(String, i64)>,
-    #[serde(default)]
-    machine: Option<String>,
+#[serde(tag = "cmd", rename_all = "snake_case")]
+enum Request {
+    Info,
+    File(lab::FileReq),
+    Drill(drill::DrillReq),
+    Place(drill::PlaceReq),
+    Grade(lab::GradeReq),
+    Mca(lab::McaReq),
+    QuizStart(quiz::StartReq),
+    QuizReply(quiz::LineReq),
+    QuizEnd,
+    FlashOpen(flash::OpenReq),
+    FlashReveal(flash::ReplyReq),
+    FlashRate(flash::ReplyReq),
+    FlashImport(flash::ImportReq),
+    BenchExact(drill::BenchExact),
+    Progress(progress::ProgressReq),
+    ProgressImport(progress::ImportReq),
+    ProgressExport(progress::ExportReq),
+    /// A `cmd` the page does not know.
+    #[serde(other)]
+    Unknown,
 }
 
-fn place(a: &PlaceReq) -> Out {
-    let m = machine(a.machine.as_deref(), None)?;
-    let r =
-        api::drill::place(a.seed, &m, &Source::Embedded, &a.placed).map_err(|e| e.to_string())?;
-    serde_json::to_value(&r).map_err(|e| e.to_string())
+/// The response to a request that succeeded: `ok` beside the reply's
+/// fields.
+#[derive(Serialize)]
+struct Done<T> {
+    ok: bool,
+    #[serde(flatten)]
+    reply: T,
 }
 
-#[derive(Deserialize)]
-struct GradeReq {
-    /// The input's file name (its stem names the input).
-    input: String,
-    input_text: String,
-    /// The submission's file name.
-    name: String,
-    submission: String,
-    #[serde(default)]
-    machine: Option<String>,
-    #[serde(default)]
-    machine_yaml: Option<String>,
+/// The response to a request that failed.
+#[derive(Serialize)]
+struct Failed<'a> {
+    error: &'a str,
+    ok: bool,
 }
 
-fn grade(a: &GradeReq) -> Out {
-    let m = machine(a.machine.as_deref(), a.machine_yaml.as_deref())?;
-    let g = api::grade::input_text(&a.input_text, &a.input, &a.name, &a.submission, &m)
-        .map_err(|d| d.to_string())?;
-    let r = g.report();
-    let lab = &g.grades().lab;
-    let tables = lab.input(&r.input).map(|li| {
-        let p = &li.program;
-        let reference = view::report::reservation_table(p, &m, &li.reference, li.ii);
-        let mine = r
-            .submitted
-            .as_ref()
-            .map(|t| view::report::reservation_table(p, &m, t, r.submitted_ii.or(li.ii)));
-        json!({ "mine": mine, "reference": reference })
-    });
-    Ok(object([
-        ("json", pretty(&g).into()),
-        ("tables", tables.unwrap_or(Value::Null)),
-        ("text", view::grade::text(g.grades()).into()),
-        ("valid", r.valid.into()),
-    ]))
-}
-
-#[derive(Deserialize)]
-struct McaReq {
-    input: String,
-    input_text: String,
-    #[serde(default)]
-    machine: Option<String>,
-    #[serde(default)]
-    machine_yaml: Option<String>,
-    #[serde(default = "hundred")]
-    iterations: u64,
-    #[serde(default = "ten")]
-    timeline_iterations: u64,
-    #[serde(default)]
-    timeline: bool,
-    #[serde(default)]
-    resource_pressure: bool,
-    #[serde(default)]
-    instruction_info: bool,
-    #[serde(default)]
-    bottleneck: bool,
-}
-
-fn hundred() -> u64 {
-    100
-}
-
-fn ten() -> u64 {
-    course::engine::mca::DEFAULT_TIMELINE_ITERATIONS
-}
-
-fn mca(a: &McaReq) -> Out {
-    let m = machine(a.machine.as_deref(), a.machine_yaml.as_deref())?;
-    let req = api::mca::Request {
-        iterations: a.iterations,
-        timeline_iterations: a.timeline_iterations,
-        views: api::mca::Views {
-            bottleneck: a.bottleneck,
-            instruction_info: a.instruction_info,
-            resource_pressure: a.resource_pressure,
-            timeline: a.timeline,
-        },
-        skip_unsupported: false,
-        memory: Default::default(),
-    };
-    let out = api::mca::run(&a.input_text, &a.input, &m, &req).map_err(|e| e.to_string())?;
-    Ok(object([
-        ("json", pretty(&out).into()),
-        ("text", view::mca::text(&out).into()),
-    ]))
-}
-
-#[derive(Deserialize)]
-struct QuizStartReq {
-    seed: u64,
-    #[serde(default)]
-    tags: Vec<String>,
-}
-
-/// The current question of the quiz (or `null` and the summary when it is
-/// over).
-fn quiz_state(s: &Session) -> Value {
-    match s.question() {
-        Some(q) => object([
-            ("prompt_text", view::quiz::answer_prompt(&q).into()),
-            ("question", serde_json::to_value(&q).unwrap_or(Value::Null)),
-            ("question_text", view::quiz::question(&q, &STYLE).into()),
-        ]),
-        None => {
-            let sum = s.summary();
-            object([
-                ("question", Value::Null),
-                ("summary", serde_json::to_value(&sum).unwrap_or(Value::Null)),
-                ("summary_text", view::quiz::summary(&sum, &STYLE).into()),
-            ])
-        }
-    }
-}
-
-fn quiz_start(a: &QuizStartReq) -> Out {
-    let sel = Selection {
-        source: &Source::Embedded,
-        chapter: CHAPTER,
-        tags: &a.tags,
-    };
-    let s = api::quiz::session(sel, Some(a.seed)).map_err(|e| e.to_string())?;
-    let mut v = quiz_state(&s);
-    if let Value::Object(m) = &mut v {
-        m.insert(
-            "intro_text".into(),
-            view::quiz::intro(&s.intro(), &STYLE).into(),
-        );
-        m.insert(
-            "intro".into(),
-            serde_json::to_value(s.intro()).unwrap_or(Value::Null),
-        );
-    }
-    QUIZ.with(|q| *q.borrow_mut() = Some(s));
-    Ok(v)
-}
-
-#[derive(Deserialize)]
-struct LineReq {
-    line: String,
-    #[serde(default)]
-    stamp: Option<Stamp>,
-}
-
-fn quiz_reply(a: &LineReq) -> Out {
-    QUIZ.with(|q| {
-        let mut q = q.borrow_mut();
-        let s = q.as_mut().ok_or("no quiz is running")?;
-        let asked = s.question();
-        let reply = s.reply(&a.line).ok_or("the quiz is over")?;
-        let mut v = quiz_state(s);
-        if let Value::Object(m) = &mut v {
-            match reply {
-                Reply::Retry(r) => {
-                    m.insert("retry_text".into(), view::quiz::retry(&r, &STYLE).into());
-                }
-                Reply::Feedback(f) => {
-                    m.insert(
-                        "feedback_text".into(),
-                        view::quiz::feedback(&f, &STYLE).into(),
-                    );
-                    m.insert(
-                        "status".into(),
-                        serde_json::to_value(f.outcome.status).unwrap_or(Value::Null),
-                    );
-                    if let (Some(st), Some(q)) = (&a.stamp, &asked) {
-                        let rev = course::content::review_log::quiz_review(
-                            &f.outcome,
-                            q.kind,
-                            &st.who,
-                            st.day()?,
-                            st.time,
-                        );
-                        m.insert("review_line".into(), rev.line().into());
-                    }
-                }
-            }
-        }
-        Ok(v)
-    })
-}
-
-fn quiz_end() -> Out {
-    QUIZ.with(|q| {
-        let mut q = q.borrow_mut();
-        let s = q.as_mut().ok_or("no quiz is running")?;
-        let ended = s.end_of_input();
-        let mut v = quiz_state(s);
-        if let Value::Object(m) = &mut v {
-            m.insert("ended_text".into(), view::quiz::input_ended(&ended).into());
-        }
-        Ok(v)
-    })
-}
-
-#[derive(Deserialize)]
-struct FlashOpenReq {
-    /// The state file's text kept by the page, if any.
-    #[serde(default)]
-    state: Option<String>,
-    /// Today, `YYYY-MM-DD` (the page's local date, as the CLI's).
-    today: String,
-    #[serde(default)]
-    tags: Vec<String>,
-    #[serde(default)]
-    all: bool,
-}
-
-/// The current card of the review (or the end line).
-fn flash_state(r: &Review) -> Value {
-    match r.front() {
-        Some(f) => object([
-            ("front", serde_json::to_value(&f).unwrap_or(Value::Null)),
-            ("front_text", view::flash::front(&f, &STYLE).into()),
-        ]),
-        None => object([
-            ("front", Value::Null),
-            ("end_text", view::flash::end(&r.end()).into()),
-        ]),
-    }
-}
-
-fn flash_open(a: &FlashOpenReq) -> Out {
-    let today =
-        Date::parse(&a.today).ok_or_else(|| format!("{}: expected a date YYYY-MM-DD", a.today))?;
-    let cards = api::flash::open_kept(
-        &Source::Embedded,
-        CHAPTER,
-        &a.tags,
-        KeptState {
-            text: a.state.as_deref(),
-            kept_in: KEPT_IN,
-        },
-        today,
-    )
-    .map_err(|e| e.to_string())?;
-    let warnings: Vec<String> = cards.warnings().to_vec();
-    let list = cards.list();
-    let state = state_text(cards.state());
-    let base = [
-        ("list", serde_json::to_value(&list).unwrap_or(Value::Null)),
-        ("list_text", view::flash::list(&list).into()),
-        ("state", state.into()),
-        ("warnings", warnings.into()),
-    ];
-    match cards.review(a.all) {
-        Err(nothing) => {
-            FLASH.with(|f| *f.borrow_mut() = None);
-            let mut v = object(base);
-            if let Value::Object(m) = &mut v {
-                m.insert("front".into(), Value::Null);
-                m.insert(
-                    "nothing_due_text".into(),
-                    view::flash::nothing_due(&nothing).into(),
-                );
-            }
-            Ok(v)
-        }
-        Ok(review) => {
-            let mut v = flash_state(&review);
-            if let Value::Object(m) = &mut v {
-                for (k, x) in base {
-                    m.insert(k.into(), x);
-                }
-                m.insert(
-                    "start_text".into(),
-                    view::flash::start(&review.start(), &STYLE).into(),
-                );
-            }
-            FLASH.with(|f| *f.borrow_mut() = Some(review));
-            Ok(v)
-        }
-    }
-}
-
-#[derive(Deserialize)]
-struct ReplyReq {
-    #[serde(default)]
-    reply: String,
-    #[serde(default)]
-    stamp: Option<Stamp>,
-}
-
-fn flash_reveal(a: &ReplyReq) -> Out {
-    FLASH.with(|f| {
-        let mut f = f.borrow_mut();
-        let r = f.as_mut().ok_or("no review is running")?;
-        Ok(match r.reveal(&a.reply) {
-            Some(back) => object([("back_text", view::flash::back(&back, &STYLE).into())]),
-            None => flash_state(r),
+/// Answers one JSON request with one JSON response (never fails: a bad
+/// request is an error response).
+pub fn call(request: &str) -> String {
+    respond(request).unwrap_or_else(|error| {
+        // A string and a bool, in the order of their keys: always written.
+        serde_json::to_string(&Failed {
+            error: &error,
+            ok: false,
         })
+        .unwrap_or_default()
     })
 }
 
-fn flash_rate(a: &ReplyReq) -> Out {
-    FLASH.with(|f| {
-        let mut f = f.borrow_mut();
-        let r = f.as_mut().ok_or("no review is running")?;
-        let front = r.front();
-        let rated = r.rate(&a.reply).map_err(|e| e.to_string())?;
-        let mut v = match &rated {
-            Rated::NotARating(n) => {
-                object([("not_a_rating_text", view::flash::not_a_rating(n).into())])
-            }
-            Rated::Scheduled(next) => {
-                let mut v = flash_state(r);
-                if let Value::Object(m) = &mut v {
-                    m.insert(
-                        "scheduled_text".into(),
-                        view::flash::scheduled(next, &STYLE).into(),
-                    );
-                    m.insert(
-                        "scheduled".into(),
-                        serde_json::to_value(next).unwrap_or(Value::Null),
-                    );
-                    let rating = course::content::flash::Rating::parse(&a.reply);
-                    if let (Some(st), Some(card), Some(rating)) = (&a.stamp, &front, rating) {
-                        let rev = course::content::review_log::flash_review(
-                            &card.id,
-                            &card.tags,
-                            rating,
-                            &st.who,
-                            st.day()?,
-                            st.time,
-                        );
-                        m.insert("review_line".into(), rev.line().into());
-                    }
-                }
-                v
-            }
-            Rated::Stopped => flash_state(r),
-        };
-        if let Value::Object(m) = &mut v {
-            m.insert("state".into(), state_text(r.state()).into());
-        }
-        Ok(v)
-    })
+/// Reads a request and runs it. A request without a string `cmd` is of no
+/// command the page knows; bad arguments say what is wrong with them.
+fn respond(request: &str) -> Result<String, String> {
+    let req: Value =
+        serde_json::from_str(request).map_err(|e| format!("not a JSON request: {e}"))?;
+    let cmd = req.get("cmd").and_then(Value::as_str);
+    let parsed = match cmd {
+        Some(_) => Request::deserialize(&req).map_err(|e| format!("bad request: {e}"))?,
+        None => Request::Unknown,
+    };
+    answer(parsed, cmd.unwrap_or(""))
 }
 
-#[derive(Deserialize)]
-struct ImportReq {
-    text: String,
-    /// The file's name, for messages.
-    name: String,
-}
-
-/// Reads an imported state file: its text as the page will keep it, and
-/// what had to be dropped. A damaged file is refused (the kept state stays).
-fn flash_import(a: &ImportReq) -> Out {
-    let deck = format!("ch{CHAPTER}");
-    match read_state(a.text.as_bytes(), &deck) {
-        StateRead::Whole(state) => Ok(json!({ "state": state_text(&state), "warnings": [] })),
-        StateRead::Partly { state, dropped } => {
-            let warnings: Vec<String> = dropped
-                .iter()
-                .map(|m| format!("{}: ignoring a bad entry: {m}", a.name))
-                .collect();
-            Ok(json!({ "state": state_text(&state), "warnings": warnings }))
-        }
-        StateRead::Damaged { problem, .. } => Err(format!(
-            "{}: not a review state ({problem}); nothing imported",
-            a.name
-        )),
+/// Runs the request `cmd` names and writes its response.
+fn answer(req: Request, cmd: &str) -> Result<String, String> {
+    match req {
+        Request::Info => done(lab::info()),
+        Request::File(a) => done(lab::file(&a)),
+        Request::Drill(a) => done(drill::drill(&a)),
+        Request::Place(a) => done(drill::place(&a)),
+        Request::Grade(a) => done(lab::grade(&a)),
+        Request::Mca(a) => done(lab::mca(&a)),
+        Request::QuizStart(a) => done(quiz::start(&a)),
+        Request::QuizReply(a) => done(quiz::reply(&a)),
+        Request::QuizEnd => done(quiz::end()),
+        Request::FlashOpen(a) => done(flash::open(&a)),
+        Request::FlashReveal(a) => done(flash::reveal(&a)),
+        Request::FlashRate(a) => done(flash::rate(&a)),
+        Request::FlashImport(a) => done(flash::import(&a)),
+        Request::BenchExact(a) => done(drill::bench_exact(&a)),
+        Request::Progress(a) => done(progress::progress(&a)),
+        Request::ProgressImport(a) => done(progress::import(&a)),
+        Request::ProgressExport(a) => done(progress::export(&a)),
+        Request::Unknown => Err(format!("unknown command `{cmd}`")),
     }
+}
+
+/// The response of a reply (or of its error). Every object's keys come
+/// out in sorted order, as the page has always received them: the reply
+/// goes through [`Value`], whose maps keep their keys sorted.
+fn done<T: Serialize>(reply: Result<T, String>) -> Result<String, String> {
+    let response = Done {
+        ok: true,
+        reply: reply?,
+    };
+    let v = serde_json::to_value(response).map_err(|e| e.to_string())?;
+    Ok(v.to_string())
+}
+
+/// What the CLI prints for `--format json`, without the final newline.
+fn pretty<T: Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+/// A reply of one text (a course file, an exported review log).
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+/// Who reviews and when (the page's clock), for a review-log line.
+#[derive(Deserialize)]
+struct Stamp {
+    #[serde(default)]
+    who: String,
+    day: String,
+    time: i64,
+}
+
+impl Stamp {
+    /// The review-log line of the record `review` makes for this reviewer,
+    /// day and time (`None` when it makes none).
+    fn line(
+        &self,
+        review: impl FnOnce(&str, Date, i64) -> Option<Review>,
+    ) -> Result<Option<String>, String> {
+        let day = Date::parse(&self.day)
+            .ok_or_else(|| format!("stamp: `{}` is not a day YYYY-MM-DD", self.day))?;
+        Ok(review(&self.who, day, self.time).map(|r| r.line()))
+    }
+}
+
+/// Runs `f` on the session `cell` keeps (a quiz, a review); `idle` is the
+/// error when none is running.
+fn with_session<S, T>(
+    cell: &'static LocalKey<RefCell<Option<S>>>,
+    idle: &str,
+    f: impl FnOnce(&mut S) -> Result<T, String>,
+) -> Result<T, String> {
+    cell.with(|c| f(c.borrow_mut().as_mut().ok_or(idle)?))
 }
 
 /// The WebAssembly boundary: the page allocates a buffer, writes the
@@ -828,7 +251,15 @@ mod abi {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use serde_json::{json, Value};
+
+    use course::content::data;
+    use course::content::drill::Drill;
+    use course::model::machine::Machine;
+    use course::view;
+
+    use super::{call, pretty};
+    use crate::progress::MAX_IMPORT_BYTES;
 
     fn ask(req: Value) -> Value {
         serde_json::from_str(&call(&req.to_string())).unwrap()
@@ -930,7 +361,9 @@ mod tests {
             .unwrap()
             .contains("d at 4: mul is taken at cycle 4 by f"));
         assert!(v["tables"]["mine"].is_string() && v["tables"]["reference"].is_string());
-        for (path, m) in KERNELS {
+        let info = ask(json!({"cmd": "info"}));
+        for k in info["kernels"].as_array().unwrap() {
+            let (path, m) = (k["path"].as_str().unwrap(), &k["machine"]);
             let text = data::embedded(path).unwrap();
             let v = ask(json!({"cmd": "mca", "input": path, "input_text": text,
                 "machine": m, "timeline": true, "resource_pressure": true}));
@@ -941,11 +374,35 @@ mod tests {
         }
         let v = ask(json!({"cmd": "place", "seed": 4, "placed": [["a", 0], ["zz", 1]]}));
         assert_eq!(v["ignored"].as_array().unwrap().len(), 1, "{v}");
+        assert_eq!(info["drills"].as_array().unwrap().len(), Drill::ALL.len());
+    }
+
+    #[test]
+    fn info_lists_the_lab_inputs_and_the_kernels_on_their_machines() {
         let v = ask(json!({"cmd": "info"}));
-        for p in LAB_INPUTS {
-            assert!(data::embedded(p).is_some(), "{p}");
-        }
-        assert_eq!(v["drills"].as_array().unwrap().len(), Drill::ALL.len());
+        let inputs = [
+            "running", "divide", "alias", "wide", "dot", "stream", "fib", "chase",
+        ];
+        let want: Vec<String> = inputs
+            .iter()
+            .map(|s| format!("labs/ch23-sched/inputs/{s}.txt"))
+            .collect();
+        assert_eq!(v["lab_inputs"], json!(want));
+        let on = [
+            ("div", "skylake"),
+            ("model", "skylake"),
+            ("dot-x86", "skylake"),
+            ("dot-a64", "neoverse-v2"),
+        ];
+        let kernels: Vec<Value> = [".s", ".txt"]
+            .iter()
+            .flat_map(|ext| {
+                on.iter().map(move |(stem, m)| {
+                    json!({"machine": m, "path": format!("labs/ch23-sched/inputs/mca/{stem}{ext}")})
+                })
+            })
+            .collect();
+        assert_eq!(v["kernels"], json!(kernels));
     }
 
     #[test]

@@ -1,0 +1,173 @@
+//! The drills: `course drill NAME …`, one placement step of the
+//! list-schedule table, and the exact-search reference `course bench`
+//! times.
+
+use serde::{Deserialize, Serialize};
+
+use course::api;
+use course::api::drill::{Answer, DrillOutput, DrillRequest};
+use course::content::data::Source;
+use course::content::drill::list_schedule::Placements;
+use course::content::drill::{Drill, Problem, Report};
+use course::model::machine::Machine;
+use course::view;
+
+use crate::{lab, pretty, Stamp};
+
+/// `{"cmd":"drill","drill":NAME,"seed":N,…}`: `course drill NAME --seed N
+/// [--solution] [--check FILE] [--hint …]`.
+#[derive(Deserialize)]
+pub(crate) struct DrillReq {
+    drill: String,
+    seed: u64,
+    #[serde(default)]
+    solution: bool,
+    #[serde(default)]
+    check: Option<CheckReq>,
+    #[serde(default)]
+    machine: Option<String>,
+    /// Leave out the text (the comparison with the CLI needs only JSON).
+    #[serde(default)]
+    json_only: bool,
+    /// Hints asked for (`course drill … --hint` N times); 0 for none.
+    #[serde(default)]
+    hints: usize,
+    /// Who checks and when, for the review log.
+    #[serde(default)]
+    stamp: Option<Stamp>,
+}
+
+/// An answer to check: its file name and text.
+#[derive(Deserialize)]
+struct CheckReq {
+    file: String,
+    text: String,
+}
+
+/// What a drill run shows: the hints asked for, the problem, or the
+/// report on a checked answer. `json` is the CLI's `--format json`, `text`
+/// its text (`null` when only JSON was asked for).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum DrillReply {
+    Hints {
+        hints: Vec<String>,
+        text: String,
+    },
+    Problem {
+        /// The solution as an answer file, when the problem has it.
+        answer: Option<String>,
+        json: String,
+        text: Option<String>,
+    },
+    Report {
+        correct: bool,
+        json: String,
+        /// The review-log line, when the request has a stamp.
+        review_line: Option<String>,
+        text: Option<String>,
+    },
+}
+
+/// The drill of that name.
+fn drill_named(name: &str) -> Result<Drill, String> {
+    Drill::ALL
+        .into_iter()
+        .find(|d| d.name() == name)
+        .ok_or_else(|| format!("no drill `{name}`"))
+}
+
+/// Runs the drill: its hints, its problem, or the report on the answer.
+pub(crate) fn drill(a: &DrillReq) -> Result<DrillReply, String> {
+    let m = lab::machine(a.machine.as_deref(), None)?;
+    let req = DrillRequest {
+        drill: drill_named(&a.drill)?,
+        seed: Some(a.seed),
+        machine: &m,
+        source: &Source::Embedded,
+        solution: a.solution,
+        check: a.check.as_ref().map(|c| Answer {
+            file: &c.file,
+            text: &c.text,
+        }),
+    };
+    let (out, hints) = api::drill::run_with_hints(&req, a.hints).map_err(|e| e.to_string())?;
+    if a.hints > 0 {
+        let text = view::drill::hints_text(&hints, false);
+        return Ok(DrillReply::Hints { hints, text });
+    }
+    match out {
+        DrillOutput::Problem(p) => Ok(problem_reply(a, &p)),
+        DrillOutput::Report(r) => report_reply(a, &req, &r),
+    }
+}
+
+/// The text of a view, unless only JSON was asked for.
+fn text_unless_json_only(a: &DrillReq, text: impl FnOnce() -> String) -> Option<String> {
+    (!a.json_only).then(text)
+}
+
+/// A problem (with its solution when asked for).
+fn problem_reply(a: &DrillReq, p: &Problem) -> DrillReply {
+    DrillReply::Problem {
+        answer: p.answer(),
+        json: pretty(p),
+        text: text_unless_json_only(a, || view::drill::problem_text(p)),
+    }
+}
+
+/// The report on a checked answer, with its review-log line when stamped.
+fn report_reply(a: &DrillReq, req: &DrillRequest<'_>, r: &Report) -> Result<DrillReply, String> {
+    let review_line = match &a.stamp {
+        Some(st) => st.line(|who, day, time| api::drill::review(req, None, r, who, day, time))?,
+        None => None,
+    };
+    Ok(DrillReply::Report {
+        correct: r.correct(),
+        json: pretty(r),
+        review_line,
+        text: text_unless_json_only(a, || view::drill::report_text(r)),
+    })
+}
+
+/// `{"cmd":"place","seed":N,"placed":[[LABEL,CYCLE],…]}`: the
+/// list-schedule block of seed N with those placements, each judged.
+#[derive(Deserialize)]
+pub(crate) struct PlaceReq {
+    seed: u64,
+    placed: Vec<(String, i64)>,
+    #[serde(default)]
+    machine: Option<String>,
+}
+
+/// Judges each placement of the list-schedule table.
+pub(crate) fn place(a: &PlaceReq) -> Result<Placements, String> {
+    let m = lab::machine(a.machine.as_deref(), None)?;
+    api::drill::place(a.seed, &m, &Source::Embedded, &a.placed).map_err(|e| e.to_string())
+}
+
+/// `{"cmd":"bench_exact","ops":N,"seed":S}`: the reference of `course gen
+/// loop --ops N --seed S` on the toy machine, for `course bench --only
+/// exact` (which times the call from node).
+#[derive(Deserialize)]
+pub(crate) struct BenchExact {
+    ops: u64,
+    seed: u64,
+}
+
+/// Whether the exact search proved its II minimal, and how far above MII
+/// it is.
+#[derive(Serialize)]
+pub(crate) struct Exact {
+    above_mii: u64,
+    proven: bool,
+}
+
+/// Runs the exact search on the loop `course gen loop` makes.
+pub(crate) fn bench_exact(a: &BenchExact) -> Result<Exact, String> {
+    if a.ops == 0 || a.ops > 1000 {
+        return Err("ops: between 1 and 1000".into());
+    }
+    let (proven, above_mii) = course::bench::exact_one(&Machine::toy(), a.ops, a.seed);
+    Ok(Exact { above_mii, proven })
+}
