@@ -126,8 +126,32 @@ fn notes(skipped: &[course::formats::diagnostic::Diagnostic]) {
 /// `course mca`'s own (see the command's help); everything else is kept.
 /// `-mcpu=NAME` chooses the built-in machine NAME; `-mcpu=help` lists them.
 pub fn llvm_spelling(args: Vec<OsString>) -> Result<Vec<OsString>, CliError> {
-    // The subcommand: the first word that is not a global option or its value.
-    let mut at = None;
+    let Some(at) = mca_position(&args) else {
+        return Ok(args);
+    };
+    let mut out: Vec<OsString> = args[..=at].to_vec();
+    let mut it = args[at + 1..].iter();
+    while let Some(a) = it.next() {
+        let Some(s) = a
+            .to_str()
+            .filter(|s| *s != "--" && *s != "-" && s.starts_with('-'))
+        else {
+            out.push(a.clone());
+            continue;
+        };
+        let body = s.trim_start_matches('-');
+        let (name, value) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        rewrite_option(a, name, value, &mut it, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Where the subcommand is when it is `mca`: the first word that is not a
+/// global option or its value.
+fn mca_position(args: &[OsString]) -> Option<usize> {
     let mut k = 1;
     while k < args.len() {
         let a = args[k].to_string_lossy();
@@ -136,108 +160,101 @@ pub fn llvm_spelling(args: Vec<OsString>) -> Result<Vec<OsString>, CliError> {
             continue;
         }
         if !a.starts_with('-') {
-            at = (a == "mca").then_some(k);
-            break;
+            return (a == "mca").then_some(k);
         }
         k += 1;
     }
-    let Some(at) = at else {
-        return Ok(args);
+    None
+}
+
+/// Pushes onto `out` the `course mca` spelling of option `a`, named `name`
+/// with its `=value` if written; an option that needs a value and has none
+/// takes the next argument of `rest`. An option llvm-mca does not have is
+/// kept as it is.
+fn rewrite_option<'a>(
+    a: &OsString,
+    name: &str,
+    value: Option<String>,
+    rest: &mut impl Iterator<Item = &'a OsString>,
+    out: &mut Vec<OsString>,
+) -> Result<(), CliError> {
+    let mut take_value = |what: &str| -> Result<String, CliError> {
+        match &value {
+            Some(v) => Ok(v.clone()),
+            None => rest
+                .next()
+                .and_then(|v| v.to_str().map(str::to_string))
+                .ok_or_else(|| CliError(format!("-{what} needs a value"))),
+        }
     };
-    let mut out: Vec<OsString> = args[..=at].to_vec();
-    let mut it = args[at + 1..].iter().peekable();
-    while let Some(a) = it.next() {
-        let Some(s) = a.to_str() else {
-            out.push(a.clone());
-            continue;
-        };
-        if s == "--" || !s.starts_with('-') || s == "-" {
-            out.push(a.clone());
-            continue;
+    let flag = |on: &Option<String>| on.as_deref().is_none_or(|v| v != "false" && v != "0");
+    match name {
+        "mcpu" => {
+            let cpu = take_value("mcpu")?;
+            if cpu == "help" {
+                return Err(CliError(format!(
+                    "-mcpu: the built-in models are {}",
+                    super::builtin_machines().join(", ")
+                )));
+            }
+            // The built-in models are named as llvm-mca names the processors.
+            out.push("--machine".into());
+            out.push(cpu.into());
         }
-        let body = s.trim_start_matches('-');
-        let (name, value) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (body, None),
-        };
-        let mut take_value = |what: &str| -> Result<String, CliError> {
-            match &value {
-                Some(v) => Ok(v.clone()),
-                None => it
-                    .next()
-                    .and_then(|v| v.to_str().map(str::to_string))
-                    .ok_or_else(|| CliError(format!("-{what} needs a value"))),
+        "mtriple" => {
+            out.push("--mtriple".into());
+            out.push(take_value("mtriple")?.into());
+        }
+        "noalias" => {
+            out.push("--noalias".into());
+            out.push(value.clone().unwrap_or_else(|| "true".into()).into());
+        }
+        "iterations" | "timeline-max-iterations" => {
+            let v = take_value(name)?;
+            out.push(format!("--{name}").into());
+            out.push(v.into());
+        }
+        "bottleneck-analysis" => {
+            if flag(&value) {
+                out.push("--bottleneck".into());
             }
-        };
-        let flag = |on: &Option<String>| on.as_deref().is_none_or(|v| v != "false" && v != "0");
-        match name {
-            "mcpu" => {
-                let cpu = take_value("mcpu")?;
-                if cpu == "help" {
-                    return Err(CliError(format!(
-                        "-mcpu: the built-in models are {}",
-                        super::builtin_machines().join(", ")
-                    )));
-                }
-                // The built-in models are named as llvm-mca names the processors.
-                out.push("--machine".into());
-                out.push(cpu.into());
-            }
-            "mtriple" => {
-                out.push("--mtriple".into());
-                out.push(take_value("mtriple")?.into());
-            }
-            "noalias" => {
-                out.push("--noalias".into());
-                out.push(value.clone().unwrap_or_else(|| "true".into()).into());
-            }
-            "iterations" | "timeline-max-iterations" => {
-                let v = take_value(name)?;
+        }
+        "timeline" | "resource-pressure" | "instruction-info" | "bottleneck" => {
+            if flag(&value) {
                 out.push(format!("--{name}").into());
-                out.push(v.into());
             }
-            "bottleneck-analysis" => {
-                if flag(&value) {
-                    out.push("--bottleneck".into());
-                }
-            }
-            "timeline" | "resource-pressure" | "instruction-info" | "bottleneck" => {
-                if flag(&value) {
-                    out.push(format!("--{name}").into());
-                }
-            }
-            "instruction-tables" => {
-                if value.as_deref() != Some("none") {
-                    out.push("--instruction-tables".into());
-                }
-            }
-            "all-views" => {
-                if flag(&value) {
-                    for f in [
-                        "--timeline",
-                        "--resource-pressure",
-                        "--instruction-info",
-                        "--bottleneck",
-                    ] {
-                        out.push(f.into());
-                    }
-                }
-            }
-            "json" => {
-                if flag(&value) {
-                    out.push("--format".into());
-                    out.push("json".into());
-                }
-            }
-            "skip-unsupported-instructions" => {
-                if value.as_deref() != Some("none") {
-                    out.push("--skip-unsupported".into());
-                }
-            }
-            _ => out.push(a.clone()),
         }
+        "instruction-tables" => {
+            if value.as_deref() != Some("none") {
+                out.push("--instruction-tables".into());
+            }
+        }
+        "all-views" => {
+            if flag(&value) {
+                for f in [
+                    "--timeline",
+                    "--resource-pressure",
+                    "--instruction-info",
+                    "--bottleneck",
+                ] {
+                    out.push(f.into());
+                }
+            }
+        }
+        "json" => {
+            if flag(&value) {
+                out.push("--format".into());
+                out.push("json".into());
+            }
+        }
+        "skip-unsupported-instructions" => {
+            if value.as_deref() != Some("none") {
+                out.push("--skip-unsupported".into());
+            }
+        }
+        _ => out.push(a.clone()),
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
-use course::api::quiz::{self as api, Missed, Reply, Selection};
+use course::api::quiz::{self as api, Missed, Reply, Selection, Session};
 use course::view::quiz as view;
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
@@ -162,29 +162,17 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
     };
     if args.list {
         let l = api::list(sel, args.seed)?;
-        if json {
-            print_json(&l);
-        } else {
-            print(&view::list(&l));
-        }
+        print_as(json, &l, view::list);
         return Ok(0);
     }
     if let Some(path) = &args.answers {
         let r = api::grade(sel, &read_file(path)?, path, args.seed)?;
-        if json {
-            print_json(&r);
-        } else {
-            print(&view::results(&r, &ctx.style()));
-        }
+        print_as(json, &r, |r| view::results(r, &ctx.style()));
         return Ok(u8::from(!r.summary.all_right));
     }
     if args.reveal {
         let r = api::reveal(sel, args.seed)?;
-        if json {
-            print_json(&r);
-        } else {
-            print(&view::reveal(&r, &ctx.style()));
-        }
+        print_as(json, &r, |r| view::reveal(r, &ctx.style()));
         return Ok(0);
     }
     if json {
@@ -192,9 +180,8 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
             "--format json needs --list, --reveal or --answers".into(),
         ));
     }
-    let state = args.state.as_deref();
-    let mut session = if args.missed {
-        let path = api::result_path(state, chapter)?;
+    let session = if args.missed {
+        let path = api::result_path(args.state.as_deref(), chapter)?;
         match api::missed_session(sel, args.seed, &path)? {
             Missed::Ask(s) => s,
             Missed::Nothing(n) => {
@@ -205,6 +192,21 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
     } else {
         api::session(sel, args.seed)?
     };
+    interactive(ctx, args, chapter, session)
+}
+
+/// Prints `value` as JSON, or as the text `text` makes of it.
+fn print_as<T: serde::Serialize>(json: bool, value: &T, text: impl FnOnce(&T) -> String) {
+    if json {
+        print_json(value);
+    } else {
+        print(&text(value));
+    }
+}
+
+/// Asks the questions of `session` at the terminal (or from a pipe), logs
+/// each answer, prints the score and keeps the result for --missed.
+fn interactive(ctx: &Ctx, args: &QuizArgs, chapter: u32, mut session: Session) -> CmdResult {
     let who = args.log.who()?;
     let style = ctx.style();
     print(&view::intro(&session.intro(), &style));
@@ -237,7 +239,8 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
     let summary = session.summary();
     print(&view::summary(&summary, &style));
     // The result is kept for --missed; a quiz is not failed for want of it.
-    let kept = api::result_path(state, chapter).and_then(|p| api::record(&session, &p));
+    let kept =
+        api::result_path(args.state.as_deref(), chapter).and_then(|p| api::record(&session, &p));
     match kept {
         Ok(last) => {
             let flag = args.state.as_ref().map(|p| p.display().to_string());

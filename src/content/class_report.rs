@@ -607,10 +607,6 @@ pub fn class_report(
     students: &[StudentReport],
     roster: Option<&[(String, String)]>,
 ) -> ClassReport {
-    let m = &lab.machine;
-    let n_inputs = lab.inputs.len();
-    let names: Vec<String> = lab.inputs.iter().map(|li| li.stem.clone()).collect();
-    let facts: Vec<InputFacts> = lab.inputs.iter().map(|li| InputFacts::new(li, m)).collect();
     let missing: Vec<&(String, String)> = roster
         .map(|r| {
             r.iter()
@@ -618,41 +614,139 @@ pub fn class_report(
                 .collect()
         })
         .unwrap_or_default();
-    // Per input: scores, valid, not graded, cause tallies, op tallies.
-    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n_inputs];
-    let mut valid = vec![0u64; n_inputs];
-    let mut not_graded = vec![0u64; n_inputs];
-    let mut hidden = vec![false; n_inputs];
-    let mut tallies: Vec<Tally> = vec![BTreeMap::new(); n_inputs];
-    let mut op_tallies: Vec<BTreeMap<OpId, u64>> = vec![BTreeMap::new(); n_inputs];
-    let mut class_tally: Tally = BTreeMap::new();
-    let mut totals: Vec<f64> = Vec::new();
-    let mut all_valid = 0u64;
-    let mut class_not_graded = 0u64;
-    let mut rows = Vec::new();
-    for st in students {
-        let mut row_mistakes = Vec::new();
+    let mut counts = ClassCounts::new(lab);
+    let mut rows: Vec<StudentRow> = students
+        .iter()
+        .map(|st| counts.add_student(st, roster))
+        .collect();
+    rows.extend(
+        missing
+            .into_iter()
+            .map(|(folder, id)| counts.add_absent(folder, id)),
+    );
+    let inputs = counts.input_stats();
+    let max_total = lab.points * lab.inputs.len() as f64;
+    ClassReport {
+        inputs,
+        lab: lab.name.clone(),
+        max_total,
+        students: rows,
+        total: counts.totals(max_total),
+    }
+}
+
+/// Adds one student who made `cause` `n` times, on `inputs`.
+fn tally(t: &mut Tally, cause: Cause, n: u64, inputs: impl IntoIterator<Item = usize>) {
+    let e = t.entry(cause).or_default();
+    e.0 += 1;
+    e.1 += n;
+    e.2.extend(inputs);
+}
+
+/// What a class report counts, filled one student at a time: per input,
+/// then over the class.
+struct ClassCounts<'l> {
+    lab: &'l Lab,
+    facts: Vec<InputFacts>,
+    /// The inputs' stems.
+    names: Vec<String>,
+    /// Per input: the scores graded, the valid ones, those not graded,
+    /// whether it is hidden, its causes, its misplaced operations.
+    scores: Vec<Vec<f64>>,
+    valid: Vec<u64>,
+    not_graded: Vec<u64>,
+    hidden: Vec<bool>,
+    causes: Vec<Tally>,
+    ops: Vec<BTreeMap<OpId, u64>>,
+    /// Over the class: the causes, the totals of the students graded on
+    /// every input, how many of those are valid, how many students are not.
+    class: Tally,
+    totals: Vec<f64>,
+    all_valid: u64,
+    class_not_graded: u64,
+}
+
+impl<'l> ClassCounts<'l> {
+    /// Nothing counted yet; the facts of each input computed once.
+    fn new(lab: &'l Lab) -> ClassCounts<'l> {
+        let n = lab.inputs.len();
+        ClassCounts {
+            lab,
+            facts: lab
+                .inputs
+                .iter()
+                .map(|li| InputFacts::new(li, &lab.machine))
+                .collect(),
+            names: lab.inputs.iter().map(|li| li.stem.clone()).collect(),
+            scores: vec![Vec::new(); n],
+            valid: vec![0; n],
+            not_graded: vec![0; n],
+            hidden: vec![false; n],
+            causes: vec![BTreeMap::new(); n],
+            ops: vec![BTreeMap::new(); n],
+            class: BTreeMap::new(),
+            totals: Vec::new(),
+            all_valid: 0,
+            class_not_graded: 0,
+        }
+    }
+
+    /// Counts a student's submissions; the student's row, with the
+    /// roster's id or a note that the folder is not on it.
+    fn add_student(
+        &mut self,
+        st: &StudentReport,
+        roster: Option<&[(String, String)]>,
+    ) -> StudentRow {
+        let (mistakes, scores) = self.add_inputs(st);
+        let graded = scores.iter().all(Option::is_some);
+        if graded {
+            self.totals.push(st.score);
+            self.all_valid += u64::from(st.valid());
+        } else {
+            self.class_not_graded += 1;
+        }
+        let id = roster
+            .and_then(|r| r.iter().find(|(f, _)| f == &st.student))
+            .map(|(_, id)| id.clone());
+        StudentRow {
+            note: if roster.is_some() && id.is_none() {
+                "not on the roster".into()
+            } else {
+                String::new()
+            },
+            id: id.unwrap_or_default(),
+            mistakes,
+            name: st.student.clone(),
+            scores,
+            total: graded.then_some(st.score),
+        }
+    }
+
+    /// Counts a student's graded inputs per input and over the class (one
+    /// student per cause); the student's mistakes and per-input scores.
+    fn add_inputs(&mut self, st: &StudentReport) -> (Vec<StudentMistake>, Vec<Option<f64>>) {
+        let lab = self.lab;
+        let n_inputs = lab.inputs.len();
+        let mut mistakes = Vec::new();
         let mut mine: BTreeMap<Cause, (u64, BTreeSet<usize>)> = BTreeMap::new();
-        let mut row_scores = Vec::with_capacity(n_inputs);
+        let mut scores = Vec::with_capacity(n_inputs);
         for (i, r) in st.inputs.iter().enumerate().take(n_inputs) {
-            hidden[i] |= r.hidden;
+            self.hidden[i] |= r.hidden;
             if r.grading_error.is_some() {
-                not_graded[i] += 1;
-                row_scores.push(None);
+                self.not_graded[i] += 1;
+                scores.push(None);
                 continue;
             }
-            row_scores.push(Some(r.score));
-            scores[i].push(r.score);
-            valid[i] += u64::from(r.valid);
-            let (causes, ops) = submission_causes(&lab.inputs[i], &facts[i], m, r);
+            scores.push(Some(r.score));
+            self.scores[i].push(r.score);
+            self.valid[i] += u64::from(r.valid);
+            let (causes, ops) = submission_causes(&lab.inputs[i], &self.facts[i], &lab.machine, r);
             for (c, n) in causes {
-                let t = tallies[i].entry(c.clone()).or_default();
-                t.0 += 1;
-                t.1 += n;
-                t.2.insert(i);
-                row_mistakes.push(StudentMistake {
+                tally(&mut self.causes[i], c.clone(), n, [i]);
+                mistakes.push(StudentMistake {
                     cause: c.key(),
-                    input: names[i].clone(),
+                    input: self.names[i].clone(),
                     label: c.label(),
                 });
                 let e = mine.entry(c).or_default();
@@ -660,116 +754,101 @@ pub fn class_report(
                 e.1.insert(i);
             }
             for x in ops {
-                *op_tallies[i].entry(x).or_default() += 1;
+                *self.ops[i].entry(x).or_default() += 1;
             }
         }
         for (c, (n, inputs)) in mine {
-            let t = class_tally.entry(c).or_default();
-            t.0 += 1;
-            t.1 += n;
-            t.2.extend(inputs);
+            tally(&mut self.class, c, n, inputs);
         }
-        let graded = row_scores.iter().all(Option::is_some);
-        if graded {
-            totals.push(st.score);
-            all_valid += u64::from(st.valid());
-        } else {
-            class_not_graded += 1;
-        }
-        let id = roster
-            .and_then(|r| r.iter().find(|(f, _)| f == &st.student))
-            .map(|(_, id)| id.clone());
-        rows.push(StudentRow {
-            note: if roster.is_some() && id.is_none() {
-                "not on the roster".into()
-            } else {
-                String::new()
-            },
-            id: id.unwrap_or_default(),
-            mistakes: row_mistakes,
-            name: st.student.clone(),
-            scores: row_scores,
-            total: graded.then_some(st.score),
-        });
+        (mistakes, scores)
     }
-    // The roster's students without a folder: a zero on every input.
-    for (folder, id) in &missing {
+
+    /// Counts a roster's student without a folder: a zero on every input;
+    /// the student's row.
+    fn add_absent(&mut self, folder: &str, id: &str) -> StudentRow {
+        let n_inputs = self.lab.inputs.len();
         for i in 0..n_inputs {
-            scores[i].push(0.0);
-            let t = tallies[i].entry(Cause::NoFolder).or_default();
-            t.0 += 1;
-            t.1 += 1;
-            t.2.insert(i);
+            self.scores[i].push(0.0);
+            tally(&mut self.causes[i], Cause::NoFolder, 1, [i]);
         }
-        let t = class_tally.entry(Cause::NoFolder).or_default();
-        t.0 += 1;
-        t.1 += n_inputs as u64;
-        t.2.extend(0..n_inputs);
-        totals.push(0.0);
-        rows.push(StudentRow {
-            id: id.clone(),
+        tally(
+            &mut self.class,
+            Cause::NoFolder,
+            n_inputs as u64,
+            0..n_inputs,
+        );
+        self.totals.push(0.0);
+        StudentRow {
+            id: id.to_string(),
             mistakes: vec![StudentMistake {
                 cause: Cause::NoFolder.key(),
                 input: String::new(),
                 label: Cause::NoFolder.label(),
             }],
-            name: folder.clone(),
+            name: folder.to_string(),
             note: "no submission folder".into(),
             scores: vec![Some(0.0); n_inputs],
             total: Some(0.0),
-        });
+        }
     }
-    let inputs = lab
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(i, li)| {
-            let of = scores[i].len() as u64;
-            let mut misplaced: Vec<Misplaced> = if hidden[i] {
-                Vec::new()
-            } else {
-                op_tallies[i]
-                    .iter()
-                    .map(|(&x, &n)| Misplaced {
-                        op: li.program.label(x).to_string(),
-                        of,
-                        percent: percent(n, of),
-                        students: n,
-                    })
-                    .collect()
-            };
-            // Most students first; the source order on ties (stable).
-            misplaced.sort_by_key(|m| std::cmp::Reverse(m.students));
-            misplaced.truncate(MAX_MISPLACED);
-            InputStats {
-                causes: cause_counts(std::mem::take(&mut tallies[i]), of, &names),
-                hidden: hidden[i],
-                histogram: histogram(&scores[i], lab.points),
-                input: li.stem.clone(),
-                kind: match li.program.kind() {
-                    Kind::Block => "block",
-                    Kind::Loop => "loop",
-                },
-                max_score: lab.points,
-                misplaced,
-                not_graded: not_graded[i],
-                summary: summary(&scores[i], valid[i]),
-            }
-        })
-        .collect();
-    let max_total = lab.points * n_inputs as f64;
-    let of = totals.len() as u64;
-    ClassReport {
-        inputs,
-        lab: lab.name.clone(),
-        max_total,
-        students: rows,
-        total: Totals {
-            causes: cause_counts(class_tally, of, &names),
-            histogram: histogram(&totals, max_total),
-            not_graded: class_not_graded,
-            summary: summary(&totals, all_valid),
-        },
+
+    /// The figures of each input, its causes taken from the counts.
+    fn input_stats(&mut self) -> Vec<InputStats> {
+        let lab = self.lab;
+        lab.inputs
+            .iter()
+            .enumerate()
+            .map(|(i, li)| {
+                let of = self.scores[i].len() as u64;
+                InputStats {
+                    causes: cause_counts(std::mem::take(&mut self.causes[i]), of, &self.names),
+                    hidden: self.hidden[i],
+                    histogram: histogram(&self.scores[i], lab.points),
+                    input: li.stem.clone(),
+                    kind: match li.program.kind() {
+                        Kind::Block => "block",
+                        Kind::Loop => "loop",
+                    },
+                    max_score: lab.points,
+                    misplaced: self.misplaced(i, of),
+                    not_graded: self.not_graded[i],
+                    summary: summary(&self.scores[i], self.valid[i]),
+                }
+            })
+            .collect()
+    }
+
+    /// The operations of input `i` most often misplaced, out of `of`
+    /// students (none for a hidden input).
+    fn misplaced(&self, i: usize, of: u64) -> Vec<Misplaced> {
+        if self.hidden[i] {
+            return Vec::new();
+        }
+        let program = &self.lab.inputs[i].program;
+        let mut misplaced: Vec<Misplaced> = self.ops[i]
+            .iter()
+            .map(|(&x, &n)| Misplaced {
+                op: program.label(x).to_string(),
+                of,
+                percent: percent(n, of),
+                students: n,
+            })
+            .collect();
+        // Most students first; the source order on ties (stable).
+        misplaced.sort_by_key(|m| std::cmp::Reverse(m.students));
+        misplaced.truncate(MAX_MISPLACED);
+        misplaced
+    }
+
+    /// The figures over the class, totals out of `max_total`.
+    fn totals(self, max_total: f64) -> Totals {
+        let of = self.totals.len() as u64;
+        Totals {
+            causes: cause_counts(self.class, of, &self.names),
+            histogram: histogram(&self.totals, max_total),
+            not_graded: self.class_not_graded,
+            summary: summary(&self.totals, self.all_valid),
+        }
     }
 }
 

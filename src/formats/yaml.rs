@@ -46,122 +46,180 @@ pub const MAX_DEPTH: usize = 64;
 /// assert_eq!(e.to_string(), "f.yaml:1:64: nested deeper than 64 levels; refused before parsing");
 /// ```
 pub fn check_depth(text: &str, origin: &str) -> Result<(), Diagnostic> {
-    let too_deep = |line: usize, l: &str, byte: usize| {
-        Diagnostic::new(
-            origin,
-            line as u32 + 1,
-            l[..byte].chars().count() as u32 + 1,
-            format!("nested deeper than {MAX_DEPTH} levels; refused before parsing"),
-        )
-    };
-    // Open block levels by column, the flow depth, an open quoted scalar
-    // (which may span lines), and the indentation under which the lines of
-    // a block scalar are text.
-    let mut blocks: Vec<usize> = Vec::new();
-    let mut flow = 0usize;
-    let mut quote: Option<u8> = None;
-    let mut literal: Option<usize> = None;
+    let mut scan = DepthScan::default();
     for (n, l) in text.lines().enumerate() {
-        let b = l.as_bytes();
-        let indent = b.iter().take_while(|&&c| c == b' ').count();
-        let blank = indent == b.len() || b[indent] == b'#';
-        if let Some(parent) = literal {
-            if blank || indent > parent {
-                continue;
-            }
-            literal = None;
-        }
-        let mut i = 0;
-        // At a place where a node may start (the line's start, after `- `,
-        // `? ` or `: `), in block context.
-        let mut node_start = false;
-        if quote.is_none() && flow == 0 {
-            if blank {
-                continue;
-            }
-            while blocks.last().is_some_and(|&c| c > indent) {
-                blocks.pop();
-            }
-            if blocks.last() != Some(&indent) {
-                blocks.push(indent);
-                if blocks.len() > MAX_DEPTH {
-                    return Err(too_deep(n, l, indent));
-                }
-            }
-            i = indent;
-            node_start = true;
-        }
-        // In flow context: the previous character lets a quoted scalar start.
-        let mut token_start = true;
-        while i < b.len() {
-            let c = b[i];
-            if let Some(q) = quote {
-                match c {
-                    b'\\' if q == b'"' => i += 1,
-                    b'\'' if q == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 1,
-                    _ if c == q => quote = None,
-                    _ => {}
-                }
-                i += 1;
-                token_start = false;
-                continue;
-            }
-            let spaced = i == 0 || matches!(b[i - 1], b' ' | b'\t');
-            if flow > 0 {
-                match c {
-                    b'[' | b'{' => {
-                        flow += 1;
-                        if blocks.len() + flow > MAX_DEPTH {
-                            return Err(too_deep(n, l, i));
-                        }
-                    }
-                    b']' | b'}' => flow -= 1,
-                    b'"' | b'\'' if token_start => quote = Some(c),
-                    b'#' if spaced => break,
-                    _ => {}
-                }
-                token_start = matches!(c, b'[' | b'{' | b',' | b':' | b' ' | b'\t');
-                i += 1;
-                continue;
-            }
-            let ends_indicator = matches!(b.get(i + 1), None | Some(b' ' | b'\t'));
-            match c {
-                b' ' | b'\t' => {}
-                b'#' if spaced => break,
-                b'-' | b'?' if node_start && ends_indicator => {
-                    blocks.push(i + 2);
-                    if blocks.len() > MAX_DEPTH {
-                        return Err(too_deep(n, l, i));
-                    }
-                }
-                b'[' | b'{' if node_start => {
-                    flow = 1;
-                    node_start = false;
-                    if blocks.len() + flow > MAX_DEPTH {
-                        return Err(too_deep(n, l, i));
-                    }
-                }
-                b'"' | b'\'' if node_start => {
-                    quote = Some(c);
-                    node_start = false;
-                }
-                b'|' | b'>' if node_start => {
-                    literal = Some(indent);
-                    break;
-                }
-                b'&' | b'!' if node_start => {
-                    // An anchor or a tag: the node follows it.
-                    while i + 1 < b.len() && !matches!(b[i + 1], b' ' | b'\t') {
-                        i += 1;
-                    }
-                }
-                b':' if ends_indicator => node_start = true,
-                _ => node_start = false,
-            }
-            i += 1;
+        if let Err(byte) = scan.line(l.as_bytes()) {
+            return Err(Diagnostic::new(
+                origin,
+                n as u32 + 1,
+                l[..byte].chars().count() as u32 + 1,
+                format!("nested deeper than {MAX_DEPTH} levels; refused before parsing"),
+            ));
         }
     }
     Ok(())
+}
+
+/// The state of [`check_depth`]'s pass: open block levels by column, the
+/// flow depth, an open quoted scalar (which may span lines), and the
+/// indentation under which the lines of a block scalar are text. Each scan
+/// step returns `Err(byte)` at a bracket, entry or indented line past
+/// [`MAX_DEPTH`].
+#[derive(Default)]
+struct DepthScan {
+    blocks: Vec<usize>,
+    flow: usize,
+    quote: Option<u8>,
+    literal: Option<usize>,
+    /// The current line's indentation.
+    indent: usize,
+    /// At a place where a node may start (the line's start, after `- `,
+    /// `? ` or `: `), in block context.
+    node_start: bool,
+    /// In flow context: the previous character lets a quoted scalar start.
+    token_start: bool,
+}
+
+impl DepthScan {
+    /// Scans one line, byte by byte after [`DepthScan::line_start`].
+    fn line(&mut self, b: &[u8]) -> Result<(), usize> {
+        let Some(mut i) = self.line_start(b)? else {
+            return Ok(());
+        };
+        while i < b.len() {
+            let next = if let Some(q) = self.quote {
+                Some(self.quoted(b, i, q))
+            } else if self.flow > 0 {
+                self.flow_byte(b, i)?
+            } else {
+                self.block_byte(b, i)?
+            };
+            match next {
+                Some(n) => i = n,
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Where the scan of a line starts: `None` for a line of block-scalar
+    /// text or a blank line in block context; in block context, past the
+    /// indentation, which closes deeper block levels and may open one.
+    fn line_start(&mut self, b: &[u8]) -> Result<Option<usize>, usize> {
+        let indent = b.iter().take_while(|&&c| c == b' ').count();
+        let blank = indent == b.len() || b[indent] == b'#';
+        if let Some(parent) = self.literal {
+            if blank || indent > parent {
+                return Ok(None);
+            }
+            self.literal = None;
+        }
+        self.indent = indent;
+        self.node_start = false;
+        self.token_start = true;
+        if self.quote.is_some() || self.flow > 0 {
+            return Ok(Some(0));
+        }
+        if blank {
+            return Ok(None);
+        }
+        while self.blocks.last().is_some_and(|&c| c > indent) {
+            self.blocks.pop();
+        }
+        if self.blocks.last() != Some(&indent) {
+            self.blocks.push(indent);
+            if self.blocks.len() > MAX_DEPTH {
+                return Err(indent);
+            }
+        }
+        self.node_start = true;
+        Ok(Some(indent))
+    }
+
+    /// Byte `i` inside a scalar quoted by `q`: an escape or a doubled `'`
+    /// is skipped, the closing quote ends it. Returns the next byte.
+    #[inline]
+    fn quoted(&mut self, b: &[u8], mut i: usize, q: u8) -> usize {
+        match b[i] {
+            b'\\' if q == b'"' => i += 1,
+            b'\'' if q == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 1,
+            c if c == q => self.quote = None,
+            _ => {}
+        }
+        self.token_start = false;
+        i + 1
+    }
+
+    /// Byte `i` in flow context: brackets open and close, a quote may start
+    /// a scalar, a comment ends the line (`None`).
+    #[inline]
+    fn flow_byte(&mut self, b: &[u8], i: usize) -> Result<Option<usize>, usize> {
+        let c = b[i];
+        match c {
+            b'[' | b'{' => {
+                self.flow += 1;
+                if self.blocks.len() + self.flow > MAX_DEPTH {
+                    return Err(i);
+                }
+            }
+            b']' | b'}' => self.flow -= 1,
+            b'"' | b'\'' if self.token_start => self.quote = Some(c),
+            b'#' if spaced(b, i) => return Ok(None),
+            _ => {}
+        }
+        self.token_start = matches!(c, b'[' | b'{' | b',' | b':' | b' ' | b'\t');
+        Ok(Some(i + 1))
+    }
+
+    /// Byte `i` in block context: an entry (`- `, `? `) opens a level, a
+    /// bracket a flow collection, a quote a scalar; a block scalar (`|`,
+    /// `>`) or a comment ends the line (`None`).
+    #[inline]
+    fn block_byte(&mut self, b: &[u8], mut i: usize) -> Result<Option<usize>, usize> {
+        let c = b[i];
+        let ends_indicator = matches!(b.get(i + 1), None | Some(b' ' | b'\t'));
+        match c {
+            b' ' | b'\t' => {}
+            b'#' if spaced(b, i) => return Ok(None),
+            b'-' | b'?' if self.node_start && ends_indicator => {
+                self.blocks.push(i + 2);
+                if self.blocks.len() > MAX_DEPTH {
+                    return Err(i);
+                }
+            }
+            b'[' | b'{' if self.node_start => {
+                self.flow = 1;
+                self.node_start = false;
+                if self.blocks.len() + self.flow > MAX_DEPTH {
+                    return Err(i);
+                }
+            }
+            b'"' | b'\'' if self.node_start => {
+                self.quote = Some(c);
+                self.node_start = false;
+            }
+            b'|' | b'>' if self.node_start => {
+                self.literal = Some(self.indent);
+                return Ok(None);
+            }
+            b'&' | b'!' if self.node_start => {
+                // An anchor or a tag: the node follows it.
+                while i + 1 < b.len() && !matches!(b[i + 1], b' ' | b'\t') {
+                    i += 1;
+                }
+            }
+            b':' if ends_indicator => self.node_start = true,
+            _ => self.node_start = false,
+        }
+        Ok(Some(i + 1))
+    }
+}
+
+/// Whether byte `i` starts the line or follows a space or tab (where `#`
+/// starts a comment).
+#[inline]
+fn spaced(b: &[u8], i: usize) -> bool {
+    i == 0 || matches!(b[i - 1], b' ' | b'\t')
 }
 
 /// Finds the lines of list items and their keys in block-style YAML, so

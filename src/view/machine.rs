@@ -19,8 +19,8 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::engine::hazard::{self, Automaton};
-use crate::model::ids::ClassId;
-use crate::model::machine::{ClassInfo, Machine, ResourceInfo};
+use crate::model::ids::{ClassId, ResourceId};
+use crate::model::machine::{Class, ClassInfo, Machine, ResourceInfo};
 use crate::util::text::columns;
 
 /// States beyond this are counted but not listed.
@@ -124,7 +124,7 @@ const WIDE_TABLE: u32 = 64;
 
 /// A table too wide to draw: per resource, the offsets it is used at as
 /// ranges (`0–4095`), with the count where it is used more than once.
-fn wide_table(m: &Machine, c: &crate::model::machine::Class) -> String {
+fn wide_table(m: &Machine, c: &Class) -> String {
     let mut rows = Vec::new();
     for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
         let spans: Vec<String> = run
@@ -259,56 +259,80 @@ fn state_limit(budget: usize, per_state: usize, cap: usize) -> usize {
     (1usize << (usize::BITS - 1 - n.leading_zeros())).min(cap)
 }
 
-/// The text view of a model.
+/// The text view of a model: the machine, each class's reservation table
+/// (Definition 23.1.1), the view of each resource in use (Definition
+/// 23.1.5, Algorithm 23.1.7), then the whole-machine automaton.
 pub fn model_text(m: &Machine) -> String {
     let mut s = format!("{m}");
     s.push_str("\nReservation tables (X: used at that offset after issue; 2: used twice):\n");
     for c in m.classes() {
-        let d = c.max_offset();
-        let mut extra = String::new();
-        if c.read_advance > 0 {
-            extra.push_str(&format!(", ReadAdvance {}", c.read_advance));
-        }
-        if !c.write_latencies.is_empty() {
-            let each: Vec<String> = c.write_latencies.iter().map(u32::to_string).collect();
-            extra.push_str(&format!(
-                ", its registers ready after {} cycles",
-                each.join("/")
-            ));
-        }
-        if c.stores {
-            extra.push_str(", stores");
-        }
-        s.push_str(&format!(
-            "\n{}: latency {}, {} uop{}{extra}, opcodes {}\n",
-            c.name,
-            c.latency,
-            c.uops,
-            if c.uops == 1 { "" } else { "s" },
-            c.opcodes.join(" ")
-        ));
-        if d >= WIDE_TABLE {
-            s.push_str(&wide_table(m, c));
-            continue;
-        }
-        let mut rows = vec![std::iter::once("  ".to_string())
-            .chain((0..=d).map(|k| k.to_string()))
-            .collect::<Vec<_>>()];
-        // `folded` is sorted by resource, then offset: one row per run.
-        for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
-            let mut row = vec![format!("  {}", m.resource(run[0].0).name)];
-            row.resize(d as usize + 2, ".".to_string());
-            for &(_, k, n) in run {
-                row[k as usize + 1] = if n == 1 { "X".into() } else { n.to_string() };
-            }
-            rows.push(row);
-        }
-        s.push_str(&columns(&rows));
+        s.push_str(&class_heading(c));
+        s.push_str(&reservation_table(m, c));
     }
+    // Each state of an automaton has a transition per class and Advance.
+    let transitions = m.classes().len() + 1;
+    s.push_str(&resource_views(m, transitions));
+    s.push_str(&whole_machine_automaton(m, transitions));
+    s
+}
+
+/// A class's heading line: latency, micro-ops, ReadAdvance, write
+/// latencies, whether it stores, and its opcodes.
+fn class_heading(c: &Class) -> String {
+    let mut extra = String::new();
+    if c.read_advance > 0 {
+        extra.push_str(&format!(", ReadAdvance {}", c.read_advance));
+    }
+    if !c.write_latencies.is_empty() {
+        let each: Vec<String> = c.write_latencies.iter().map(u32::to_string).collect();
+        extra.push_str(&format!(
+            ", its registers ready after {} cycles",
+            each.join("/")
+        ));
+    }
+    if c.stores {
+        extra.push_str(", stores");
+    }
+    format!(
+        "\n{}: latency {}, {} uop{}{extra}, opcodes {}\n",
+        c.name,
+        c.latency,
+        c.uops,
+        if c.uops == 1 { "" } else { "s" },
+        c.opcodes.join(" ")
+    )
+}
+
+/// RT(o) as a grid (Definition 23.1.1): a row per resource, a column per
+/// offset; a table of [`WIDE_TABLE`] offsets or more as [`wide_table`].
+fn reservation_table(m: &Machine, c: &Class) -> String {
+    let d = c.max_offset();
+    if d >= WIDE_TABLE {
+        return wide_table(m, c);
+    }
+    let mut rows = vec![std::iter::once("  ".to_string())
+        .chain((0..=d).map(|k| k.to_string()))
+        .collect::<Vec<_>>()];
+    // `folded` is sorted by resource, then offset: one row per run.
+    for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
+        let mut row = vec![format!("  {}", m.resource(run[0].0).name)];
+        row.resize(d as usize + 2, ".".to_string());
+        for &(_, k, n) in run {
+            row[k as usize + 1] = if n == 1 { "X".into() } else { n.to_string() };
+        }
+        rows.push(row);
+    }
+    columns(&rows)
+}
+
+/// Each resource some class uses, `issue` left out: for a capacity-1 unit
+/// its forbidden latencies and collision vectors, then its hazard
+/// automaton within the per-unit budget of transitions.
+fn resource_views(m: &Machine, transitions: usize) -> String {
+    let mut s = String::new();
     let mut legend_shown = false;
     let by_resource = hazard::users(m);
     let used = by_resource.iter().skip(1).filter(|u| !u.is_empty()).count();
-    let transitions = m.classes().len() + 1;
     let unit_limit = state_limit(UNIT_TRANSITIONS / used.max(1), transitions, 1 << 16);
     for r in m.resource_ids().skip(1) {
         let res = m.resource(r);
@@ -322,59 +346,83 @@ pub fn model_text(m: &Machine) -> String {
             res.name, res.capacity
         ));
         if res.capacity == 1 {
-            s.push_str("  forbidden latencies F(row, column) (Definition 23.1.5):\n");
-            let mut rows = vec![std::iter::once("    ".to_string())
-                .chain(users.iter().map(|&c| m.class(c).name.clone()))
-                .collect::<Vec<_>>()];
-            for (a, ka) in offsets {
-                let mut row = vec![format!("    {}", m.class(*a).name)];
-                for (_, kb) in offsets {
-                    row.push(hazard::set_string(&hazard::forbidden_between(ka, kb)));
-                }
-                rows.push(row);
-            }
-            s.push_str(&columns(&rows));
-            s.push_str(&format!(
-                "  collision vectors: the state of {} after one issue (Definition 23.1.5):\n",
-                res.name
-            ));
-            let rows: Vec<Vec<String>> = users
-                .iter()
-                .map(|&c| {
-                    let v = hazard::collision_vector(m, r, c);
-                    let order = hazard::bit_order(v.len());
-                    vec![format!("    {}", m.class(c).name), v, order]
-                })
-                .collect();
-            s.push_str(&columns(&rows));
+            s.push_str(&forbidden_matrix(m, offsets, &users));
+            s.push_str(&collision_vectors(m, r, &users));
         }
-        match Automaton::build_limited(m, &[r], unit_limit) {
-            Ok(a) => {
-                s.push_str(&format!(
-                    "  hazard automaton: {} reachable states\n",
-                    a.len()
-                ));
-                if a.len() <= LIST_STATES {
-                    s.push_str(&automaton_table(m, &a, !legend_shown));
-                    legend_shown = true;
-                }
-            }
-            Err(e) => s.push_str(&format!("  hazard automaton: {e}\n")),
-        }
+        s.push_str(&unit_automaton(m, r, unit_limit, &mut legend_shown));
     }
+    s
+}
+
+/// The forbidden-latency matrix of a capacity-1 unit (Definition 23.1.5):
+/// F(row, column) for each pair of its users, from their `offsets` on it.
+fn forbidden_matrix(m: &Machine, offsets: &[(ClassId, Vec<u32>)], users: &[ClassId]) -> String {
+    let mut rows = vec![std::iter::once("    ".to_string())
+        .chain(users.iter().map(|&c| m.class(c).name.clone()))
+        .collect::<Vec<_>>()];
+    for (a, ka) in offsets {
+        let mut row = vec![format!("    {}", m.class(*a).name)];
+        for (_, kb) in offsets {
+            row.push(hazard::set_string(&hazard::forbidden_between(ka, kb)));
+        }
+        rows.push(row);
+    }
+    format!(
+        "  forbidden latencies F(row, column) (Definition 23.1.5):\n{}",
+        columns(&rows)
+    )
+}
+
+/// The collision vector of each user of unit `r`, with its bit order: the
+/// unit's state after one issue (Definition 23.1.5).
+fn collision_vectors(m: &Machine, r: ResourceId, users: &[ClassId]) -> String {
+    let rows: Vec<Vec<String>> = users
+        .iter()
+        .map(|&c| {
+            let v = hazard::collision_vector(m, r, c);
+            let order = hazard::bit_order(v.len());
+            vec![format!("    {}", m.class(c).name), v, order]
+        })
+        .collect();
+    format!(
+        "  collision vectors: the state of {} after one issue (Definition 23.1.5):\n{}",
+        m.resource(r).name,
+        columns(&rows)
+    )
+}
+
+/// The hazard automaton of unit `r` alone (Algorithm 23.1.7), at most
+/// `limit` states: its size, and its table when it is small; the first
+/// table printed carries the legend, and `legend_shown` records it.
+fn unit_automaton(m: &Machine, r: ResourceId, limit: usize, legend_shown: &mut bool) -> String {
+    match Automaton::build_limited(m, &[r], limit) {
+        Ok(a) => {
+            let mut s = format!("  hazard automaton: {} reachable states\n", a.len());
+            if a.len() <= LIST_STATES {
+                s.push_str(&automaton_table(m, &a, !*legend_shown));
+                *legend_shown = true;
+            }
+            s
+        }
+        Err(e) => format!("  hazard automaton: {e}\n"),
+    }
+}
+
+/// The size of the automaton over every resource, `issue` included
+/// (Algorithm 23.1.7), within the whole-machine budget of transitions.
+fn whole_machine_automaton(m: &Machine, transitions: usize) -> String {
     let all: Vec<_> = m.resource_ids().collect();
     match Automaton::build_limited(
         m,
         &all,
         state_limit(WHOLE_TRANSITIONS, transitions, 1 << 20),
     ) {
-        Ok(a) => s.push_str(&format!(
+        Ok(a) => format!(
             "\nWhole-machine automaton (every resource, issue included): {} reachable states\n",
             a.len()
-        )),
-        Err(e) => s.push_str(&format!("\nWhole-machine automaton: {e}\n")),
+        ),
+        Err(e) => format!("\nWhole-machine automaton: {e}\n"),
     }
-    s
 }
 
 /// An automaton's transitions, one row per state: the state after

@@ -56,13 +56,63 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
     t: &[Cycle],
     ii: Option<u64>,
 ) -> fmt::Result {
-    let row = |c: Cycle| match ii {
+    let (names, cycle, class) = placement_order(p, t);
+    let entries = reservation_entries(m, &cycle, &class, ii);
+    drop(class);
+    // The operations by the row they issue in.
+    let positions: Vec<u32> = (0..cycle.len() as u32).collect();
+    let placed = match ii {
+        Some(_) => stable_sorted_by_key(&positions, |&k| table_row(cycle[k as usize], ii)),
+        None => positions,
+    };
+    let last = match ii {
+        Some(ii) => ii as i64 - 1,
+        None => entries.last().map_or(-1, |e| e.row),
+    };
+    let (rows, marks) = printed_rows(&entries, last);
+    let nres = m.resources().len();
+    let mut sweep = Sweep {
+        m,
+        ii,
+        names: &names,
+        cycle: &cycle,
+        entries: &entries,
+        placed: &placed,
+        rows: &rows,
+        ep: 0,
+        pp: 0,
+        last_holder: vec![None; nres],
+        units: vec![0; nres],
+    };
+    let mut mark = 0usize;
+    write_columns(
+        w,
+        rows.len() + 1,
+        |i, cells| sweep.fill(i, cells),
+        |i, w| {
+            while mark < marks.len() && marks[mark].0 <= i {
+                w.write_str(&marks[mark].1)?;
+                w.write_char('\n')?;
+                mark += 1;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The row cycle `c` lands in: `c` modulo II for a loop, `c` for a block.
+#[inline]
+fn table_row(c: Cycle, ii: Option<u64>) -> Cycle {
+    match ii {
         Some(ii) => c.rem_euclid(ii.max(1) as i64),
         None => c,
-    };
-    // Placement order: issue cycle, then source order. The labels,
-    // opcodes, cycles and classes are gathered into that order once, so
-    // the two passes over the rows read them in sequence.
+    }
+}
+
+/// Placement order: issue cycle, then source order. The labels and
+/// opcodes (parts 0 and 1), the cycles and the classes are gathered into
+/// that order once, so the two passes over the rows read them in sequence.
+fn placement_order(p: &Program, t: &[Cycle]) -> (Gathered, Vec<Cycle>, Vec<ClassId>) {
     let ids: Vec<u32> = (0..p.len() as u32).collect();
     let pos = inverse(&stable_sorted_by_key(&ids, |&x| t[x as usize]));
     drop(ids);
@@ -74,21 +124,27 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
             &op.opcode
         }
     });
-    let label = |k: u32| names.get(k as usize, 0);
-    let opcode = |k: u32| names.get(k as usize, 1);
     let mut cycle: Vec<Cycle> = vec![0; pos.len()];
     let mut class = vec![ClassId(0); pos.len()];
     for (x, &k) in pos.iter().enumerate() {
         cycle[k as usize] = t[x];
         class[k as usize] = p.ops()[x].class;
     }
-    drop(pos);
-    // Every pair (r, d, n) of every operation at the row of t + d, by row,
-    // in placement order within a row.
-    let entries = collect_sorted(|emit| {
-        for (k, (&c, &cls)) in cycle.iter().zip(&class).enumerate() {
+    (names, cycle, class)
+}
+
+/// Every pair (r, d, n) of every operation at the row of t + d, by row,
+/// in placement order within a row.
+fn reservation_entries(
+    m: &Machine,
+    cycle: &[Cycle],
+    class: &[ClassId],
+    ii: Option<u64>,
+) -> Vec<Entry> {
+    collect_sorted(|emit| {
+        for (k, (&c, &cls)) in cycle.iter().zip(class).enumerate() {
             for &(r, d, n) in &m.class(cls).folded {
-                let row = row(c.saturating_add(i64::from(d)));
+                let row = table_row(c.saturating_add(i64::from(d)), ii);
                 let e = Entry {
                     row,
                     pos: k as u32,
@@ -98,20 +154,13 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
                 emit(row, e);
             }
         }
-    });
-    drop(class);
-    // The operations by the row they issue in.
-    let positions: Vec<u32> = (0..cycle.len() as u32).collect();
-    let placed = match ii {
-        Some(_) => stable_sorted_by_key(&positions, |&k| row(cycle[k as usize])),
-        None => positions,
-    };
-    let last = match ii {
-        Some(ii) => ii as i64 - 1,
-        None => entries.last().map_or(-1, |e| e.row),
-    };
-    // The rows to print; runs of more than EMPTY_RUN empty rows fold into
-    // one line, placed before the table row it precedes (header = row 0).
+    })
+}
+
+/// The rows to print, up to `last`; runs of more than [`EMPTY_RUN`] empty
+/// rows fold into one line, placed before the table row it precedes
+/// (header = row 0).
+fn printed_rows(entries: &[Entry], last: Cycle) -> (Vec<Cycle>, Vec<(usize, String)>) {
     let mut rows: Vec<Cycle> = Vec::new();
     let mut marks: Vec<(usize, String)> = Vec::new();
     let mut next: Cycle = 0;
@@ -147,53 +196,88 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
             break;
         }
     }
-    let (mut ep, mut pp) = (0usize, 0usize);
-    let nres = m.resources().len();
-    let mut last_holder: Vec<Option<u32>> = vec![None; nres];
-    let mut units: Vec<u32> = vec![0; nres];
-    let fill = |i: usize, cells: &mut Row| {
+    (rows, marks)
+}
+
+/// One pass of the reservation table over its rows: the reservation pairs
+/// and the placed operations, each swept in row order.
+struct Sweep<'a> {
+    m: &'a Machine,
+    ii: Option<u64>,
+    /// Labels (part 0) and opcodes (part 1) by position.
+    names: &'a Gathered,
+    /// The issue cycle by position.
+    cycle: &'a [Cycle],
+    entries: &'a [Entry],
+    /// Positions by the row they issue in.
+    placed: &'a [u32],
+    rows: &'a [Cycle],
+    /// The first entry, and the first placed operation, not before the row.
+    ep: usize,
+    pp: usize,
+    /// Per resource, in the current row: the last holder listed, the
+    /// units taken.
+    last_holder: Vec<Option<u32>>,
+    units: Vec<u32>,
+}
+
+impl Sweep<'_> {
+    /// The cells of table row `i` (0 is the header, which starts a pass).
+    fn fill(&mut self, i: usize, cells: &mut Row) {
         if i == 0 {
-            (ep, pp) = (0, 0);
-            cells.push(if ii.is_some() { "row" } else { "cycle" });
-            for r in m.resources() {
-                let _ = write!(cells.cell(), "{} ({})", r.name, r.capacity);
-            }
-            cells.push("placed");
+            self.header(cells);
             return;
         }
-        let c = rows[i - 1];
-        while ep < entries.len() && entries[ep].row < c {
-            ep += 1;
+        let c = self.rows[i - 1];
+        let _ = write!(cells.cell(), "{c}");
+        self.resource_cells(c, cells);
+        self.placed_cell(c, cells);
+    }
+
+    /// `cycle` (or `row`), each resource with its capacity, `placed`.
+    fn header(&mut self, cells: &mut Row) {
+        (self.ep, self.pp) = (0, 0);
+        cells.push(if self.ii.is_some() { "row" } else { "cycle" });
+        for r in self.m.resources() {
+            let _ = write!(cells.cell(), "{} ({})", r.name, r.capacity);
         }
+        cells.push("placed");
+    }
+
+    /// A cell per resource in row `c`. The issue column counts slots; the
+    /// others list their holders in placement order, each once (an
+    /// operation's pairs in one row are next to each other).
+    fn resource_cells(&mut self, c: Cycle, cells: &mut Row) {
+        let entries = self.entries;
+        while self.ep < entries.len() && entries[self.ep].row < c {
+            self.ep += 1;
+        }
+        let ep = self.ep;
         let here_end = entries[ep..].partition_point(|e| e.row == c) + ep;
         let here = &entries[ep..here_end];
-        let _ = write!(cells.cell(), "{c}");
-        // The issue column counts slots; the others list their holders in
-        // placement order, each once (an operation's pairs in one row are
-        // next to each other).
         let issue = ISSUE.index();
         let mut slots = 0u32;
-        units.iter_mut().for_each(|u| *u = 0);
-        last_holder.iter_mut().for_each(|h| *h = None);
+        self.units.iter_mut().for_each(|u| *u = 0);
+        self.last_holder.iter_mut().for_each(|h| *h = None);
         let first = cells.len();
-        for _ in 0..nres {
+        for _ in 0..self.units.len() {
             cells.cell();
         }
         for e in here {
             let r = e.resource as usize;
-            units[r] += e.units;
+            self.units[r] += e.units;
             if r == issue {
                 slots += e.units;
-            } else if last_holder[r] != Some(e.pos) {
+            } else if self.last_holder[r] != Some(e.pos) {
                 let cell = cells.get(first + r);
-                if last_holder[r].is_some() {
+                if self.last_holder[r].is_some() {
                     cell.push(',');
                 }
-                cell.push_str(label(e.pos));
-                last_holder[r] = Some(e.pos);
+                cell.push_str(self.label(e.pos));
+                self.last_holder[r] = Some(e.pos);
             }
         }
-        for (r, (&used, res)) in units.iter().zip(m.resources()).enumerate() {
+        for (r, (&used, res)) in self.units.iter().zip(self.m.resources()).enumerate() {
             let cell = cells.get(first + r);
             if r == issue {
                 let _ = write!(cell, "{slots}");
@@ -204,36 +288,40 @@ pub fn write_reservation_table<W: fmt::Write + ?Sized>(
                 cell.push(OVER);
             }
         }
-        while pp < placed.len() && row(cycle[placed[pp] as usize]) < c {
-            pp += 1;
+    }
+
+    /// The `placed` cell of row `c`: the operations issued in it, with
+    /// their cycle when it differs from the row (a loop), or `—`.
+    fn placed_cell(&mut self, c: Cycle, cells: &mut Row) {
+        let (cycle, placed, ii) = (self.cycle, self.placed, self.ii);
+        while self.pp < placed.len() && table_row(cycle[placed[self.pp] as usize], ii) < c {
+            self.pp += 1;
         }
         let cell = cells.cell();
-        for &k in placed[pp..]
+        for &k in placed[self.pp..]
             .iter()
-            .take_while(|&&k| row(cycle[k as usize]) == c)
+            .take_while(|&&k| table_row(cycle[k as usize], ii) == c)
         {
             if !cell.is_empty() {
                 cell.push_str(", ");
             }
             let tk = cycle[k as usize];
+            let (label, opcode) = (self.label(k), self.names.get(k as usize, 1));
             let _ = match ii {
-                Some(_) if tk != c => write!(cell, "{} ({}, cycle {tk})", label(k), opcode(k)),
-                _ => write!(cell, "{} ({})", label(k), opcode(k)),
+                Some(_) if tk != c => write!(cell, "{label} ({opcode}, cycle {tk})"),
+                _ => write!(cell, "{label} ({opcode})"),
             };
         }
         if cell.is_empty() {
             cell.push('—');
         }
-    };
-    let mut mark = 0usize;
-    write_columns(w, rows.len() + 1, fill, |i, w| {
-        while mark < marks.len() && marks[mark].0 <= i {
-            w.write_str(&marks[mark].1)?;
-            w.write_char('\n')?;
-            mark += 1;
-        }
-        Ok(())
-    })
+    }
+
+    /// The label of the operation at position `k`.
+    #[inline]
+    fn label(&self, k: u32) -> &str {
+        self.names.get(k as usize, 0)
+    }
 }
 
 /// `s` with its first letter in upper case (a claim that opens a sentence).

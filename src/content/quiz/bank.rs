@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::quiz::generators::Generator;
 use crate::formats::answer;
-use crate::formats::diagnostic::{Diagnostic, Diagnostics, Location};
+use crate::formats::diagnostic::{Diagnostic, Diagnostics};
 use crate::formats::yaml::LineIndex;
 use crate::util::ratio::Ratio;
 
@@ -246,134 +246,12 @@ impl Bank {
             else {
                 continue;
             };
-            let mut err = |at: Location, message: String| diags.push(Diagnostic::at(at, message));
-            if id == RESERVED_ID {
-                err(
-                    idx.field(i, "id"),
-                    format!("id `{id}` is reserved for the answer file's seed line"),
-                );
-            }
-            let kind_names = names(&Kind::ALL, Kind::name);
-            let kind = match q.kind.as_deref() {
-                None => {
-                    err(
-                        idx.item(i),
-                        format!("{id}: missing kind (one of {kind_names})"),
-                    );
-                    continue;
-                }
-                Some(k) => match Kind::from_name(k) {
-                    Some(kind) => kind,
-                    None => {
-                        err(
-                            idx.field(i, "kind"),
-                            format!("{id}: unknown kind `{k}` (one of {kind_names})"),
-                        );
-                        continue;
-                    }
-                },
+            let site = Site {
+                idx: &idx,
+                i,
+                diags: &mut diags,
             };
-            let prompt = q.prompt.clone().unwrap_or_default();
-            if prompt.trim().is_empty() && q.generator.is_none() {
-                err(idx.field(i, "prompt"), format!("{id}: empty prompt"));
-            }
-            let explanation = q.explanation.clone().unwrap_or_default();
-            if explanation.trim().is_empty() {
-                err(
-                    idx.field(i, "explanation"),
-                    format!("{id}: missing explanation"),
-                );
-            }
-            if q.tags.is_empty() {
-                err(
-                    idx.item(i),
-                    format!("{id}: no tags (use some of {})", TECHNIQUE_TAGS.join(", ")),
-                );
-            }
-            for (j, t) in q.tags.iter().enumerate() {
-                if t.trim().is_empty() || t.contains(char::is_whitespace) {
-                    err(
-                        idx.list_elem(i, "tags", j),
-                        format!("{id}: tag `{t}` must be one word"),
-                    );
-                }
-            }
-            let tolerance = match q.tolerance {
-                None => default_tolerance(),
-                Some(t) => exact_tolerance(t).unwrap_or_else(|| {
-                    err(
-                        idx.field(i, "tolerance"),
-                        format!("{id}: tolerance must be a non-negative number"),
-                    );
-                    default_tolerance()
-                }),
-            };
-            if q.tolerance.is_some() && kind != Kind::Number {
-                err(
-                    idx.field(i, "tolerance"),
-                    format!("{id}: tolerance only applies to number questions"),
-                );
-            }
-            if !q.choices.is_empty() && !matches!(kind, Kind::Single | Kind::Multiple) {
-                err(
-                    idx.field(i, "choices"),
-                    format!("{id}: choices only apply to single/multiple questions"),
-                );
-            }
-            if !q.accept.is_empty() && kind != Kind::Find {
-                err(
-                    idx.field(i, "accept"),
-                    format!("{id}: accept only applies to find questions"),
-                );
-            }
-            let mut expected = None;
-            let mut generator = None;
-            if let Some(g) = &q.generator {
-                match Generator::from_name(g) {
-                    None => err(
-                        idx.field(i, "generator"),
-                        format!(
-                            "{id}: unknown generator `{g}` (one of {})",
-                            names(&Generator::ALL, Generator::name)
-                        ),
-                    ),
-                    Some(gen) if gen.kind() != kind => err(
-                        idx.field(i, "kind"),
-                        format!(
-                            "{id}: generator `{g}` makes {} questions, not {kind}",
-                            gen.kind()
-                        ),
-                    ),
-                    Some(gen) => generator = Some(gen),
-                }
-                if q.answer.is_some() {
-                    err(
-                        idx.field(i, "answer"),
-                        format!("{id}: a generated question computes its answer; remove `answer`"),
-                    );
-                }
-            } else {
-                match expected_answer(kind, &q, tolerance) {
-                    Ok(e) => expected = Some(e),
-                    Err((key, elem, msg)) => {
-                        let at = match elem {
-                            Some(j) => idx.list_elem(i, key, j),
-                            None => idx.field(i, key),
-                        };
-                        err(at, format!("{id}: {msg}"));
-                    }
-                }
-            }
-            questions.push(Question {
-                id,
-                kind,
-                tags: q.tags,
-                prompt,
-                generator,
-                expected,
-                tolerance,
-                explanation,
-            });
+            questions.extend(check_question(site, id, q));
         }
         if diags.is_empty() {
             Ok(Bank {
@@ -403,153 +281,375 @@ impl Bank {
     }
 }
 
+/// Question `i` of a bank being checked: where its mistakes are reported.
+struct Site<'a, 't> {
+    idx: &'a LineIndex<'t>,
+    i: usize,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Site<'_, '_> {
+    /// A mistake at the question's dash.
+    fn at_item(&mut self, message: String) {
+        self.diags
+            .push(Diagnostic::at(self.idx.item(self.i), message));
+    }
+
+    /// A mistake at the question's `key:`.
+    fn at_field(&mut self, key: &str, message: String) {
+        self.diags
+            .push(Diagnostic::at(self.idx.field(self.i, key), message));
+    }
+
+    /// A mistake at element `j` of the question's list under `key:`.
+    fn at_elem(&mut self, key: &str, j: usize, message: String) {
+        self.diags
+            .push(Diagnostic::at(self.idx.list_elem(self.i, key, j), message));
+    }
+}
+
+/// Validates one question whose id is known, in the order its diagnostics
+/// are reported; `None` when its kind is missing or unknown.
+fn check_question(mut site: Site<'_, '_>, id: String, q: RawQuestion) -> Option<Question> {
+    if id == RESERVED_ID {
+        site.at_field(
+            "id",
+            format!("id `{id}` is reserved for the answer file's seed line"),
+        );
+    }
+    let kind = question_kind(&mut site, &id, q.kind.as_deref())?;
+    let (prompt, explanation) = question_prose(&mut site, &id, &q);
+    check_tags(&mut site, &id, &q.tags);
+    let tolerance = question_tolerance(&mut site, &id, q.tolerance);
+    check_keys_of_kind(&mut site, &id, &q, kind);
+    let (generator, expected) = question_answer(&mut site, &id, &q, kind, tolerance);
+    Some(Question {
+        id,
+        kind,
+        tags: q.tags,
+        prompt,
+        generator,
+        expected,
+        tolerance,
+        explanation,
+    })
+}
+
+/// The question's `kind:`, looked up once; `None` (reported) when missing or
+/// unknown.
+fn question_kind(site: &mut Site<'_, '_>, id: &str, kind: Option<&str>) -> Option<Kind> {
+    let kind_names = || names(&Kind::ALL, Kind::name);
+    match kind {
+        None => {
+            site.at_item(format!("{id}: missing kind (one of {})", kind_names()));
+            None
+        }
+        Some(k) => {
+            let kind = Kind::from_name(k);
+            if kind.is_none() {
+                site.at_field(
+                    "kind",
+                    format!("{id}: unknown kind `{k}` (one of {})", kind_names()),
+                );
+            }
+            kind
+        }
+    }
+}
+
+/// The prompt and the explanation, each required to say something (a
+/// generated question may leave its prompt to the generator).
+fn question_prose(site: &mut Site<'_, '_>, id: &str, q: &RawQuestion) -> (String, String) {
+    let prompt = q.prompt.clone().unwrap_or_default();
+    if prompt.trim().is_empty() && q.generator.is_none() {
+        site.at_field("prompt", format!("{id}: empty prompt"));
+    }
+    let explanation = q.explanation.clone().unwrap_or_default();
+    if explanation.trim().is_empty() {
+        site.at_field("explanation", format!("{id}: missing explanation"));
+    }
+    (prompt, explanation)
+}
+
+/// At least one tag, each a single word.
+fn check_tags(site: &mut Site<'_, '_>, id: &str, tags: &[String]) {
+    if tags.is_empty() {
+        site.at_item(format!(
+            "{id}: no tags (use some of {})",
+            TECHNIQUE_TAGS.join(", ")
+        ));
+    }
+    for (j, t) in tags.iter().enumerate() {
+        if t.trim().is_empty() || t.contains(char::is_whitespace) {
+            site.at_elem("tags", j, format!("{id}: tag `{t}` must be one word"));
+        }
+    }
+}
+
+/// The tolerance as an exact fraction; the default when none is given or
+/// the given one is not a non-negative number (reported).
+fn question_tolerance(site: &mut Site<'_, '_>, id: &str, tolerance: Option<f64>) -> Ratio {
+    match tolerance {
+        None => default_tolerance(),
+        Some(t) => exact_tolerance(t).unwrap_or_else(|| {
+            site.at_field(
+                "tolerance",
+                format!("{id}: tolerance must be a non-negative number"),
+            );
+            default_tolerance()
+        }),
+    }
+}
+
+/// `tolerance`, `choices` and `accept` only where the kind uses them.
+fn check_keys_of_kind(site: &mut Site<'_, '_>, id: &str, q: &RawQuestion, kind: Kind) {
+    if q.tolerance.is_some() && kind != Kind::Number {
+        site.at_field(
+            "tolerance",
+            format!("{id}: tolerance only applies to number questions"),
+        );
+    }
+    if !q.choices.is_empty() && !matches!(kind, Kind::Single | Kind::Multiple) {
+        site.at_field(
+            "choices",
+            format!("{id}: choices only apply to single/multiple questions"),
+        );
+    }
+    if !q.accept.is_empty() && kind != Kind::Find {
+        site.at_field(
+            "accept",
+            format!("{id}: accept only applies to find questions"),
+        );
+    }
+}
+
+/// The question's generator, looked up once, or else its fixed answer; a
+/// mistake in either is reported and leaves it `None`.
+fn question_answer(
+    site: &mut Site<'_, '_>,
+    id: &str,
+    q: &RawQuestion,
+    kind: Kind,
+    tolerance: Ratio,
+) -> (Option<Generator>, Option<Expected>) {
+    let Some(g) = &q.generator else {
+        return match expected_answer(kind, q, tolerance) {
+            Ok(e) => (None, Some(e)),
+            Err((key, elem, msg)) => {
+                let message = format!("{id}: {msg}");
+                match elem {
+                    Some(j) => site.at_elem(key, j, message),
+                    None => site.at_field(key, message),
+                }
+                (None, None)
+            }
+        };
+    };
+    let mut generator = None;
+    match Generator::from_name(g) {
+        None => site.at_field(
+            "generator",
+            format!(
+                "{id}: unknown generator `{g}` (one of {})",
+                names(&Generator::ALL, Generator::name)
+            ),
+        ),
+        Some(gen) if gen.kind() != kind => site.at_field(
+            "kind",
+            format!(
+                "{id}: generator `{g}` makes {} questions, not {kind}",
+                gen.kind()
+            ),
+        ),
+        Some(gen) => generator = Some(gen),
+    }
+    if q.answer.is_some() {
+        site.at_field(
+            "answer",
+            format!("{id}: a generated question computes its answer; remove `answer`"),
+        );
+    }
+    (generator, None)
+}
+
+/// The mistake of a fixed question with no `answer:`.
+fn missing_answer() -> Misplaced {
+    ("answer", None, "missing answer".to_string())
+}
+
+impl RawAnswer {
+    /// Every value written, as text (one for a scalar).
+    fn texts(&self) -> Vec<String> {
+        match self {
+            RawAnswer::One(s) => vec![s.text()],
+            RawAnswer::Many(v) => v.iter().map(Scalar::text).collect(),
+        }
+    }
+}
+
 /// The expected answer of a fixed question, read with the same reader as
 /// the students' answers.
 fn expected_answer(kind: Kind, q: &RawQuestion, tolerance: Ratio) -> Result<Expected, Misplaced> {
-    let missing = || ("answer", None, "missing answer".to_string());
     match kind {
-        Kind::Number => {
-            let a = match &q.answer {
-                Some(RawAnswer::One(s)) => s.text(),
-                Some(RawAnswer::Many(_)) => {
-                    return Err(("answer", None, "a number answer is one value".into()))
-                }
-                None => return Err(missing()),
-            };
-            let value = answer::number(&a).map_err(|_| {
-                let why = if a.trim_start().starts_with('-') {
-                    "is negative (quiz numbers are non-negative)"
-                } else {
-                    "is not a number"
-                };
-                ("answer", None, format!("answer `{a}` {why}"))
-            })?;
-            Ok(Expected::Number { value, tolerance })
+        Kind::Number => number_answer(q, tolerance),
+        Kind::Set => set_answer(q),
+        Kind::Single | Kind::Multiple => choice_answer(kind, q),
+        Kind::Bits => bits_answer(q),
+        Kind::Find => find_answer(q),
+    }
+}
+
+/// A number answer: one non-negative value, exact.
+fn number_answer(q: &RawQuestion, tolerance: Ratio) -> Result<Expected, Misplaced> {
+    let a = match &q.answer {
+        Some(RawAnswer::One(s)) => s.text(),
+        Some(RawAnswer::Many(_)) => {
+            return Err(("answer", None, "a number answer is one value".into()))
         }
-        Kind::Set => {
-            let elements = match &q.answer {
-                Some(RawAnswer::Many(v)) => v.iter().enumerate().collect::<Vec<_>>(),
-                Some(RawAnswer::One(s @ Scalar::Int(_))) => vec![(0, s)],
-                Some(RawAnswer::One(s)) => {
-                    let set = answer::set(&s.text()).map_err(|m| ("answer", None, m))?;
-                    return Ok(Expected::Set(set));
-                }
-                None => return Err(missing()),
-            };
-            let many = matches!(q.answer, Some(RawAnswer::Many(_)));
-            let mut set = BTreeSet::new();
-            for (j, s) in elements {
-                match s {
-                    Scalar::Int(n) if *n >= 0 => {
-                        set.insert(*n as u64);
-                    }
-                    _ => {
-                        return Err((
-                            "answer",
-                            many.then_some(j),
-                            format!("set element `{}` is not a non-negative integer", s.text()),
-                        ))
-                    }
-                }
-            }
-            Ok(Expected::Set(set))
+        None => return Err(missing_answer()),
+    };
+    let value = answer::number(&a).map_err(|_| {
+        let why = if a.trim_start().starts_with('-') {
+            "is negative (quiz numbers are non-negative)"
+        } else {
+            "is not a number"
+        };
+        ("answer", None, format!("answer `{a}` {why}"))
+    })?;
+    Ok(Expected::Number { value, tolerance })
+}
+
+/// A set answer: a YAML list or one integer, or a set written as text
+/// (`"{0, 2}"`).
+fn set_answer(q: &RawQuestion) -> Result<Expected, Misplaced> {
+    let elements = match &q.answer {
+        Some(RawAnswer::Many(v)) => v.iter().enumerate().collect::<Vec<_>>(),
+        Some(RawAnswer::One(s @ Scalar::Int(_))) => vec![(0, s)],
+        Some(RawAnswer::One(s)) => {
+            let set = answer::set(&s.text()).map_err(|m| ("answer", None, m))?;
+            return Ok(Expected::Set(set));
         }
-        Kind::Single | Kind::Multiple => {
-            if q.choices.len() < 2 {
-                return Err(("choices", None, "needs at least two choices".into()));
+        None => return Err(missing_answer()),
+    };
+    let many = matches!(q.answer, Some(RawAnswer::Many(_)));
+    let mut set = BTreeSet::new();
+    for (j, s) in elements {
+        match s {
+            Scalar::Int(n) if *n >= 0 => {
+                set.insert(*n as u64);
             }
-            if q.choices.len() > 26 {
-                return Err(("choices", None, "at most 26 choices".into()));
+            _ => {
+                return Err((
+                    "answer",
+                    many.then_some(j),
+                    format!("set element `{}` is not a non-negative integer", s.text()),
+                ))
             }
-            let mut norm = BTreeSet::new();
-            for (j, c) in q.choices.iter().enumerate() {
-                if c.trim().is_empty() {
-                    return Err(("choices", Some(j), "empty choice".into()));
-                }
-                if !norm.insert(answer::normalize(c)) {
-                    return Err(("choices", Some(j), format!("choice `{c}` appears twice")));
-                }
-            }
-            let items: Vec<String> = match &q.answer {
-                Some(RawAnswer::One(s)) => vec![s.text()],
-                Some(RawAnswer::Many(v)) => v.iter().map(Scalar::text).collect(),
-                None => return Err(missing()),
-            };
-            let mut answers = BTreeSet::new();
-            for a in &items {
-                let k = answer::choice(a, &q.choices).map_err(|_| {
-                    (
-                        "answer",
-                        None,
-                        format!("answer `{a}` is not among the choices"),
-                    )
-                })?;
-                answers.insert(k);
-            }
-            if kind == Kind::Single {
-                let mut it = answers.into_iter();
-                match (it.next(), it.next()) {
-                    (Some(answer), None) => Ok(Expected::Single {
-                        choices: q.choices.clone(),
-                        answer,
-                    }),
-                    _ => Err((
-                        "answer",
-                        None,
-                        "a single-choice question has exactly one answer".into(),
-                    )),
-                }
-            } else {
-                if answers.is_empty() {
-                    return Err(missing());
-                }
-                Ok(Expected::Multiple {
-                    choices: q.choices.clone(),
-                    answers,
-                })
-            }
-        }
-        Kind::Bits => match &q.answer {
-            Some(RawAnswer::One(Scalar::Text(t))) => answer::bits(t)
-                .map(Expected::Bits)
-                .map_err(|m| ("answer", None, format!("answer `{t}`: {m}"))),
-            Some(RawAnswer::One(s)) => Err((
-                "answer",
-                None,
-                format!(
-                    "answer `{}`: quote a bit vector (\"0101\"), or YAML reads it as a number",
-                    s.text()
-                ),
-            )),
-            Some(RawAnswer::Many(_)) => Err((
-                "answer",
-                None,
-                "a bit-vector answer is one string such as \"0101\"".into(),
-            )),
-            None => Err(missing()),
-        },
-        Kind::Find => {
-            let mut accept: Vec<String> = match &q.answer {
-                Some(RawAnswer::One(s)) => vec![s.text()],
-                Some(RawAnswer::Many(v)) => v.iter().map(Scalar::text).collect(),
-                None => Vec::new(),
-            };
-            accept.extend(q.accept.iter().cloned());
-            if let Some(j) = q
-                .accept
-                .iter()
-                .position(|a| answer::normalize(a).is_empty())
-            {
-                return Err(("accept", Some(j), "empty accepted form".into()));
-            }
-            if accept.is_empty() || q.answer.is_none() {
-                return Err(missing());
-            }
-            let mut seen = BTreeSet::new();
-            accept.retain(|a| seen.insert(answer::normalize(a)));
-            Ok(Expected::Find { accept })
         }
     }
+    Ok(Expected::Set(set))
+}
+
+/// A single- or multiple-choice answer: its choices, then the chosen ones.
+fn choice_answer(kind: Kind, q: &RawQuestion) -> Result<Expected, Misplaced> {
+    check_choices(&q.choices)?;
+    let items = q.answer.as_ref().ok_or_else(missing_answer)?.texts();
+    let mut answers = BTreeSet::new();
+    for a in &items {
+        let k = answer::choice(a, &q.choices).map_err(|_| {
+            (
+                "answer",
+                None,
+                format!("answer `{a}` is not among the choices"),
+            )
+        })?;
+        answers.insert(k);
+    }
+    if kind == Kind::Single {
+        let mut it = answers.into_iter();
+        match (it.next(), it.next()) {
+            (Some(answer), None) => Ok(Expected::Single {
+                choices: q.choices.clone(),
+                answer,
+            }),
+            _ => Err((
+                "answer",
+                None,
+                "a single-choice question has exactly one answer".into(),
+            )),
+        }
+    } else {
+        if answers.is_empty() {
+            return Err(missing_answer());
+        }
+        Ok(Expected::Multiple {
+            choices: q.choices.clone(),
+            answers,
+        })
+    }
+}
+
+/// Between two and 26 choices, none empty and no two alike.
+fn check_choices(choices: &[String]) -> Result<(), Misplaced> {
+    if choices.len() < 2 {
+        return Err(("choices", None, "needs at least two choices".into()));
+    }
+    if choices.len() > 26 {
+        return Err(("choices", None, "at most 26 choices".into()));
+    }
+    let mut norm = BTreeSet::new();
+    for (j, c) in choices.iter().enumerate() {
+        if c.trim().is_empty() {
+            return Err(("choices", Some(j), "empty choice".into()));
+        }
+        if !norm.insert(answer::normalize(c)) {
+            return Err(("choices", Some(j), format!("choice `{c}` appears twice")));
+        }
+    }
+    Ok(())
+}
+
+/// A bit-vector answer (Definition 23.1.5): one quoted string of 0s and 1s.
+fn bits_answer(q: &RawQuestion) -> Result<Expected, Misplaced> {
+    match &q.answer {
+        Some(RawAnswer::One(Scalar::Text(t))) => answer::bits(t)
+            .map(Expected::Bits)
+            .map_err(|m| ("answer", None, format!("answer `{t}`: {m}"))),
+        Some(RawAnswer::One(s)) => Err((
+            "answer",
+            None,
+            format!(
+                "answer `{}`: quote a bit vector (\"0101\"), or YAML reads it as a number",
+                s.text()
+            ),
+        )),
+        Some(RawAnswer::Many(_)) => Err((
+            "answer",
+            None,
+            "a bit-vector answer is one string such as \"0101\"".into(),
+        )),
+        None => Err(missing_answer()),
+    }
+}
+
+/// A find answer: `answer:` and the `accept:` forms, none empty, each
+/// distinct form once.
+fn find_answer(q: &RawQuestion) -> Result<Expected, Misplaced> {
+    let mut accept: Vec<String> = q.answer.as_ref().map(RawAnswer::texts).unwrap_or_default();
+    accept.extend(q.accept.iter().cloned());
+    if let Some(j) = q
+        .accept
+        .iter()
+        .position(|a| answer::normalize(a).is_empty())
+    {
+        return Err(("accept", Some(j), "empty accepted form".into()));
+    }
+    if accept.is_empty() || q.answer.is_none() {
+        return Err(missing_answer());
+    }
+    let mut seen = BTreeSet::new();
+    accept.retain(|a| seen.insert(answer::normalize(a)));
+    Ok(Expected::Find { accept })
 }
 
 /// The distinct tags of a bank's items, sorted.
