@@ -948,10 +948,9 @@ fn a64_operand(p: &str) -> Result<Opnd, String> {
     }
 }
 
-fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
-    let m = insn.mnemonic.as_str();
-    let ops = &insn.operands;
-    let writes_flags = matches!(
+/// Whether the A64 mnemonic `m` writes the condition flags.
+fn a64_writes_flags(m: &str) -> bool {
+    matches!(
         m,
         "adds"
             | "subs"
@@ -969,8 +968,12 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
             | "ngcs"
             | "adcs"
             | "sbcs"
-    );
-    let reads_flags = m.starts_with("b.")
+    )
+}
+
+/// Whether the A64 mnemonic `m` reads the condition flags.
+fn a64_reads_flags(m: &str) -> bool {
+    m.starts_with("b.")
         || matches!(
             m,
             "csel"
@@ -992,7 +995,14 @@ fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
                 | "sbcs"
                 | "ngc"
                 | "ngcs"
-        );
+        )
+}
+
+fn a64_semantics(insn: &Insn) -> Result<Sem, String> {
+    let m = insn.mnemonic.as_str();
+    let ops = &insn.operands;
+    let writes_flags = a64_writes_flags(m);
+    let reads_flags = a64_reads_flags(m);
     let mut sem = Sem {
         dest: None,
         more_dests: Vec::new(),
@@ -1335,7 +1345,38 @@ struct Names {
     used: std::collections::HashSet<String>,
 }
 
+/// The name of the flags' writes in [`Names::writes`] (no register's).
+const FLAGS: &str = "\u{0}flags";
+
 impl Names {
+    /// Names in which every spelling of a register in `ops`, and the
+    /// flags' own name, reserve their base names, so that fresh names
+    /// never take one.
+    fn reserving(ops: &[(Insn, Sem, String)], dialect: Dialect) -> Names {
+        let mut names = Names {
+            base: Default::default(),
+            writes: Default::default(),
+            used: Default::default(),
+        };
+        for (_, sem, _) in ops {
+            for r in sem
+                .dest
+                .iter()
+                .chain(&sem.more_dests)
+                .chain(sem.sources.iter().flat_map(|o| match o {
+                    Opnd::Reg(r) => vec![r],
+                    Opnd::Mem(a) => a.regs.iter().collect(),
+                    _ => Vec::new(),
+                }))
+            {
+                let b = names.base_of(r);
+                names.used.insert(b);
+            }
+        }
+        names.used.insert(flags_base(dialect).to_string());
+        names
+    }
+
     fn base_of(&mut self, r: &Reg) -> String {
         self.base
             .entry(r.phys.clone())
@@ -1357,130 +1398,82 @@ impl Names {
             k += 1;
         }
     }
-}
 
-/// A name for the flags themselves.
-fn flags_base(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::X86 => "eflags",
-        Dialect::AArch64 => "nzcv",
+    /// Records `n` as the next write of `key` (a physical register, or
+    /// [`FLAGS`]).
+    fn wrote(&mut self, key: &str, n: &str) {
+        self.writes
+            .entry(key.to_string())
+            .or_default()
+            .push(n.to_string());
     }
-}
 
-fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialect) -> String {
-    let mut names = Names {
-        base: Default::default(),
-        writes: Default::default(),
-        used: Default::default(),
-    };
-    // Every spelling of a register reserves its base name, so that fresh
-    // names never take one.
-    for (_, sem, _) in ops {
-        for r in sem
-            .dest
-            .iter()
-            .chain(&sem.more_dests)
-            .chain(sem.sources.iter().flat_map(|o| match o {
-                Opnd::Reg(r) => vec![r],
-                Opnd::Mem(a) => a.regs.iter().collect(),
-                _ => Vec::new(),
-            }))
-        {
-            let b = names.base_of(r);
-            names.used.insert(b);
-        }
-    }
-    names.used.insert(flags_base(dialect).to_string());
-    // Pass 1: the name each write gets.
-    const FLAGS: &str = "\u{0}flags";
-    let mut dest_names: Vec<Vec<String>> = Vec::new();
-    let mut seen: std::collections::HashSet<String> = Default::default();
-    for (_, sem, _) in ops {
-        let name = if sem.dest_flags {
-            let n = if seen.insert(FLAGS.to_string()) {
-                flags_base(dialect).to_string()
-            } else {
-                names.fresh(flags_base(dialect))
-            };
-            names
-                .writes
-                .entry(FLAGS.into())
-                .or_default()
-                .push(n.clone());
-            vec![n]
-        } else {
+    /// Pass 1: the names each operation's writes get, in order; a
+    /// register written again gets a fresh name.
+    fn name_writes(&mut self, ops: &[(Insn, Sem, String)], dialect: Dialect) -> Vec<Vec<String>> {
+        let mut seen: std::collections::HashSet<String> = Default::default();
+        let mut dest_names: Vec<Vec<String>> = Vec::new();
+        for (_, sem, _) in ops {
+            if sem.dest_flags {
+                let n = if seen.insert(FLAGS.to_string()) {
+                    flags_base(dialect).to_string()
+                } else {
+                    self.fresh(flags_base(dialect))
+                };
+                self.wrote(FLAGS, &n);
+                dest_names.push(vec![n]);
+                continue;
+            }
             let mut written = Vec::new();
             for (k, d) in sem.dest.iter().chain(&sem.more_dests).enumerate() {
-                let base = names.base_of(d);
+                let base = self.base_of(d);
                 let n = if d.zero {
-                    names.fresh(&format!("{base}_"))
+                    self.fresh(&format!("{base}_"))
                 } else if seen.insert(d.phys.clone()) {
                     base
                 } else {
-                    names.fresh(&base)
+                    self.fresh(&base)
                 };
                 if !d.zero {
-                    names
-                        .writes
-                        .entry(d.phys.clone())
-                        .or_default()
-                        .push(n.clone());
+                    self.wrote(&d.phys, &n);
                 }
                 if k == 0 && sem.writes_flags {
-                    names
-                        .writes
-                        .entry(FLAGS.into())
-                        .or_default()
-                        .push(n.clone());
+                    self.wrote(FLAGS, &n);
                 }
                 written.push(n);
             }
-            written
-        };
-        dest_names.push(name);
+            dest_names.push(written);
+        }
+        dest_names
     }
-    // Pass 2: reads name the latest write so far, else the body's last.
-    let mut current: std::collections::HashMap<String, String> = Default::default();
-    let mut out = String::new();
-    let stem = std::path::Path::new(origin)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut name: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        name = format!("kernel{name}");
+
+    /// The name a read of `r` sees: the latest write so far (`current`),
+    /// else the body's last write (carried from the previous iteration),
+    /// else the register's own name.
+    fn read(&mut self, current: &std::collections::HashMap<String, String>, r: &Reg) -> String {
+        if r.zero {
+            return format!("{}_zero", self.base_of(r));
+        }
+        if let Some(n) = current.get(&r.phys) {
+            return n.clone();
+        }
+        match self.writes.get(&r.phys).and_then(|w| w.last()) {
+            Some(n) => n.clone(),
+            None => self.base_of(r),
+        }
     }
-    let mut text_lines: Vec<String> = vec![String::new(); lines.max(1)];
-    let mut label_no = 0usize;
-    for ((insn, sem, opcode), dest) in ops.iter().zip(&dest_names) {
-        let read = |names: &mut Names,
-                    current: &std::collections::HashMap<String, String>,
-                    r: &Reg|
-         -> String {
-            if r.zero {
-                return format!("{}_zero", names.base_of(r));
-            }
-            if let Some(n) = current.get(&r.phys) {
-                return n.clone();
-            }
-            match names.writes.get(&r.phys).and_then(|w| w.last()) {
-                Some(n) => n.clone(),
-                None => names.base_of(r),
-            }
-        };
+
+    /// The operand texts of one operation's reads, the flags last.
+    fn source_texts(
+        &mut self,
+        current: &std::collections::HashMap<String, String>,
+        sem: &Sem,
+        dialect: Dialect,
+    ) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
         for o in &sem.sources {
             parts.push(match o {
-                Opnd::Reg(r) => read(&mut names, &current, r),
+                Opnd::Reg(r) => self.read(current, r),
                 Opnd::Imm(v) => v.to_string(),
                 Opnd::Mem(a) => {
                     let mut inside: Vec<String> = Vec::new();
@@ -1488,7 +1481,7 @@ fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialec
                         inside.push(s.clone());
                     }
                     for r in a.regs.iter().take(2 - inside.len().min(1)) {
-                        inside.push(read(&mut names, &current, r));
+                        inside.push(self.read(current, r));
                     }
                     if let Some(v) = a.offset {
                         inside.push(v.to_string());
@@ -1505,43 +1498,100 @@ fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialec
             let f = current
                 .get(FLAGS)
                 .cloned()
-                .or_else(|| names.writes.get(FLAGS).and_then(|w| w.last().cloned()))
+                .or_else(|| self.writes.get(FLAGS).and_then(|w| w.last().cloned()))
                 .unwrap_or_else(|| flags_base(dialect).to_string());
             parts.push(f);
         }
-        if sem.dest_flags {
-            if let Some(n) = dest.first() {
-                current.insert(FLAGS.into(), n.clone());
+        parts
+    }
+}
+
+/// A name for the flags themselves.
+fn flags_base(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::X86 => "eflags",
+        Dialect::AArch64 => "nzcv",
+    }
+}
+
+/// Makes `dest`, the names of `sem`'s writes, the latest ones.
+fn record_writes(
+    current: &mut std::collections::HashMap<String, String>,
+    sem: &Sem,
+    dest: &[String],
+) {
+    if sem.dest_flags {
+        if let Some(n) = dest.first() {
+            current.insert(FLAGS.into(), n.clone());
+        }
+        return;
+    }
+    for (k, (d, n)) in sem.dest.iter().chain(&sem.more_dests).zip(dest).enumerate() {
+        if !d.zero {
+            current.insert(d.phys.clone(), n.clone());
+        }
+        if k == 0 && sem.writes_flags {
+            current.insert(FLAGS.into(), n.clone());
+        }
+    }
+}
+
+/// The loop's name: the file's stem as an identifier.
+fn kernel_name(origin: &str) -> String {
+    let stem = std::path::Path::new(origin)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
             }
-        } else {
-            for (k, (d, n)) in sem.dest.iter().chain(&sem.more_dests).zip(dest).enumerate() {
-                if !d.zero {
-                    current.insert(d.phys.clone(), n.clone());
-                }
-                if k == 0 && sem.writes_flags {
-                    current.insert(FLAGS.into(), n.clone());
-                }
-            }
-        }
-        label_no += 1;
-        let label = op_label(label_no);
-        let mut line = format!("{label}: ");
-        if !dest.is_empty() {
-            line.push_str(&dest.join(", "));
-            line.push_str(" = ");
-        }
-        line.push_str(opcode);
-        if !parts.is_empty() {
-            line.push(' ');
-            line.push_str(&parts.join(", "));
-        }
-        line.push_str("   # asm: ");
-        line.push_str(&insn.text);
+        })
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("kernel{name}")
+    } else {
+        name
+    }
+}
+
+/// One lowered operation's line: `label: dests = opcode parts   # asm: text`.
+fn op_line(label: &str, dest: &[String], opcode: &str, parts: &[String], insn: &Insn) -> String {
+    let mut line = format!("{label}: ");
+    if !dest.is_empty() {
+        line.push_str(&dest.join(", "));
+        line.push_str(" = ");
+    }
+    line.push_str(opcode);
+    if !parts.is_empty() {
+        line.push(' ');
+        line.push_str(&parts.join(", "));
+    }
+    line.push_str("   # asm: ");
+    line.push_str(&insn.text);
+    line
+}
+
+/// The loop text of the lowered operations, each on its source line.
+fn emit(ops: &[(Insn, Sem, String)], origin: &str, lines: usize, dialect: Dialect) -> String {
+    let mut names = Names::reserving(ops, dialect);
+    let dest_names = names.name_writes(ops, dialect);
+    // Pass 2: reads name the latest write so far, else the body's last.
+    let mut current: std::collections::HashMap<String, String> = Default::default();
+    let mut text_lines: Vec<String> = vec![String::new(); lines.max(1)];
+    for (k, ((insn, sem, opcode), dest)) in ops.iter().zip(&dest_names).enumerate() {
+        let parts = names.source_texts(&current, sem, dialect);
+        record_writes(&mut current, sem, dest);
+        let line = op_line(&op_label(k + 1), dest, opcode, &parts, insn);
         if let Some(slot) = text_lines.get_mut(insn.line as usize - 1) {
             *slot = line;
         }
     }
-    out.push_str(&format!("loop {name}\n"));
+    let mut out = format!("loop {}\n", kernel_name(origin));
     for l in text_lines {
         out.push_str(&l);
         out.push('\n');

@@ -24,7 +24,26 @@ pub(super) fn build_edges<'t>(
     max_edges: usize,
 ) -> Result<Vec<Edge>, Diagnostic> {
     let mut edges: Vec<Edge> = Vec::with_capacity(ops.len() * 2);
-    let lat = |i: usize| machine.class(ops[i].class).latency;
+    register_edges(kind, ops, defs, machine, &mut edges);
+    let groups = memory_edges(ops, machine, max_edges, &mut edges)?;
+    if kind == Kind::Loop {
+        carried_memory_edges(ops, &groups, machine, max_edges, &mut edges)?;
+    }
+    drop(groups);
+    dedup_edges(&mut edges);
+    Ok(edges)
+}
+
+/// Register flow edges with the latencies of Proposition 23.1.9, and in a
+/// block the anti dependences on values live on entry; `defs` is dropped
+/// at the end.
+fn register_edges<'t>(
+    kind: Kind,
+    ops: &'t [Op],
+    defs: Defs<'t>,
+    machine: &Machine,
+    edges: &mut Vec<Edge>,
+) {
     // The latency of the write of `reg` by op i (a load pair's second
     // register, a writeback base: each has its own).
     let write_lat = |i: usize, reg: &str| {
@@ -82,39 +101,82 @@ pub(super) fn build_edges<'t>(
             });
         }
     }
+}
 
-    drop(resolver);
-    drop(defs);
+/// The latency of a memory dependence from `op`: its own latency when it
+/// writes memory, 0 after a load.
+#[inline]
+fn memory_latency(machine: &Machine, op: &Op) -> u32 {
+    if op.writes_memory() {
+        machine.class(op.class).latency
+    } else {
+        0
+    }
+}
 
-    // Memory: index by symbol so the work is proportional to the pairs found.
-    // The groups of plain-symbol operations are kept in the order their
-    // symbols first appear, so everything below runs in source order.
-    let mut group_of: NameMap<&str, usize> = NameMap::default();
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut with_reg: Vec<usize> = Vec::new();
-    let mut all_mem: Vec<usize> = Vec::new();
-    let mem_lat = |i: usize| if ops[i].writes_memory() { lat(i) } else { 0 };
-    let too_many = |op: &Op| {
-        Diagnostic {
+/// The refusal of more than `max_edges` dependences, at `op`.
+fn too_many(op: &Op, max_edges: usize) -> Diagnostic {
+    Diagnostic {
         line: op.line,
         column: 1,
         message: format!(
             "more than {max_edges} dependences: too many memory operations may alias (an address through a register aliases every other)"
         ),
     }
-    };
+}
+
+/// The memory operations seen so far: the groups of plain-symbol
+/// operations in the order their symbols first appear, the operations
+/// addressed through a register, and all of them, each in source order.
+#[derive(Default)]
+struct MemoryIndex<'t> {
+    group_of: NameMap<&'t str, usize>,
+    groups: Vec<Vec<usize>>,
+    with_reg: Vec<usize>,
+    all: Vec<usize>,
+}
+
+impl<'t> MemoryIndex<'t> {
+    /// Adds operation `j`, of the plain symbol `sym` unless `through_reg`.
+    #[inline]
+    fn add(&mut self, j: usize, sym: &'t str, through_reg: bool) {
+        self.all.push(j);
+        if through_reg {
+            self.with_reg.push(j);
+        } else {
+            let groups = &mut self.groups;
+            let g = *self.group_of.entry(sym).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            self.groups[g].push(j);
+        }
+    }
+}
+
+/// Memory ordering within an iteration between operations that may alias
+/// (the same plain symbol, or an address through a register), indexed by
+/// symbol so the work is proportional to the pairs found; the groups of
+/// plain-symbol operations, for [`carried_memory_edges`].
+fn memory_edges(
+    ops: &[Op],
+    machine: &Machine,
+    max_edges: usize,
+    edges: &mut Vec<Edge>,
+) -> Result<Vec<Vec<usize>>, Diagnostic> {
+    let mut seen = MemoryIndex::default();
     for (j, op) in ops.iter().enumerate() {
         let Some(a) = op.address() else { continue };
         if edges.len() > max_edges {
-            return Err(too_many(op));
+            return Err(too_many(op, max_edges));
         }
         let w = op.writes_memory();
-        let pair = |i: usize, edges: &mut Vec<Edge>| {
+        let mut pair = |i: usize| {
             if w || ops[i].writes_memory() {
                 edges.push(Edge {
                     from: OpId::from_index(i),
                     to: OpId::from_index(j),
-                    latency: mem_lat(i),
+                    latency: memory_latency(machine, &ops[i]),
                     distance: 0,
                     kind: EdgeKind::Mem,
                 });
@@ -122,70 +184,74 @@ pub(super) fn build_edges<'t>(
         };
         let sym = a.symbol.as_deref().unwrap_or("");
         if !a.regs.is_empty() {
-            for &i in &all_mem {
-                pair(i, &mut edges);
+            for &i in &seen.all {
+                pair(i);
             }
         } else {
             // The same symbol's group and every register address, merged
             // in source order (both lists are ascending, and disjoint).
-            let group: &[usize] = group_of.get(sym).map_or(&[], |&g| &groups[g]);
-            let (mut a, mut b) = (0, 0);
-            while a < group.len() || b < with_reg.len() {
-                let i = if b == with_reg.len() || (a < group.len() && group[a] < with_reg[b]) {
-                    a += 1;
-                    group[a - 1]
+            let group: &[usize] = seen.group_of.get(sym).map_or(&[], |&g| &seen.groups[g]);
+            let with_reg = &seen.with_reg;
+            let (mut x, mut y) = (0, 0);
+            while x < group.len() || y < with_reg.len() {
+                let i = if y == with_reg.len() || (x < group.len() && group[x] < with_reg[y]) {
+                    x += 1;
+                    group[x - 1]
                 } else {
-                    b += 1;
-                    with_reg[b - 1]
+                    y += 1;
+                    with_reg[y - 1]
                 };
-                pair(i, &mut edges);
+                pair(i);
             }
         }
-        all_mem.push(j);
-        if a.regs.is_empty() {
-            let g = *group_of.entry(sym).or_insert_with(|| {
-                groups.push(Vec::new());
-                groups.len() - 1
-            });
-            groups[g].push(j);
-        } else {
-            with_reg.push(j);
-        }
+        seen.add(j, sym, !a.regs.is_empty());
     }
-    if kind == Kind::Loop {
-        // Across iterations only through the same plain symbol: a later (or
-        // the same) operation of iteration k before an earlier one of k+1.
-        for group in &groups {
-            if edges.len() > max_edges {
-                return Err(too_many(&ops[group[0]]));
-            }
-            for (x, &j) in group.iter().enumerate() {
-                for &i in &group[x..] {
-                    if ops[i].writes_memory() || ops[j].writes_memory() {
-                        edges.push(Edge {
-                            from: OpId::from_index(i),
-                            to: OpId::from_index(j),
-                            latency: mem_lat(i),
-                            distance: 1,
-                            kind: EdgeKind::Mem,
-                        });
-                    }
+    Ok(seen.groups)
+}
+
+/// Loop-carried memory ordering, only through the same plain symbol: a
+/// later (or the same) operation of iteration k before an earlier one of
+/// iteration k+1 (distance 1).
+fn carried_memory_edges(
+    ops: &[Op],
+    groups: &[Vec<usize>],
+    machine: &Machine,
+    max_edges: usize,
+    edges: &mut Vec<Edge>,
+) -> Result<(), Diagnostic> {
+    for group in groups {
+        if edges.len() > max_edges {
+            return Err(too_many(&ops[group[0]], max_edges));
+        }
+        for (x, &j) in group.iter().enumerate() {
+            for &i in &group[x..] {
+                if ops[i].writes_memory() || ops[j].writes_memory() {
+                    edges.push(Edge {
+                        from: OpId::from_index(i),
+                        to: OpId::from_index(j),
+                        latency: memory_latency(machine, &ops[i]),
+                        distance: 1,
+                        kind: EdgeKind::Mem,
+                    });
                 }
             }
         }
     }
+    Ok(())
+}
 
-    // Deduplicate per (from, to, distance), keeping the first edge of the
-    // largest latency: register (flow, then anti) edges come first, so they
-    // win ties. Stable counting sorts, least significant key first, order
-    // the edges by (from, to, distance) and keep generation order within
-    // each key.
+/// Deduplicates per (from, to, distance), keeping the first edge of the
+/// largest latency: register (flow, then anti) edges come first, so they
+/// win ties. Stable counting sorts, least significant key first, order
+/// the edges by (from, to, distance) and keep generation order within
+/// each key.
+fn dedup_edges(edges: &mut Vec<Edge>) {
     let mut scratch = Vec::new();
     if edges.iter().any(|e| e.distance > 0) {
-        stable_sort_by_key(&mut edges, &mut scratch, |e| i64::from(e.distance));
+        stable_sort_by_key(edges, &mut scratch, |e| i64::from(e.distance));
     }
-    stable_sort_by_key(&mut edges, &mut scratch, |e| e.to.index() as i64);
-    stable_sort_by_key(&mut edges, &mut scratch, |e| e.from.index() as i64);
+    stable_sort_by_key(edges, &mut scratch, |e| e.to.index() as i64);
+    stable_sort_by_key(edges, &mut scratch, |e| e.from.index() as i64);
     drop(scratch);
     edges.dedup_by(|later, kept| {
         let same = (later.from, later.to, later.distance) == (kept.from, kept.to, kept.distance);
@@ -200,5 +266,4 @@ pub(super) fn build_edges<'t>(
         same
     });
     edges.shrink_to_fit();
-    Ok(edges)
 }

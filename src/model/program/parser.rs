@@ -14,7 +14,7 @@ use crate::formats::diagnostic::{self as formats, Diagnostics};
 use crate::model::form::{Form, Shape, IMM, MAX_DESTS, MEM, REG};
 use crate::model::ids::ClassId;
 use crate::model::machine::Machine;
-use crate::util::name::{hash_name, repeats, Name, NameIndex};
+use crate::util::name::{hash_name, repeats, Name, NameIndex, Repeat};
 
 // ---------------------------------------------------------------- lexer
 
@@ -462,35 +462,116 @@ pub(super) fn parse_limited(
     machine: &Machine,
     max_edges: usize,
 ) -> Result<Program, Diagnostics> {
-    let err = |diags: Vec<Diagnostic>| {
-        Diagnostics(
-            diags
-                .into_iter()
-                .map(|d| formats::Diagnostic::new(origin, d.line, d.column, d.message))
-                .collect(),
-        )
-    };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut toks: Vec<Lexed> = Vec::new();
     let mut scratch = Scratch::default();
-
-    // Pass 1: the header, the syntax of every line, labels and destinations.
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let mut header: Option<(Kind, String)> = None;
-    let mut nops = 0usize;
-    let mut last_line = 0u32;
-    // The label, line and label column of every operation, and every
-    // destination with its operation, line and column, in order.
-    let mut labels: Vec<(&str, u32, u32)> = Vec::new();
-    let mut dests: Vec<(&str, Def)> = Vec::new();
-    let mut dest_cols: Vec<u32> = Vec::new();
+    let mut outline = outline(text, &mut toks, &mut scratch, &mut diags);
+    let Some((kind, name)) = outline.header.take() else {
+        return Err(located(
+            origin,
+            vec![Diagnostic {
+                line: 1,
+                column: 1,
+                message: "empty input: expected the header 'block NAME' or 'loop NAME'".into(),
+            }],
+        ));
+    };
+    if outline.nops == 0 && diags.is_empty() {
+        diags.push(Diagnostic {
+            line: text.lines().count().max(1) as u32,
+            column: 1,
+            message: format!("{} '{name}' has no operations", kind.as_str()),
+        });
+    }
+    let (defs, redefined) = NameIndex::build(&outline.dests);
+    name_diagnostics(kind, &outline, &redefined, &mut diags);
+    let (nops, last_line) = (outline.nops, outline.last_line);
+    drop((outline, redefined));
+
+    let (ops, mut diags) = Builder::new(machine, kind, &defs, diags).build(
+        text,
+        last_line,
+        nops,
+        &mut toks,
+        &mut scratch,
+    );
+    if !diags.is_empty() {
+        diags.truncate(MAX_DIAGNOSTICS);
+        return Err(located(origin, diags));
+    }
+    let edges =
+        build_edges(kind, &ops, defs, machine, max_edges).map_err(|d| located(origin, vec![d]))?;
+    Ok(Program::assemble(name, kind, ops, edges))
+}
+
+/// The diagnostics of a parse, located in the file `origin`.
+fn located(origin: &str, diags: Vec<Diagnostic>) -> Diagnostics {
+    Diagnostics(
+        diags
+            .into_iter()
+            .map(|d| formats::Diagnostic::new(origin, d.line, d.column, d.message))
+            .collect(),
+    )
+}
+
+// -------------------------------------------------- pass 1: the outline
+
+/// What the first pass learns of the lines.
+struct Outline<'t> {
+    header: Option<(Kind, String)>,
+    /// The operations read so far.
+    nops: usize,
+    /// The last line read (the pass stops at [`MAX_DIAGNOSTICS`] problems).
+    last_line: u32,
+    /// The label, line and label column of every operation, in order.
+    labels: Vec<(&'t str, u32, u32)>,
+    /// Every destination with its operation and line, in order.
+    dests: Vec<(&'t str, Def)>,
+    /// The column of each of `dests`.
+    dest_cols: Vec<u32>,
+}
+
+impl<'t> Outline<'t> {
+    /// Records the label and destinations of operation `op` of line `ln`.
+    #[inline]
+    fn operation(&mut self, op: &RawOp<'t>, more_dests: &[(&'t str, u32)], ln: u32) {
+        self.labels.push((op.label, ln, op.label_col));
+        let def = Def {
+            op: self.nops as u32,
+            line: ln,
+        };
+        for &(d, col) in op.dest.iter().chain(more_dests) {
+            self.dests.push((d, def));
+            self.dest_cols.push(col);
+        }
+        self.nops += 1;
+    }
+}
+
+/// Pass 1: the header, the syntax of every line, labels and destinations,
+/// until [`MAX_DIAGNOSTICS`] problems are found.
+fn outline<'t>(
+    text: &'t str,
+    toks: &mut Vec<Lexed<'t>>,
+    scratch: &mut Scratch<'t>,
+    diags: &mut Vec<Diagnostic>,
+) -> Outline<'t> {
+    let mut o = Outline {
+        header: None,
+        nops: 0,
+        last_line: 0,
+        labels: Vec::new(),
+        dests: Vec::new(),
+        dest_cols: Vec::new(),
+    };
     for (ln, (body, end_col)) in Bodies::new(text).enumerate() {
         if diags.len() >= MAX_DIAGNOSTICS {
             break;
         }
         let ln = ln as u32 + 1;
-        last_line = ln;
-        if let Err((col, message)) = lex(body, &mut toks) {
+        o.last_line = ln;
+        if let Err((col, message)) = lex(body, toks) {
             diags.push(Diagnostic {
                 line: ln,
                 column: col,
@@ -498,12 +579,12 @@ pub(super) fn parse_limited(
             });
             continue;
         }
-        let line_kind = classify(&toks, header.is_some());
+        let line_kind = classify(toks, o.header.is_some());
         match line_kind {
             LineKind::Empty => continue,
             LineKind::Header | LineKind::BadHeaderOp => {
-                let (h, d) = read_header(&toks, end_col, ln);
-                header = Some(h);
+                let (h, d) = read_header(toks, end_col, ln);
+                o.header = Some(h);
                 diags.extend(d);
                 if matches!(line_kind, LineKind::Header) {
                     continue;
@@ -511,19 +592,8 @@ pub(super) fn parse_limited(
             }
             LineKind::Op => {}
         }
-        match parse_op_line(&toks, end_col, &mut scratch) {
-            Ok(op) => {
-                labels.push((op.label, ln, op.label_col));
-                let def = Def {
-                    op: nops as u32,
-                    line: ln,
-                };
-                for &(d, col) in op.dest.iter().chain(&scratch.more_dests) {
-                    dests.push((d, def));
-                    dest_cols.push(col);
-                }
-                nops += 1;
-            }
+        match parse_op_line(toks, end_col, scratch) {
+            Ok(op) => o.operation(&op, &scratch.more_dests, ln),
             // A bad header is reported as such; its line counts as an
             // operation only when it reads as one.
             Err(_) if matches!(line_kind, LineKind::BadHeaderOp) => {}
@@ -534,22 +604,19 @@ pub(super) fn parse_limited(
             }),
         }
     }
-    let Some((kind, name)) = header else {
-        return Err(err(vec![Diagnostic {
-            line: 1,
-            column: 1,
-            message: "empty input: expected the header 'block NAME' or 'loop NAME'".into(),
-        }]));
-    };
-    if nops == 0 && diags.is_empty() {
-        diags.push(Diagnostic {
-            line: text.lines().count().max(1) as u32,
-            column: 1,
-            message: format!("{} '{name}' has no operations", kind.as_str()),
-        });
-    }
-    // Repeated labels and redefinitions, by operation (the label first).
-    let (defs, redefined) = NameIndex::build(&dests);
+    o
+}
+
+/// Reserved and repeated labels and redefined registers (`redefined`, the
+/// repeats among the outline's destinations), by operation, a label's
+/// problem before its destinations'.
+fn name_diagnostics(
+    kind: Kind,
+    o: &Outline<'_>,
+    redefined: &[Repeat],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let labels = &o.labels;
     let reserved = labels
         .iter()
         .enumerate()
@@ -560,114 +627,225 @@ pub(super) fn parse_limited(
             );
             (i as u32, 0, Diagnostic { line, column, message })
         });
-    let mut names_diags: Vec<(u32, u8, Diagnostic)> = reserved
-        .chain(repeats(&labels, |l| l.0).into_iter().map(|r| {
-            let (label, line, column) = labels[r.at];
-            let message = format!("label '{label}' is already used on line {}", labels[r.previous].1);
-            (r.at as u32, 0, Diagnostic { line, column, message })
-        }))
-        .chain(redefined.into_iter().map(|r| {
-            let (d, def) = dests[r.at];
-            let first = dests[r.first].1;
-            let message = format!(
-                "register {d} is already defined by {} on line {}; a {} defines each register once{}",
-                labels[first.op as usize].0,
-                first.line,
-                kind.as_str(),
-                if kind == Kind::Block { " (renamed code)" } else { " per iteration" }
-            );
-            (
-                def.op,
-                1,
-                Diagnostic {
-                    line: def.line,
-                    column: dest_cols[r.at],
-                    message,
-                },
-            )
-        }))
-        .collect();
-    names_diags.sort_by_key(|&(i, k, _)| (i, k));
-    diags.extend(names_diags.into_iter().map(|(_, _, d)| d));
-    drop((labels, dests, dest_cols));
+    let repeated = repeats(labels, |l| l.0).into_iter().map(|r| {
+        let (label, line, column) = labels[r.at];
+        let message = format!(
+            "label '{label}' is already used on line {}",
+            labels[r.previous].1
+        );
+        (
+            r.at as u32,
+            0,
+            Diagnostic {
+                line,
+                column,
+                message,
+            },
+        )
+    });
+    let once = if kind == Kind::Block {
+        " (renamed code)"
+    } else {
+        " per iteration"
+    };
+    let redefinitions = redefined.iter().map(|r| {
+        let (d, def) = o.dests[r.at];
+        let first = o.dests[r.first].1;
+        let by = labels[first.op as usize].0;
+        let message = format!(
+            "register {d} is already defined by {by} on line {}; a {} defines each register once{once}",
+            first.line,
+            kind.as_str(),
+        );
+        let column = o.dest_cols[r.at];
+        (
+            def.op,
+            1,
+            Diagnostic {
+                line: def.line,
+                column,
+                message,
+            },
+        )
+    });
+    let mut found: Vec<(u32, u8, Diagnostic)> =
+        reserved.chain(repeated).chain(redefinitions).collect();
+    found.sort_by_key(|&(i, k, _)| (i, k));
+    diags.extend(found.into_iter().map(|(_, _, d)| d));
+}
 
-    // Pass 2: the operations, built straight from the lines.
-    let mut ops: Vec<Op> = Vec::with_capacity(nops);
-    let mut classes: Vec<(&str, Option<ClassId>)> = Vec::new();
-    // The line whose diagnostic lists the machine's opcodes, once there is one.
-    let mut listed_at: Option<u32> = None;
-    let mut seen_header = false;
-    let mut resolver = Resolver::new(&defs);
-    for (ln, (body, end_col)) in Bodies::new(text).enumerate().take(last_line as usize) {
-        let ln = ln as u32 + 1;
-        if lex(body, &mut toks).is_err() {
-            continue;
+// ---------------------------------------------- pass 2: the operations
+
+/// The second pass: the operations built straight from the lines, with
+/// what is known of the names and the opcodes looked up so far.
+struct Builder<'m, 'd, 't> {
+    machine: &'m Machine,
+    kind: Kind,
+    resolver: Resolver<'d, 't>,
+    /// Every opcode looked up, with its class.
+    classes: Vec<(&'t str, Option<ClassId>)>,
+    /// The line whose diagnostic lists the machine's opcodes, once there is one.
+    listed_at: Option<u32>,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'m, 'd, 't> Builder<'m, 'd, 't> {
+    /// A second pass after the first found `diags`.
+    fn new(
+        machine: &'m Machine,
+        kind: Kind,
+        defs: &'d Defs<'t>,
+        diags: Vec<Diagnostic>,
+    ) -> Builder<'m, 'd, 't> {
+        Builder {
+            machine,
+            kind,
+            resolver: Resolver::new(defs),
+            classes: Vec::new(),
+            listed_at: None,
+            diags,
         }
-        match classify(&toks, seen_header) {
-            LineKind::Empty => continue,
-            LineKind::Header => {
-                seen_header = true;
+    }
+
+    /// Pass 2: the operations of the lines up to `last_line` (where pass 1
+    /// stopped), and every diagnostic.
+    fn build(
+        mut self,
+        text: &'t str,
+        last_line: u32,
+        nops: usize,
+        toks: &mut Vec<Lexed<'t>>,
+        scratch: &mut Scratch<'t>,
+    ) -> (Vec<Op>, Vec<Diagnostic>) {
+        let mut ops: Vec<Op> = Vec::with_capacity(nops);
+        let mut seen_header = false;
+        for (ln, (body, end_col)) in Bodies::new(text).enumerate().take(last_line as usize) {
+            let ln = ln as u32 + 1;
+            if lex(body, toks).is_err() {
                 continue;
             }
-            LineKind::BadHeaderOp => seen_header = true,
-            LineKind::Op => {}
+            match classify(toks, seen_header) {
+                LineKind::Empty => continue,
+                LineKind::Header => {
+                    seen_header = true;
+                    continue;
+                }
+                LineKind::BadHeaderOp => seen_header = true,
+                LineKind::Op => {}
+            }
+            let Ok(op) = parse_op_line(toks, end_col, scratch) else {
+                continue;
+            };
+            ops.push(self.op(&op, scratch, ln));
         }
-        let Ok(op) = parse_op_line(&toks, end_col, &mut scratch) else {
-            continue;
+        (ops, self.diags)
+    }
+
+    /// The operation of line `ln`: its class, operands and form.
+    #[inline]
+    fn op(&mut self, op: &RawOp<'t>, scratch: &Scratch<'t>, ln: u32) -> Op {
+        let class = self.class(op, ln);
+        let known = self.diags.last().is_none_or(|d| d.line != ln);
+        let store_dest = self.store_dest(op, class, ln);
+        let operands = self.operands(scratch, ln);
+        let class = if known && !store_dest {
+            match choose_form(self.machine, class, op, scratch, &operands) {
+                Ok(c) => c,
+                Err(d) => {
+                    self.diags.push(d.at_line(ln));
+                    class
+                }
+            }
+        } else {
+            class
         };
-        let class = match classes.iter().find(|c| c.0 == op.opcode) {
+        Op {
+            label: Name::from(op.label),
+            dest: op.dest.map(|(d, _)| Name::from(d)),
+            more_dests: scratch
+                .more_dests
+                .iter()
+                .map(|&(d, _)| Name::from(d))
+                .collect(),
+            stores: self.machine.class(class).stores,
+            opcode: Name::from(op.opcode),
+            class,
+            operands,
+            line: ln,
+        }
+    }
+
+    /// The class of `op`'s opcode, looked up once per opcode; an unknown
+    /// opcode is reported and takes class 0.
+    #[inline]
+    fn class(&mut self, op: &RawOp<'t>, ln: u32) -> ClassId {
+        let class = match self.classes.iter().find(|c| c.0 == op.opcode) {
             Some(&(_, c)) => c,
             None => {
-                let c = machine.class_by_opcode(op.opcode);
-                classes.push((op.opcode, c));
+                let c = self.machine.class_by_opcode(op.opcode);
+                self.classes.push((op.opcode, c));
                 c
             }
         };
-        let class = match class {
-            Some(c) => c,
+        class.unwrap_or_else(|| {
+            self.unknown_opcode(op, ln);
+            ClassId(0)
+        })
+    }
+
+    /// Reports an unknown opcode; the known ones are listed once, at the
+    /// first unknown one.
+    fn unknown_opcode(&mut self, op: &RawOp<'t>, ln: u32) {
+        let known = match self.listed_at {
+            Some(line) => format!("known: as listed at line {line}"),
             None => {
-                // The known opcodes are listed once, at the first unknown one.
-                let known = match listed_at {
-                    Some(line) => format!("known: as listed at line {line}"),
-                    None => {
-                        listed_at = Some(ln);
-                        let known: Vec<&str> = machine.opcodes().collect();
-                        format!("known: {}", known.join(" "))
-                    }
-                };
-                diags.push(Diagnostic {
-                    line: ln,
-                    column: op.opcode_col,
-                    message: format!(
-                        "unknown opcode '{}' for machine {} ({known})",
-                        op.opcode,
-                        machine.name(),
-                    ),
-                });
-                ClassId(0)
+                self.listed_at = Some(ln);
+                let known: Vec<&str> = self.machine.opcodes().collect();
+                format!("known: {}", known.join(" "))
             }
         };
-        let known = diags.last().is_none_or(|d| d.line != ln);
-        let mut store_dest = false;
-        if let Some((d, col)) = op.dest {
-            if op.opcode == "store" || machine.class(class).name == "store" {
-                store_dest = true;
-                diags.push(Diagnostic {
-                    line: ln,
-                    column: col,
-                    message: format!(
-                        "a store writes memory and defines no register: drop '{d} =' (write '{}: {} …')",
-                        op.label, op.opcode
-                    ),
-                });
-            }
+        self.diags.push(Diagnostic {
+            line: ln,
+            column: op.opcode_col,
+            message: format!(
+                "unknown opcode '{}' for machine {} ({known})",
+                op.opcode,
+                self.machine.name(),
+            ),
+        });
+    }
+
+    /// Reports a destination on a store, which defines no register;
+    /// whether there was one.
+    #[inline]
+    fn store_dest(&mut self, op: &RawOp<'t>, class: ClassId, ln: u32) -> bool {
+        let Some((d, col)) = op.dest else {
+            return false;
+        };
+        if !(op.opcode == "store" || self.machine.class(class).name == "store") {
+            return false;
         }
+        self.diags.push(Diagnostic {
+            line: ln,
+            column: col,
+            message: format!(
+                "a store writes memory and defines no register: drop '{d} =' (write '{}: {} …')",
+                op.label, op.opcode
+            ),
+        });
+        true
+    }
+
+    /// The operands of the line in `scratch`; a second memory operand is
+    /// reported.
+    #[inline]
+    fn operands(&mut self, scratch: &Scratch<'t>, ln: u32) -> Vec<Operand> {
         let mut operands = Vec::with_capacity(scratch.operands.len());
         let mut mem_count = 0;
         for o in &scratch.operands {
             operands.push(match *o {
                 RawOperand::Name((n, at, col)) => {
-                    check_at(&mut diags, kind, &mut resolver, ln, at, col, n);
+                    self.check_at(ln, at, col, n);
                     Operand::Reg(RegUse {
                         name: Name::from(n),
                         at,
@@ -682,78 +860,74 @@ pub(super) fn parse_limited(
                 } => {
                     mem_count += 1;
                     if mem_count == 2 {
-                        diags.push(Diagnostic {
+                        self.diags.push(Diagnostic {
                             line: ln,
                             column: col,
                             message: "an operation has at most one memory operand".into(),
                         });
                     }
-                    let mut addr = Address {
-                        offset,
-                        ..Address::default()
-                    };
-                    for &(n, at, col) in &scratch.names[start as usize..(start + len) as usize] {
-                        if resolver.get(n).is_some() {
-                            check_at(&mut diags, kind, &mut resolver, ln, at, col, n);
-                            addr.regs.push(RegUse {
-                                name: Name::from(n),
-                                at,
-                            });
-                        } else if at.is_some() {
-                            check_at(&mut diags, kind, &mut resolver, ln, at, col, n);
-                        } else if addr.symbol.is_some() {
-                            diags.push(Diagnostic {
-                                line: ln,
-                                column: col,
-                                message: format!(
-                                    "'{n}' is a second symbol in this address (no operation defines it, so it is not a register)"
-                                ),
-                            });
-                        } else {
-                            addr.symbol = Some(Name::from(n));
-                        }
-                    }
-                    if addr.symbol.is_none() && addr.regs.is_empty() {
-                        addr.symbol = Some(Name::from(addr.offset.unwrap_or(0).to_string()));
-                        addr.offset = None;
-                    }
-                    Operand::Mem(addr)
+                    let names = &scratch.names[start as usize..(start + len) as usize];
+                    Operand::Mem(self.address(names, offset, ln))
                 }
             });
         }
-        let class = if known && !store_dest {
-            match choose_form(machine, class, &op, &scratch, &operands) {
-                Ok(c) => c,
-                Err(d) => {
-                    diags.push(d.at_line(ln));
-                    class
-                }
-            }
-        } else {
-            class
+        operands
+    }
+
+    /// An address of `names` and `offset`: a name some operation defines
+    /// is a register, another is the symbol (one at most); an address of
+    /// an offset alone is that number as a symbol.
+    #[inline]
+    fn address(&mut self, names: &[RawName<'t>], offset: Option<i64>, ln: u32) -> Address {
+        let mut addr = Address {
+            offset,
+            ..Address::default()
         };
-        ops.push(Op {
-            label: Name::from(op.label),
-            dest: op.dest.map(|(d, _)| Name::from(d)),
-            more_dests: scratch
-                .more_dests
-                .iter()
-                .map(|&(d, _)| Name::from(d))
-                .collect(),
-            stores: machine.class(class).stores,
-            opcode: Name::from(op.opcode),
-            class,
-            operands,
-            line: ln,
+        for &(n, at, col) in names {
+            if self.resolver.get(n).is_some() {
+                self.check_at(ln, at, col, n);
+                addr.regs.push(RegUse {
+                    name: Name::from(n),
+                    at,
+                });
+            } else if at.is_some() {
+                self.check_at(ln, at, col, n);
+            } else if addr.symbol.is_some() {
+                self.diags.push(Diagnostic {
+                    line: ln,
+                    column: col,
+                    message: format!(
+                        "'{n}' is a second symbol in this address (no operation defines it, so it is not a register)"
+                    ),
+                });
+            } else {
+                addr.symbol = Some(Name::from(n));
+            }
+        }
+        if addr.symbol.is_none() && addr.regs.is_empty() {
+            addr.symbol = Some(Name::from(addr.offset.unwrap_or(0).to_string()));
+            addr.offset = None;
+        }
+        addr
+    }
+
+    /// Reports a misplaced `r@k` on `name` at `line` and `column`: in a
+    /// block, or on a name the loop never defines.
+    #[inline]
+    fn check_at(&mut self, line: u32, at: Option<u32>, column: u32, name: &'t str) {
+        let message = if at.is_some() && self.kind == Kind::Block {
+            format!("'{name}@k' reads an earlier iteration: only loops have those")
+        } else if at.is_some() && self.resolver.get(name).is_none() {
+            format!("'{name}@k' names a register that no operation of the loop defines")
+        } else {
+            return;
+        };
+        self.diags.push(Diagnostic {
+            line,
+            column,
+            message,
         });
     }
-    if !diags.is_empty() {
-        diags.truncate(MAX_DIAGNOSTICS);
-        return Err(err(diags));
-    }
-    drop(resolver);
-    let edges = build_edges(kind, &ops, defs, machine, max_edges).map_err(|d| err(vec![d]))?;
-    Ok(Program::assemble(name, kind, ops, edges))
 }
 
 /// A diagnostic of one line before its line number is known.
@@ -1037,30 +1211,6 @@ pub(super) struct Def {
 
 /// Every register of an input with its (first) definition.
 pub(super) type Defs<'t> = NameIndex<'t, Def>;
-
-/// Reports a misplaced `r@k`: in a block, or on a name the loop never defines.
-fn check_at<'t>(
-    diags: &mut Vec<Diagnostic>,
-    kind: Kind,
-    defs: &mut Resolver<'_, 't>,
-    line: u32,
-    at: Option<u32>,
-    column: u32,
-    name: &'t str,
-) {
-    let message = if at.is_some() && kind == Kind::Block {
-        format!("'{name}@k' reads an earlier iteration: only loops have those")
-    } else if at.is_some() && defs.get(name).is_none() {
-        format!("'{name}@k' names a register that no operation of the loop defines")
-    } else {
-        return;
-    };
-    diags.push(Diagnostic {
-        line,
-        column,
-        message,
-    });
-}
 
 #[cfg(test)]
 mod tests {
