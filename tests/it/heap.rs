@@ -9,10 +9,10 @@
 
 use std::process::Command;
 
-use course::util::heap::peak_during;
+use course_bench::heap::peak_during;
 
 #[global_allocator]
-static HEAP: course::util::heap::Counting = course::util::heap::Counting;
+static HEAP: course_bench::heap::Counting = course_bench::heap::Counting;
 
 /// Set in the child process that runs the measurement.
 const ALONE: &str = "COURSE_TEST_HEAP_ALONE";

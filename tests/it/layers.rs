@@ -346,7 +346,7 @@ use crate::{util::rng::Rng, view::report};
 use super::sched;
 use super::super::host::files;
 
-/// An example: `course::bench::run()`.
+/// An example: `course_bench::run()`.
 fn f() -> &'static str {
     let _c = ['"', '{'];
     let _s = "crate::api";

@@ -168,6 +168,6 @@ pub(crate) fn bench_exact(a: &BenchExact) -> Result<Exact, String> {
     if a.ops == 0 || a.ops > 1000 {
         return Err("ops: between 1 and 1000".into());
     }
-    let (proven, above_mii) = course::bench::exact_one(&Machine::toy(), a.ops, a.seed);
+    let (proven, above_mii) = course_bench::exact_one(&Machine::toy(), a.ops, a.seed);
     Ok(Exact { above_mii, proven })
 }

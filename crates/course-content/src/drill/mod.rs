@@ -1,0 +1,1069 @@
+//! Drills: seeded practice problems with solutions and answer checking.
+//!
+//! Every drill is a pure function of (machine, parameters, seed): the same
+//! inputs give the same value. Each part of a drill draws from its own
+//! stream ([`Rng::derived`](course_engine::util::rng::Rng::derived)), so changing one
+//! part never shifts another.
+//!
+//! | drill | the student computes | answer file |
+//! |---|---|---|
+//! | `list-schedule` | the top-down list schedule of a random block | `LABEL CYCLE` lines |
+//! | `mii` | ResMII, RecMII, MII of a random loop | `res_mii N`, `rec_mii N`, `mii N` |
+//! | `modulo` | a modulo schedule (II and a cycle per operation) | `ii N` and `LABEL CYCLE` lines |
+//! | `forbidden` | forbidden latencies and collision vectors (Definition 23.1.5) | `F(A,B) = {…}` lines |
+//! | `hazard` | the recognizer trace of Algorithm 23.1.7 on the multiplier | `accept {…}` / `reject {…}` per issue |
+//! | `automaton` | the pipeline automaton of one resource (Algorithm 23.1.7) | `{0, 2}: - {0, 1, 2} {1}` per state |
+//! | `rthroughput` | Block RThroughput of a loop body (Definition 23.1.10) | one number (`5/2` or `2.5`) |
+//!
+//! A drill yields a typed [`Problem`] (with its solution when asked) or,
+//! for an answer, a typed [`Report`]. Both serialise to the drill's JSON;
+//! the drill views (`view::drill`) render them as text. Answers are read with
+//! [`course_engine::formats::answer`] and [`course_engine::formats::submission`] only.
+//!
+//! A problem's text starts with its [`ProblemLine`], `# course drill
+//! list-schedule --seed 4 --machine toy`: a comment the student keeps at the
+//! top of the answer file, so that `--check` grades the answer against the
+//! problem it was written for.
+//!
+//! ```
+//! use course_content::drill::Drill;
+//! use course_engine::model::machine::Machine;
+//! let m = Machine::toy();
+//! let p = Drill::Mii.problem(&m, None, 2, true).unwrap();
+//! let Some(answer) = p.answer() else { panic!("mii has an answer") };
+//! assert!(Drill::Mii.check(&m, None, 2, &answer, "a.txt").unwrap().correct());
+//! ```
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use clap::{CommandFactory, Parser};
+use serde::{Serialize, Serializer};
+
+use crate::gen::{self, GenParams};
+use course_engine::engine::check::{CheckResult, ViolationKind};
+use course_engine::formats::answer;
+use course_engine::formats::diagnostic::Diagnostic;
+use course_engine::formats::submission::Submission;
+use course_engine::model::json::{EdgesJson, MachineJson, OpsJson};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program};
+use course_engine::util::rng::GENERATOR_VERSION;
+use course_engine::util::text::{split_words, WordsError};
+
+pub mod automaton;
+pub mod forbidden;
+pub mod hazard;
+pub mod list_schedule;
+pub mod mii;
+pub mod modulo;
+mod replay;
+pub mod rthroughput;
+
+/// The drills, in the order `course drill list` shows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Drill {
+    /// The top-down list schedule of a random block.
+    ListSchedule,
+    /// ResMII, RecMII and MII of a random loop.
+    Mii,
+    /// A modulo schedule of a random loop.
+    Modulo,
+    /// Forbidden latencies and collision vectors of random tables.
+    Forbidden,
+    /// The hazard recognizer's trace on the multiplier.
+    Hazard,
+    /// The pipeline automaton of one resource: states and transitions.
+    Automaton,
+    /// Block RThroughput of a random loop body.
+    Rthroughput,
+}
+
+/// A drill's name and what it practises (`course drill list`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DrillEntry {
+    /// The name on the command line.
+    pub name: &'static str,
+    /// One line on what it practises.
+    pub summary: &'static str,
+}
+
+/// Why a drill could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum DrillError {
+    /// The machine lacks what the drill needs.
+    #[error("{0}")]
+    Machine(String),
+    /// The issue attempts of a hazard replay cannot be read.
+    #[error("--events: {0}")]
+    Events(String),
+}
+
+impl Drill {
+    /// Every drill, in listing order.
+    pub const ALL: [Drill; 7] = [
+        Drill::ListSchedule,
+        Drill::Mii,
+        Drill::Modulo,
+        Drill::Forbidden,
+        Drill::Hazard,
+        Drill::Automaton,
+        Drill::Rthroughput,
+    ];
+
+    /// The drill's row of [`KINDS`]: the one place a drill is told apart.
+    fn kind(self) -> &'static DrillKind {
+        &KINDS[self as usize]
+    }
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        self.kind().name
+    }
+
+    /// One line on what the drill practises.
+    pub fn summary(self) -> &'static str {
+        self.kind().summary
+    }
+
+    /// The generator parameter file in the course folder, if the drill has
+    /// one: blocks for list-schedule, loops for the loop drills.
+    pub fn params_file(self) -> Option<&'static str> {
+        self.kind().params_file
+    }
+
+    /// How many hints the drill has.
+    pub fn hint_count(self) -> usize {
+        self.kind().hints
+    }
+
+    /// The name and summary, for the listing.
+    pub fn entry(self) -> DrillEntry {
+        DrillEntry {
+            name: self.name(),
+            summary: self.summary(),
+        }
+    }
+
+    /// The problem for `seed`, with its solution when `solution` is set.
+    /// `params` replaces the built-in generator parameters.
+    pub fn problem(
+        self,
+        m: &Machine,
+        params: Option<&GenParams>,
+        seed: u64,
+        solution: bool,
+    ) -> Result<Problem, DrillError> {
+        (self.kind().problem)(m, params, seed, solution)
+    }
+
+    /// Checks `answer` (the text of the student's file, named `file` in
+    /// messages) against the problem for `seed`.
+    pub fn check(
+        self,
+        m: &Machine,
+        params: Option<&GenParams>,
+        seed: u64,
+        answer: &str,
+        file: &str,
+    ) -> Result<Report, DrillError> {
+        (self.kind().check)(m, params, seed, answer, file)
+    }
+}
+
+/// What tells one drill from another: its names, its parameter file, and
+/// the functions that pose and check its problems.
+struct DrillKind {
+    name: &'static str,
+    summary: &'static str,
+    params_file: Option<&'static str>,
+    hints: usize,
+    problem: PoseFn,
+    check: CheckFn,
+}
+
+/// [`Drill::problem`] for one drill (`None`: the drill's built-in
+/// generator parameters).
+type PoseFn = fn(&Machine, Option<&GenParams>, u64, bool) -> Result<Problem, DrillError>;
+
+/// [`Drill::check`] for one drill.
+type CheckFn = fn(&Machine, Option<&GenParams>, u64, &str, &str) -> Result<Report, DrillError>;
+
+/// `given`, or the built-in parameters that `default` reads.
+fn params_or(given: Option<&GenParams>, default: fn() -> GenParams) -> Cow<'_, GenParams> {
+    given.map_or_else(|| Cow::Owned(default()), Cow::Borrowed)
+}
+
+/// One row per drill, in the order of [`Drill::ALL`] (the enum's order).
+static KINDS: [DrillKind; 7] = [
+    DrillKind {
+        name: "list-schedule",
+        summary: "top-down list scheduling of a random block (heights, Fits, the reservation table)",
+        params_file: Some("drills/list-schedule.yaml"),
+        hints: list_schedule::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::block_default);
+            Ok(Problem::ListSchedule(list_schedule::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::block_default);
+            Ok(Report::ListSchedule(list_schedule::check(m, &p, seed, answer, file)))
+        },
+    },
+    DrillKind {
+        name: "mii",
+        summary: "ResMII, RecMII and MII of a random loop (usage from reservation tables, the critical recurrence)",
+        params_file: Some("drills/mii.yaml"),
+        hints: mii::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Problem::Mii(mii::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Report::Mii(mii::check(m, &p, seed, answer, file)))
+        },
+    },
+    DrillKind {
+        name: "modulo",
+        summary: "a modulo schedule of a random loop at the smallest II (the modulo reservation table; MII bounds it)",
+        params_file: Some("drills/mii.yaml"),
+        hints: modulo::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Problem::Modulo(modulo::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Report::Modulo(modulo::check(m, &p, seed, answer, file)))
+        },
+    },
+    DrillKind {
+        name: "forbidden",
+        summary: "forbidden latencies and collision vectors of random reservation tables (Definition 23.1.5)",
+        params_file: None,
+        hints: forbidden::HINTS,
+        problem: |_, _, seed, solution| Ok(Problem::Forbidden(forbidden::problem(seed, solution))),
+        check: |_, _, seed, answer, file| Ok(Report::Forbidden(forbidden::check(seed, answer, file))),
+    },
+    DrillKind {
+        name: "hazard",
+        summary: "the hazard recognizer's trace on the multiplier (Algorithm 23.1.7, the event table of Lesson 23.1 §3)",
+        params_file: None,
+        hints: hazard::HINTS,
+        problem: |m, _, seed, solution| hazard::problem(m, seed, solution).map(Problem::Hazard),
+        check: |m, _, seed, answer, file| hazard::check(m, seed, answer, file).map(Report::Hazard),
+    },
+    DrillKind {
+        name: "automaton",
+        summary: "the pipeline automaton of one resource: every reachable state and its transitions (Algorithm 23.1.7)",
+        params_file: None,
+        hints: automaton::HINTS,
+        problem: |_, _, seed, solution| Ok(Problem::Automaton(automaton::problem(seed, solution))),
+        check: |_, _, seed, answer, file| Ok(Report::Automaton(automaton::check(seed, answer, file))),
+    },
+    DrillKind {
+        name: "rthroughput",
+        summary: "Block RThroughput of a random loop body, as llvm-mca prints it (Definition 23.1.10)",
+        params_file: Some("drills/mii.yaml"),
+        hints: rthroughput::HINTS,
+        problem: |m, p, seed, solution| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Problem::Rthroughput(rthroughput::problem(m, &p, seed, solution)))
+        },
+        check: |m, p, seed, answer, file| {
+            let p = params_or(p, GenParams::loop_default);
+            Ok(Report::Rthroughput(rthroughput::check(m, &p, seed, answer, file)))
+        },
+    },
+];
+
+/// The first line of a problem, `# course drill NAME --seed N [--machine
+/// M]`: the command that makes it. Kept at the top of an answer file (it is
+/// a comment to every answer reader), it tells `--check` which problem the
+/// answer is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemLine {
+    pub drill: Drill,
+    pub seed: u64,
+    /// The machine's name, for the drills that run on the `--machine`.
+    pub machine: Option<String>,
+}
+
+impl std::fmt::Display for ProblemLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "# course drill {} --seed {}",
+            self.drill.name(),
+            self.seed
+        )?;
+        match &self.machine {
+            Some(m) => write!(f, " --machine {m}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How to ask for the machine `name` on the command line: `--machine
+/// NAME` for a built-in machine or a family member (`pathological-3`), the
+/// machine's file otherwise.
+pub fn machine_flag(name: &str) -> String {
+    let named = crate::data::builtin_machine(name).is_some()
+        || matches!(crate::family::machine(name), Some(Ok(_)));
+    if named {
+        format!("--machine {name}")
+    } else {
+        format!("--machine FILE (the file of machine {name})")
+    }
+}
+
+impl ProblemLine {
+    /// The line of a problem on the machine `m`.
+    pub fn on(drill: Drill, seed: u64, m: &Machine) -> ProblemLine {
+        ProblemLine {
+            drill,
+            seed,
+            machine: Some(m.name().to_string()),
+        }
+    }
+
+    /// The first problem line of an answer text and its line number, if it
+    /// has one; a line that starts like one but cannot be read is an error
+    /// located in `file`.
+    pub fn find(text: &str, file: &str) -> Result<Option<(Named, u32)>, String> {
+        for (i, raw) in answer::strip_bom(text).lines().enumerate() {
+            let t = raw.trim_start();
+            let Some(rest) = t.strip_prefix('#') else {
+                continue;
+            };
+            let mut head = rest.split_whitespace();
+            if head.next() != Some("course") || head.next() != Some("drill") {
+                continue;
+            }
+            let line = i as u32 + 1;
+            return match Named::read(rest) {
+                Ok(named) => Ok(Some((named, line))),
+                Err(m) => {
+                    let column = (raw.len() - t.len()) as u32 + 1;
+                    Err(Diagnostic::new(file, line, column, m).to_string())
+                }
+            };
+        }
+        Ok(None)
+    }
+}
+
+/// The flags of a problem line that say which problem it is; the line's
+/// other words (`--solution`, `--hint 2`) are left out before clap reads
+/// it ([`LineFlags::known_words`]). As on the command line, the last of a
+/// repeated flag counts, and so does the last of `--events` and `--lesson`.
+#[derive(Debug, clap::Parser)]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    args_override_self = true
+)]
+struct LineFlags {
+    #[arg(long, allow_hyphen_values = true, value_parser = answer::whole)]
+    seed: Option<u64>,
+    #[arg(long, allow_hyphen_values = true)]
+    machine: Option<String>,
+    #[arg(long, allow_hyphen_values = true, overrides_with = "lesson")]
+    events: Option<String>,
+    /// The lesson's issue attempts ([`hazard::LESSON_EVENTS`]).
+    #[arg(long)]
+    lesson: bool,
+}
+
+impl LineFlags {
+    /// Reads the words after `# course drill NAME`; a message for a flag
+    /// without its value, or with a seed that is not a whole number.
+    fn read(words: &[String]) -> Result<LineFlags, String> {
+        let known = LineFlags::known_words(&LineFlags::command(), words);
+        LineFlags::try_parse_from(known).map_err(|e| flag_message(&e))
+    }
+
+    /// The words that are flags of `cmd`, each with its value (the next
+    /// word when not given after `=`); a switch loses an `=…` it is given.
+    fn known_words<'w>(cmd: &clap::Command, words: &'w [String]) -> Vec<&'w str> {
+        let mut known = Vec::new();
+        let mut it = words.iter().map(String::as_str);
+        while let Some(w) = it.next() {
+            let (flag, inline) = w.split_once('=').map_or((w, None), |(f, v)| (f, Some(v)));
+            let Some(arg) = flag
+                .strip_prefix("--")
+                .and_then(|long| cmd.get_arguments().find(|a| a.get_long() == Some(long)))
+            else {
+                continue;
+            };
+            if !arg.get_action().takes_values() {
+                known.push(flag);
+                continue;
+            }
+            known.push(w);
+            if inline.is_none() {
+                known.extend(it.next());
+            }
+        }
+        known
+    }
+}
+
+/// The student's message for clap's error on a problem line's flags: the
+/// flag's value is missing, or is not what the flag takes.
+fn flag_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use std::error::Error as _;
+    // clap names the flag with its value, `--seed <SEED>`.
+    let flag = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => arg.split(' ').next().unwrap_or_default(),
+        _ => "a flag",
+    };
+    match (e.kind(), e.source()) {
+        (ErrorKind::ValueValidation, Some(why)) => format!("{flag}: {why}"),
+        _ => format!("{flag} has no value"),
+    }
+}
+
+impl Named {
+    /// What the problem line `# course drill NAME …` (after its `#`) names;
+    /// a message when it cannot be read.
+    fn read(rest: &str) -> Result<Named, String> {
+        let words = split_words(rest).map_err(|e| match e {
+            WordsError::Unclosed(q) => format!("the quote {q} is not closed"),
+            WordsError::LineBreak => "a stray line break (CR) in the problem line".into(),
+        })?;
+        let name = words.get(2).map_or("", String::as_str);
+        let drill = Drill::ALL
+            .into_iter()
+            .find(|d| d.name() == name)
+            .ok_or_else(|| format!("'{}' is not a drill", answer::shorten(name)))?;
+        let flags = LineFlags::read(words.get(3..).unwrap_or_default())?;
+        let events = if flags.lesson {
+            Some(hazard::LESSON_EVENTS.to_string())
+        } else {
+            flags.events
+        };
+        let machine = flags.machine;
+        match (flags.seed, events) {
+            (Some(_), Some(_)) => {
+                Err("the problem line has both a --seed and issue attempts".into())
+            }
+            (Some(seed), None) => Ok(Named::Seed(ProblemLine {
+                drill,
+                seed,
+                machine,
+            })),
+            (None, Some(_)) if drill != Drill::Hazard => Err(format!(
+                "issue attempts (--events, --lesson) belong to the hazard drill, not {name}"
+            )),
+            (None, Some(events)) => Ok(Named::Events { events, machine }),
+            (None, None) => Err("the problem line has no --seed".into()),
+        }
+    }
+}
+
+/// What a problem line names: a seed's problem, or a hazard drill on the
+/// issue attempts given (`--events '…'`, `--lesson`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    Seed(ProblemLine),
+    Events {
+        events: String,
+        machine: Option<String>,
+    },
+}
+
+/// The listing of `course drill list`.
+pub fn list() -> Vec<DrillEntry> {
+    Drill::ALL.iter().map(|d| d.entry()).collect()
+}
+
+/// A drill's problem, with its solution when asked.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Problem {
+    ListSchedule(list_schedule::Problem),
+    Mii(mii::Problem),
+    Modulo(modulo::Problem),
+    Forbidden(forbidden::Problem),
+    Hazard(hazard::Problem),
+    Automaton(automaton::Problem),
+    Rthroughput(rthroughput::Problem),
+}
+
+impl Problem {
+    /// The drill's own problem, behind what every drill's problem offers.
+    fn posed(&self) -> &dyn Posed {
+        match self {
+            Problem::ListSchedule(p) => p,
+            Problem::Mii(p) => p,
+            Problem::Modulo(p) => p,
+            Problem::Forbidden(p) => p,
+            Problem::Hazard(p) => p,
+            Problem::Automaton(p) => p,
+            Problem::Rthroughput(p) => p,
+        }
+    }
+
+    /// The problem's first line (the command that makes it).
+    pub fn line(&self) -> ProblemLine {
+        self.posed().first_line()
+    }
+
+    /// The solution written as an answer file that checks as correct, when
+    /// the problem was made with its solution.
+    pub fn answer(&self) -> Option<String> {
+        self.posed().solution_answer()
+    }
+
+    /// The first `level` hints on the problem (at most the drill's number
+    /// of hints), each one step of the method further than the last; no
+    /// hint gives the answer to the part it is about.
+    pub fn hints(&self, level: usize) -> Vec<String> {
+        self.posed().first_hints(level)
+    }
+}
+
+/// What every drill's problem offers ([`Problem`] dispatches to it).
+trait Posed {
+    fn first_line(&self) -> ProblemLine;
+    fn solution_answer(&self) -> Option<String>;
+    fn first_hints(&self, level: usize) -> Vec<String>;
+}
+
+/// [`Posed`] for the problem of each drill module named: its `line`, its
+/// solution's `answer` and the module's `hints`.
+macro_rules! posed {
+    ($($drill:ident),*) => {$(
+        impl Posed for $drill::Problem {
+            fn first_line(&self) -> ProblemLine {
+                self.line()
+            }
+            fn solution_answer(&self) -> Option<String> {
+                self.solution.as_ref().map(|s| s.answer())
+            }
+            fn first_hints(&self, level: usize) -> Vec<String> {
+                $drill::hints(self, level)
+            }
+        }
+    )*};
+}
+
+posed!(
+    list_schedule,
+    mii,
+    modulo,
+    forbidden,
+    hazard,
+    automaton,
+    rthroughput
+);
+
+/// The outcome of checking an answer.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    ListSchedule(list_schedule::Report),
+    Mii(mii::Report),
+    Modulo(modulo::Report),
+    Forbidden(forbidden::Report),
+    Hazard(hazard::Report),
+    Automaton(automaton::Report),
+    Rthroughput(rthroughput::Report),
+}
+
+impl Report {
+    /// The drill's own report, behind what every drill's report offers.
+    fn graded(&self) -> &dyn Graded {
+        match self {
+            Report::ListSchedule(r) => r,
+            Report::Mii(r) => r,
+            Report::Modulo(r) => r,
+            Report::Forbidden(r) => r,
+            Report::Hazard(r) => r,
+            Report::Automaton(r) => r,
+            Report::Rthroughput(r) => r,
+        }
+    }
+
+    /// True when the answer has no mistake.
+    pub fn correct(&self) -> bool {
+        self.graded().is_correct()
+    }
+
+    /// Every mistake, in answer order.
+    pub fn mistakes(&self) -> Vec<&Mistake> {
+        self.graded().all_mistakes()
+    }
+}
+
+/// What every drill's report offers ([`Report`] dispatches to it).
+trait Graded {
+    fn is_correct(&self) -> bool;
+    fn all_mistakes(&self) -> Vec<&Mistake>;
+}
+
+/// The mistakes a report keeps in its field `mistakes` (a list of them, or
+/// of verdicts).
+trait MistakeList {
+    fn wrong(&self) -> Vec<&Mistake>;
+}
+
+impl MistakeList for [Mistake] {
+    fn wrong(&self) -> Vec<&Mistake> {
+        self.iter().collect()
+    }
+}
+
+impl<R> MistakeList for [Verdict<R>] {
+    fn wrong(&self) -> Vec<&Mistake> {
+        self.iter().filter_map(Verdict::mistake).collect()
+    }
+}
+
+/// [`Graded`] for the report of each drill module named, from its
+/// `correct` and the list in `field`.
+macro_rules! graded {
+    ($field:ident: $($drill:ident),*) => {$(
+        impl Graded for $drill::Report {
+            fn is_correct(&self) -> bool {
+                self.correct
+            }
+            fn all_mistakes(&self) -> Vec<&Mistake> {
+                self.$field.wrong()
+            }
+        }
+    )*};
+}
+
+graded!(mistakes: list_schedule, modulo);
+graded!(verdicts: mii, forbidden, hazard, automaton, rthroughput);
+
+/// A problem on a generated block or loop (list-schedule, mii, modulo):
+/// the input as product.md §6 names it, and the solution `S` when asked.
+/// The operations, edges and machine are written straight from the program
+/// and machine when serialised.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgramProblem<S> {
+    pub drill: Drill,
+    pub edges: EdgesJson,
+    pub generator_version: u32,
+    pub kind: Kind,
+    pub machine: MachineJson<Arc<Machine>>,
+    pub name: String,
+    pub ops: OpsJson<Arc<Machine>>,
+    pub seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution: Option<S>,
+    /// The generated input (for the text view).
+    #[serde(skip)]
+    pub program: Arc<Program>,
+    /// The machine it runs on (for the text view).
+    #[serde(skip)]
+    pub model: Arc<Machine>,
+}
+
+impl<S> ProgramProblem<S> {
+    /// The problem's first line (the command that makes it).
+    pub fn line(&self) -> ProblemLine {
+        ProblemLine::on(self.drill, self.seed, &self.model)
+    }
+
+    fn new(drill: Drill, m: &Machine, p: Program, seed: u64, solution: Option<S>) -> Self {
+        let p = Arc::new(p);
+        let m = Arc::new(m.clone());
+        ProgramProblem {
+            drill,
+            edges: EdgesJson::new(p.clone()),
+            generator_version: GENERATOR_VERSION,
+            kind: p.kind(),
+            machine: MachineJson(m.clone()),
+            name: p.name().to_string(),
+            ops: OpsJson::new(p.clone(), m.clone()),
+            seed,
+            solution,
+            program: p,
+            model: m,
+        }
+    }
+}
+
+/// A generated block or loop body: the seed's program for `kind`.
+fn generated(m: &Machine, params: &GenParams, seed: u64, kind: Kind) -> Program {
+    gen::program(m, params, seed, None, kind).1
+}
+
+/// One value per operation, keyed by label (for JSON).
+fn by_label<T: Copy>(p: &Program, values: &[T]) -> BTreeMap<String, T> {
+    p.op_ids()
+        .map(|x| (p.label(x).to_string(), values[x.index()]))
+        .collect()
+}
+
+/// The mistakes of a checked submission in order: problems with the file
+/// itself (located at line and column), then the hard checks.
+fn violations(sub: &Submission, result: &CheckResult) -> Vec<Mistake> {
+    let located = sub
+        .errors
+        .iter()
+        .map(|d| Mistake::new(MistakeKind::Format, d.to_string()));
+    let checks = result
+        .violations
+        .iter()
+        .filter(|v| v.kind != ViolationKind::Format)
+        .map(|v| Mistake::new(v.kind.into(), v.message.clone()));
+    located.chain(checks).collect()
+}
+
+/// The line that lists violation `v` (of operation `x`) under the wrong
+/// steps `by` that cause it: `f at 0 would fit if d were not at 0 (…)`.
+pub(crate) fn consequence_text(
+    p: &course_engine::model::program::Program,
+    result: &course_engine::engine::check::CheckResult,
+    v: &course_engine::engine::check::Violation,
+    x: course_engine::model::ids::OpId,
+    by: &[course_engine::model::ids::OpId],
+) -> String {
+    let at = result.placed[x.index()].unwrap_or_default();
+    let whom: Vec<String> = by
+        .iter()
+        .map(|&w| {
+            let c = result.placed[w.index()].unwrap_or_default();
+            format!("{} were not at {c}", p.label(w))
+        })
+        .collect();
+    let would = if v.kind == ViolationKind::Latency {
+        "be ready"
+    } else {
+        "fit"
+    };
+    format!(
+        "{} at {at} would {would} if {} ({})",
+        p.label(x),
+        whom.join(" and "),
+        v.message
+    )
+}
+
+/// What kind of mistake an answer has (stable names for JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MistakeKind {
+    /// The answer file could not be read as the drill's format.
+    Format,
+    /// A part of the answer is absent.
+    Missing,
+    /// An operation placed more than once.
+    Duplicate,
+    /// A label the problem does not have.
+    Unknown,
+    /// A loop schedule without `ii`, or an `ii` on a block.
+    Ii,
+    /// A dependence whose latency has not elapsed.
+    Latency,
+    /// A resource over capacity (Algorithm 23.1.4).
+    Resource,
+    /// Not what the list rule does at the first cycle where the answer
+    /// departs from it.
+    Order,
+    /// A wrong value.
+    Wrong,
+    /// A valid modulo schedule at an II above the reference.
+    Quality,
+    /// An II below MII: no schedule can exist (the bound says which).
+    BelowMii,
+    /// A bit vector written in the opposite order (offset 0 last).
+    Reversed,
+    /// A set with one offset one too high or too low.
+    OffByOne,
+    /// A set with every offset one too high or too low.
+    Shifted,
+    /// `accept` where the recognizer rejects, or the other way round.
+    Swapped,
+}
+
+/// A named slip between a set given and the right one: every offset one
+/// off (shifted), or exactly one offset one off.
+pub(crate) fn set_slip(said: &[u32], want: &[u32]) -> Option<(MistakeKind, String)> {
+    if said.len() != want.len() || said == want || said.is_empty() {
+        return None;
+    }
+    let up = said.iter().zip(want).all(|(s, w)| *s == w + 1);
+    let down = said.iter().zip(want).all(|(s, w)| s + 1 == *w);
+    if up || down {
+        let how = if up { "up" } else { "down" };
+        return Some((
+            MistakeKind::Shifted,
+            format!("the right set shifted {how} by one"),
+        ));
+    }
+    // Sets, so that a student's set of a million offsets costs n log n.
+    let (said_set, want_set): (BTreeSet<u32>, BTreeSet<u32>) = (
+        said.iter().copied().collect(),
+        want.iter().copied().collect(),
+    );
+    let only: Vec<u32> = said
+        .iter()
+        .filter(|x| !want_set.contains(x))
+        .copied()
+        .collect();
+    let lost: Vec<u32> = want
+        .iter()
+        .filter(|x| !said_set.contains(x))
+        .copied()
+        .collect();
+    match (only.as_slice(), lost.as_slice()) {
+        ([s], [w]) if s.abs_diff(*w) == 1 => Some((
+            MistakeKind::OffByOne,
+            format!("offset {w} off by one (you wrote {s})"),
+        )),
+        _ => None,
+    }
+}
+
+impl From<ViolationKind> for MistakeKind {
+    fn from(k: ViolationKind) -> MistakeKind {
+        match k {
+            ViolationKind::Format => MistakeKind::Format,
+            ViolationKind::Missing => MistakeKind::Missing,
+            ViolationKind::Duplicate => MistakeKind::Duplicate,
+            ViolationKind::Unknown => MistakeKind::Unknown,
+            ViolationKind::Ii => MistakeKind::Ii,
+            ViolationKind::Latency => MistakeKind::Latency,
+            ViolationKind::Resource => MistakeKind::Resource,
+        }
+    }
+}
+
+/// One mistake in an answer, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mistake {
+    pub kind: MistakeKind,
+    pub message: String,
+    /// Violations that exist only because of this mistake: each would
+    /// disappear if the answer's wrong steps were taken out. They are
+    /// listed under it, never as mistakes of their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub consequences: Vec<String>,
+}
+
+impl Mistake {
+    pub fn new(kind: MistakeKind, message: impl Into<String>) -> Mistake {
+        Mistake {
+            kind,
+            message: message.into(),
+            consequences: Vec::new(),
+        }
+    }
+}
+
+/// One part of an answer, judged: right (with what the text view shows for
+/// it), or a mistake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict<R> {
+    Right(R),
+    Wrong(Mistake),
+}
+
+/// The messages of the wrong verdicts, in order (for tests).
+#[cfg(test)]
+pub(crate) fn mistake_messages<R>(verdicts: &[Verdict<R>]) -> Vec<String> {
+    verdicts
+        .iter()
+        .filter_map(|v| v.mistake().map(|x| x.message.clone()))
+        .collect()
+}
+
+impl<R> Verdict<R> {
+    /// The mistake, when it is one.
+    pub fn mistake(&self) -> Option<&Mistake> {
+        match self {
+            Verdict::Right(_) => None,
+            Verdict::Wrong(m) => Some(m),
+        }
+    }
+}
+
+/// Serialises the verdicts of an answer as the list of its mistakes.
+fn mistakes_only<R, S: Serializer>(verdicts: &[Verdict<R>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(verdicts.iter().filter_map(Verdict::mistake))
+}
+
+/// True when no verdict is a mistake.
+fn all_right<R>(verdicts: &[Verdict<R>]) -> bool {
+    verdicts.iter().all(|v| v.mistake().is_none())
+}
+
+/// `K(o) = {0, 2}` on `r` for every class that reserves `r`
+/// (Definition 23.1.5), as a hint line.
+fn k_sets(m: &Machine, r: course_engine::model::ids::ResourceId) -> String {
+    let sets: Vec<String> = m
+        .class_ids()
+        .filter_map(|c| {
+            let mut k: Vec<u32> = m.class(c).offsets(r).collect();
+            k.sort_unstable();
+            k.dedup();
+            (!k.is_empty()).then(|| format!("K({}) = {}", m.class(c).name, set_text(&k)))
+        })
+        .collect();
+    format!(
+        "The offsets each class reserves on {} (its K set): {}.",
+        m.resource(r).name,
+        sets.join(", ")
+    )
+}
+
+/// `{0, 2}`, or `{}` for the empty set.
+fn set_text(s: &[u32]) -> String {
+    let v: Vec<String> = s.iter().map(u32::to_string).collect();
+    format!("{{{}}}", v.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_clap() {
+        use clap::ValueEnum;
+        for d in Drill::ALL {
+            assert_eq!(Drill::from_str(d.name(), false), Ok(d));
+            assert_eq!(
+                serde_json::to_value(d).unwrap(),
+                serde_json::Value::from(d.name())
+            );
+        }
+        assert_eq!(Drill::value_variants(), &Drill::ALL);
+    }
+
+    #[test]
+    fn problem_lines_round_trip() {
+        let m = Machine::toy();
+        for d in Drill::ALL {
+            let line = d.problem(&m, None, 4, false).unwrap().line();
+            let text = format!("\u{feff}\n  {line}\nrest # course drill mii\n");
+            assert_eq!(
+                ProblemLine::find(&text, "a.txt"),
+                Ok(Some((Named::Seed(line), 2)))
+            );
+        }
+        let find = |t: &str| ProblemLine::find(t, "a.txt");
+        assert_eq!(find("a 0\n# a comment, isn't it\n"), Ok(None));
+        assert_eq!(
+            find("# course drill mii --seed=7 --solution --machine=wide\n"),
+            Ok(Some((
+                Named::Seed(ProblemLine {
+                    drill: Drill::Mii,
+                    seed: 7,
+                    machine: Some("wide".into())
+                }),
+                1
+            )))
+        );
+        assert_eq!(
+            find("#course drill mii --seed x\n"),
+            Err("a.txt:1:1: --seed: 'x' is not a whole number".into())
+        );
+        assert_eq!(
+            find("# course drill nope --seed 1\n"),
+            Err("a.txt:1:1: 'nope' is not a drill".into())
+        );
+        assert!(find("# course drill mii\n").is_err());
+    }
+
+    #[test]
+    fn hazard_replay_lines_name_their_issue_attempts() {
+        // The first line a replay prints (tests/it/practice.rs reads the
+        // printed one), quoted as a shell quotes it.
+        let first = "# course drill hazard --events 'div@0 mul@1' --machine toy";
+        let events = |e: &str| Named::Events {
+            events: e.into(),
+            machine: Some("toy".into()),
+        };
+        let find = |t: &str| ProblemLine::find(t, "a.txt");
+        assert_eq!(find(first), Ok(Some((events("div@0 mul@1"), 1))));
+        assert_eq!(
+            find("# course drill hazard --events=\"div@4  mul@5\" --machine toy"),
+            Ok(Some((events("div@4  mul@5"), 1)))
+        );
+        assert_eq!(
+            find("# course drill hazard --lesson --machine toy"),
+            Ok(Some((events(hazard::LESSON_EVENTS), 1)))
+        );
+        assert_eq!(
+            find("# course drill hazard --events 'div@0"),
+            Err("a.txt:1:1: the quote ' is not closed".into())
+        );
+        assert_eq!(
+            find("# course drill hazard --seed 2 --lesson"),
+            Err("a.txt:1:1: the problem line has both a --seed and issue attempts".into())
+        );
+        assert!(find("# course drill mii --events 'div@0'").is_err());
+    }
+
+    #[test]
+    fn problem_line_flags_skip_other_words_and_let_the_last_count() {
+        let find = |t: &str| ProblemLine::find(t, "a.txt");
+        let seed = |seed, machine: Option<&str>| {
+            Ok(Some((
+                Named::Seed(ProblemLine {
+                    drill: Drill::Mii,
+                    seed,
+                    machine: machine.map(Into::into),
+                }),
+                1,
+            )))
+        };
+        assert_eq!(
+            find("# course drill mii x -- --hint=2 --seed 3 -s"),
+            seed(3, None)
+        );
+        assert_eq!(
+            find("# course drill mii --seed 3 --machine a --seed 4 --machine=b"),
+            seed(4, Some("b"))
+        );
+        assert_eq!(
+            find("# course drill mii --seed --machine toy"),
+            Err("a.txt:1:1: --seed: '--machine' is not a whole number".into())
+        );
+        assert_eq!(
+            find("# course drill mii --seed 1 --machine"),
+            Err("a.txt:1:1: --machine has no value".into())
+        );
+        let events = |e: &str| {
+            Ok(Some((
+                Named::Events {
+                    events: e.into(),
+                    machine: None,
+                },
+                1,
+            )))
+        };
+        assert_eq!(
+            find("# course drill hazard --events 'a b' --lesson=x"),
+            events(hazard::LESSON_EVENTS)
+        );
+        assert_eq!(
+            find("# course drill hazard --lesson --events 'a b'"),
+            events("a b")
+        );
+    }
+
+    #[test]
+    fn every_solution_checks_as_correct() {
+        let m = Machine::toy();
+        for d in Drill::ALL {
+            for seed in 0..40 {
+                let p = d.problem(&m, None, seed, true).unwrap();
+                let answer = p.answer().unwrap();
+                let r = d.check(&m, None, seed, &answer, "a.txt").unwrap();
+                assert!(r.correct(), "{} seed {seed}:\n{answer}", d.name());
+                assert!(r.mistakes().is_empty());
+            }
+        }
+    }
+}

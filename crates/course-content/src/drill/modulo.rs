@@ -1,0 +1,458 @@
+//! The modulo drill: a modulo schedule of a random loop, an II and an issue
+//! cycle per operation such that every dependence holds and the modulo
+//! reservation table never overflows. The answer is a submission file with
+//! an `ii N` line. An II below MII is said first, with the bound that rules
+//! it out (the critical recurrence, or a resource and its usage); a valid
+//! schedule above the reference II is a mistake of quality.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, ProgramProblem};
+use crate::gen::GenParams;
+use course_engine::engine::check;
+use course_engine::engine::mii;
+use course_engine::engine::modulo::IiFacts;
+use course_engine::engine::schedule;
+use course_engine::formats::submission;
+use course_engine::model::ids::Cycle;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program};
+use course_engine::util::rng::Rng;
+
+/// The problem: a random loop.
+pub type Problem = ProgramProblem<Solution>;
+
+/// The bounds and the reference modulo schedule.
+#[derive(Clone, Debug, Serialize)]
+pub struct Solution {
+    /// The bounds, with the critical recurrence (for the text view).
+    #[serde(skip)]
+    pub bounds: mii::Bounds,
+    pub ii: u64,
+    pub mii: u64,
+    pub rec_mii: u64,
+    pub res_mii: u64,
+    /// The issue cycle per label (one iteration).
+    pub schedule: BTreeMap<String, Cycle>,
+    /// The same cycles by operation (for the text view).
+    #[serde(skip)]
+    pub cycles: Vec<Cycle>,
+    /// How the II was reached and whether it is the minimum (for the text
+    /// view).
+    #[serde(skip)]
+    pub ii_facts: Option<IiFacts>,
+}
+
+impl Solution {
+    /// The solution as an answer file.
+    pub fn answer(&self) -> String {
+        let mut s = format!("ii {}\n", self.ii);
+        for (label, c) in &self.schedule {
+            s.push_str(&format!("{label} {c}\n"));
+        }
+        s
+    }
+}
+
+/// A schedule that passed the hard checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Valid {
+    /// The II the student used.
+    pub ii: u64,
+    /// The loop's MII.
+    pub mii: u64,
+    /// True when the reference reaches a smaller II.
+    pub above_reference: bool,
+    /// True when no valid schedule has a smaller II: II = MII, or the
+    /// reference's II, proven minimal.
+    pub optimal: bool,
+    /// The student's cycles.
+    pub cycles: Vec<Cycle>,
+}
+
+/// The outcome of checking a modulo schedule.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub correct: bool,
+    pub drill: Drill,
+    pub mistakes: Vec<Mistake>,
+    pub seed: u64,
+    /// Set when the schedule passed the hard checks (for the text view).
+    #[serde(skip)]
+    pub valid: Option<Valid>,
+    /// The loop (for the text view).
+    #[serde(skip)]
+    pub program: Program,
+    /// The machine (for the text view).
+    #[serde(skip)]
+    pub model: Machine,
+}
+
+/// Its own stream: the modulo body differs from the mii drill's.
+fn body(m: &Machine, params: &GenParams, seed: u64) -> Program {
+    let sub_seed = Rng::derived(seed, "modulo/body").next_u64();
+    generated(m, params, sub_seed, Kind::Loop)
+}
+
+/// The loop for `seed`, with the bounds and the reference schedule when
+/// `solution`.
+pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Problem {
+    let p = body(m, params, seed);
+    let solution = solution.then(|| {
+        let b = mii::analyze(&p, m);
+        let s = schedule::reference(&p, m);
+        Solution {
+            ii: s.ii.unwrap_or(0),
+            mii: b.mii,
+            rec_mii: b.rec_mii,
+            res_mii: b.res_mii,
+            schedule: by_label(&p, &s.cycles),
+            cycles: s.cycles,
+            bounds: b,
+            ii_facts: s.ii_facts,
+        }
+    });
+    ProgramProblem::new(Drill::Modulo, m, p, seed, solution)
+}
+
+/// Checks a modulo schedule: the hard checks, then its II against the
+/// reference.
+pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
+    let p = body(m, params, seed);
+    let b = mii::analyze(&p, m);
+    let reference = schedule::reference(&p, m);
+    let reference_ii = reference.ii.unwrap_or(0);
+    let proven = reference.ii_facts.as_ref().is_some_and(IiFacts::proven);
+    let sub = submission::parse(text, file);
+    let result = check::check(&p, m, &sub);
+    let mut mistakes: Vec<Mistake> = result
+        .ii
+        .filter(|&ii| ii < b.mii)
+        .map(|ii| Mistake::new(MistakeKind::BelowMii, below_mii(&p, m, &b, ii)))
+        .into_iter()
+        .collect();
+    let below = mistakes.pop();
+    mistakes = blamed(&p, m, &sub, &result, &reference.cycles, reference_ii, below);
+    let valid = match (&result.cycles, result.valid()) {
+        (Some(t), true) => {
+            let ii = result.ii.unwrap_or(0);
+            if ii > reference_ii {
+                mistakes.push(Mistake::new(
+                    MistakeKind::Quality,
+                    format!(
+                        "valid, but II = {ii} is above the reference II = {reference_ii} (MII = {})",
+                        b.mii
+                    ),
+                ));
+            }
+            Some(Valid {
+                ii,
+                mii: b.mii,
+                above_reference: ii > reference_ii,
+                optimal: ii == b.mii || (proven && ii == reference_ii),
+                cycles: t.clone(),
+            })
+        }
+        _ => None,
+    };
+    Report {
+        correct: mistakes.is_empty(),
+        drill: Drill::Modulo,
+        mistakes,
+        seed,
+        valid,
+        program: p,
+        model: m.clone(),
+    }
+}
+
+/// The mistakes of a checked schedule after `ii_mistake` (the II below
+/// MII, if any), with the list-schedule drill's consequence rule: a hard
+/// violation of an operation the reference places the same way exists
+/// only because of a wrong step (`check::caused_by`) and is listed under
+/// it; one that disappears at the reference II with the same cycles is a
+/// consequence of the II.
+fn blamed(
+    p: &Program,
+    m: &Machine,
+    sub: &submission::Submission,
+    result: &check::CheckResult,
+    reference: &[Cycle],
+    reference_ii: u64,
+    ii_mistake: Option<Mistake>,
+) -> Vec<Mistake> {
+    use course_engine::engine::check::ViolationKind;
+    use course_engine::model::ids::OpId;
+    let hard = |k: ViolationKind| matches!(k, ViolationKind::Latency | ViolationKind::Resource);
+    let mut mistakes: Vec<Mistake> = ii_mistake.into_iter().collect();
+    let ii_owner = mistakes.len();
+    let mut soft = violations(sub, result);
+    soft.retain(|mk| !matches!(mk.kind, MistakeKind::Latency | MistakeKind::Resource));
+    mistakes.extend(soft);
+    let Some(ii) = result.ii else {
+        return mistakes;
+    };
+    let placed: Vec<(OpId, Cycle)> = p
+        .op_ids()
+        .filter_map(|x| result.placed[x.index()].map(|c| (x, c)))
+        .collect();
+    let wrong: Vec<OpId> = placed
+        .iter()
+        .filter(|&&(x, c)| c != reference[x.index()])
+        .map(|&(x, _)| x)
+        .collect();
+    let causes = check::caused_by(p, m, &placed, Some(ii), &result.violations, &wrong);
+    let at_reference: std::collections::HashSet<(ViolationKind, Option<OpId>)> =
+        if ii != reference_ii {
+            check::placed_violations(p, m, &placed, Some(reference_ii))
+                .into_iter()
+                .map(|v| (v.kind, v.op))
+                .collect()
+        } else {
+            Default::default()
+        };
+    let first_own = mistakes.len();
+    let mut owners: Vec<Option<OpId>> = vec![None; first_own];
+    let mut later: Vec<(usize, Vec<OpId>)> = Vec::new();
+    let mut of_ii: Vec<usize> = Vec::new();
+    for (i, v) in result.violations.iter().enumerate() {
+        if !hard(v.kind) {
+            continue;
+        }
+        let unchanged = v.op.is_some_and(|x| !wrong.contains(&x));
+        if ii != reference_ii && unchanged && !at_reference.contains(&(v.kind, v.op)) {
+            of_ii.push(i);
+            continue;
+        }
+        match &causes[i] {
+            Some(by) => later.push((i, by.clone())),
+            None => {
+                mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
+                owners.push(v.op);
+            }
+        }
+    }
+    let mut first_own = first_own;
+    if !of_ii.is_empty() {
+        if ii_owner == 0 {
+            first_own += 1;
+            mistakes.insert(
+                0,
+                Mistake::new(
+                    MistakeKind::Ii,
+                    format!(
+                        "ii {ii}: your cycles hold at II = {reference_ii} (the reference II) \
+                         but not at II = {ii}"
+                    ),
+                ),
+            );
+            owners.insert(0, None);
+        }
+        for i in of_ii {
+            let text = format!("at II = {ii}: {}", result.violations[i].message);
+            mistakes[0].consequences.push(text);
+        }
+    }
+    for (i, by) in later {
+        let v = &result.violations[i];
+        let Some(x) = v.op else { continue };
+        let at = result.placed[x.index()].unwrap_or_default();
+        let text = super::consequence_text(p, result, v, x, &by);
+        // A wrong step with no violation of its own is named by the first
+        // one it causes.
+        if !by.iter().any(|w| owners.contains(&Some(*w))) {
+            if let Some(&w) = by.first() {
+                let c = result.placed[w.index()].unwrap_or_default();
+                let how = if v.kind == ViolationKind::Latency {
+                    "is too late for"
+                } else {
+                    "takes what is needed by"
+                };
+                mistakes.push(Mistake::new(
+                    v.kind.into(),
+                    format!("{} at {c} {how} {} at {at}", p.label(w), p.label(x)),
+                ));
+                owners.push(Some(w));
+            }
+        }
+        let own = Mistake::new(v.kind.into(), v.message.clone());
+        super::list_schedule::attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);
+    }
+    mistakes
+}
+
+/// Why `ii` cannot work: each bound it is below, the binding one first.
+fn below_mii(p: &Program, m: &Machine, b: &mii::Bounds, ii: u64) -> String {
+    let rec = b.recurrence.as_ref().filter(|_| ii < b.rec_mii).map(|r| {
+        format!(
+            "the recurrence {} has latency ℓ = {} over distance {}, so II ≥ ⌈{}/{}⌉ = {} (RecMII)",
+            r.path_string(p),
+            r.latency,
+            r.distance,
+            r.latency,
+            r.distance,
+            b.rec_mii
+        )
+    });
+    let res = (ii < b.res_mii).then(|| {
+        let r = b.res_bottleneck;
+        let (u, cap) = (b.usage[r.index()], m.resource(r).capacity);
+        format!(
+            "{} has usage U = {u} per iteration on capacity {cap}, so II ≥ ⌈{u}/{cap}⌉ = {} (ResMII)",
+            m.resource(r).name,
+            b.res_mii
+        )
+    });
+    let mut why: Vec<String> = Vec::new();
+    if b.rec_mii >= b.res_mii {
+        why.extend(rec);
+        why.extend(res);
+    } else {
+        why.extend(res);
+        why.extend(rec);
+    }
+    format!(
+        "II = {ii} is below MII = {}: {}; no schedule exists at this II",
+        b.mii,
+        why.join("; and ")
+    )
+}
+
+/// How many hints the drill has.
+pub const HINTS: usize = 2;
+
+/// The first `level` hints (at most [`HINTS`]): MII and the rule, then the
+/// order the operations are placed in at II = MII (Lesson 23.6).
+pub fn hints(p: &Problem, level: usize) -> Vec<String> {
+    let (prog, m) = (&p.program, &p.model);
+    let b = mii::analyze(prog, m);
+    let mut out = vec![format!(
+        "MII = max(ResMII, RecMII) = max({}, {}) = {}. Start at II = MII: place each \
+         operation at the first cycle from its earliest start (every predecessor's \
+         latency elapsed, ℓ − d·II) whose rows modulo II have room in the modulo \
+         reservation table; when an operation cannot be placed, try II + 1.",
+        b.res_mii, b.rec_mii, b.mii
+    )];
+    let h = modulo_heights(prog, m, b.mii);
+    let mut order: Vec<usize> = (0..prog.len()).collect();
+    order.sort_by_key(|&x| (std::cmp::Reverse(h[x]), x));
+    let names: Vec<String> = order
+        .iter()
+        .map(|&x| {
+            prog.label(course_engine::model::ids::OpId::from_index(x))
+                .to_string()
+        })
+        .collect();
+    out.push(format!(
+        "Place the operations in order of decreasing height at II = {} (the longest \
+         path to the end with weights ℓ − d·II): {}.",
+        b.mii,
+        names.join(", ")
+    ));
+    out.truncate(level.min(HINTS));
+    out
+}
+
+/// Heights at `ii`: `h(x) = max(lat(x), max_{x→y} ℓ − d·ii + h(y))`, the
+/// longest paths (finite for ii ≥ RecMII).
+fn modulo_heights(prog: &Program, m: &Machine, ii: u64) -> Vec<i64> {
+    let mut h: Vec<i64> = prog
+        .ops()
+        .iter()
+        .map(|o| i64::from(m.class(o.class).latency))
+        .collect();
+    let ii = ii as i64;
+    for _ in 0..=prog.len() {
+        let mut changed = false;
+        for x in prog.op_ids() {
+            for e in prog.out_edges(x).filter(|e| e.to != x) {
+                let v = i64::from(e.latency) - i64::from(e.distance) * ii + h[e.to.index()];
+                if v > h[x.index()] {
+                    h[x.index()] = v;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solutions_check_as_correct() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        for seed in 0..40 {
+            let s = problem(&m, &params, seed, true).solution.unwrap();
+            let r = check(&m, &params, seed, &s.answer(), "a.txt");
+            assert!(r.correct, "seed {seed}: {:?}", r.mistakes);
+            assert_eq!(r.valid.map(|v| v.ii), Some(s.ii));
+        }
+    }
+
+    #[test]
+    fn wrong_answers_explain() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        let s = problem(&m, &params, 3, true).solution.unwrap();
+        // Spread far apart: valid, but at a larger II than needed.
+        let slow: String = std::iter::once(format!("ii {}\n", s.ii + 3))
+            .chain(s.schedule.iter().map(|(l, c)| format!("{l} {c}\n")))
+            .collect();
+        let r = check(&m, &params, 3, &slow, "a.txt");
+        assert!(!r.correct);
+        assert_eq!(r.mistakes[0].kind, MistakeKind::Quality);
+        let r = check(
+            &m,
+            &params,
+            3,
+            &s.answer().replacen("ii", "# ii", 1),
+            "a.txt",
+        );
+        assert_eq!(r.mistakes[0].kind, MistakeKind::Ii);
+        assert!(r.valid.is_none());
+    }
+
+    #[test]
+    fn an_ii_below_mii_says_so_first() {
+        let m = Machine::toy();
+        let params = GenParams::loop_default();
+        for seed in 0..40 {
+            let s = problem(&m, &params, seed, true).solution.unwrap();
+            if s.mii < 2 {
+                continue;
+            }
+            let low = s
+                .answer()
+                .replacen(&format!("ii {}", s.ii), &format!("ii {}", s.mii - 1), 1);
+            let r = check(&m, &params, seed, &low, "a.txt");
+            assert_eq!(r.mistakes[0].kind, MistakeKind::BelowMii);
+            let msg = &r.mistakes[0].message;
+            assert!(msg.starts_with(&format!("II = {} is below MII = {}: ", s.mii - 1, s.mii)));
+            let binding = if s.rec_mii >= s.res_mii {
+                "(RecMII)"
+            } else {
+                "(ResMII)"
+            };
+            assert!(msg.contains(binding), "{msg}");
+        }
+    }
+
+    #[test]
+    fn format_problems_are_located() {
+        let m = Machine::toy();
+        let r = check(&m, &GenParams::loop_default(), 3, "ii two\n", "a.txt");
+        assert_eq!(
+            r.mistakes[0].message,
+            "a.txt:1:1: expected a whole number for the II, found 'two'"
+        );
+    }
+}
