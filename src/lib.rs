@@ -1,23 +1,21 @@
 //! `course`: the engine behind the Chapter 23 (instruction scheduling) drills,
 //! quizzes, lab grader and analyses.
 //!
-//! The crate is a stack of layers; a module may use its own layer and the
-//! layers below it, never one above (a test reads `src/` and enforces it):
+//! The workspace is a stack of crates; each uses only the crates below it,
+//! and cargo holds the rule (`crates/`):
 //!
-//! | layer | what it holds |
-//! |---|---|
-//! | [`util`] | exact fractions, the seeded random stream, text layout, the counting allocator |
-//! | [`formats`] | diagnostics, YAML with positions, the answer reader, the submission format |
-//! | [`model`] | ids, machines (Definition 23.1.1), programs and their dependence graphs |
-//! | [`engine`] | reservation tables, hazard recognizers, schedulers, bounds, hard checks, the simulator |
-//! | [`content`] | embedded course data, generators, drills, the quiz, flashcards, lab grading |
-//! | [`view`] | text, JSON and DOT renderings of results |
-//! | [`host`] | the file system: class folders, state files |
-//! | [`bench`](mod@bench) | the scale benchmarks |
-//! | [`api`] | one entry point per command, returning a typed, serializable result |
+//! | crate | what it holds | here as |
+//! |---|---|---|
+//! | `course-engine` | exact fractions, the seeded stream, formats, machines (Definition 23.1.1), programs, and the engine: reservation tables, hazard automata, schedulers, bounds, checks, the simulator | [`util`], [`formats`], [`model`], [`engine`] |
+//! | `course-content` | embedded course data, generators, drills, the quiz, flashcards, lab grading | [`content`] |
+//! | `course-host` | the file system and processes: class folders, state files, the sandbox | [`host`] |
+//! | `course` (this crate) | one entry point per command returning a typed result ([`api`]), the renderings of those results ([`view`]), the command line | |
+//! | `course-bench` | the scale benchmarks and their counting allocator (the `course-bench` binary) | |
 //!
 //! The library does no terminal I/O: the `course` binary parses arguments,
 //! makes one [`api`] call, renders the result with [`view`] and prints it.
+//! The lower crates are re-exported under their layer names, so
+//! `course::model::machine::Machine` is `course_engine::model::machine::Machine`.
 //!
 //! # How data flows
 //!
@@ -64,11 +62,8 @@
 //! | Lesson 23.1 §4 and §6 (reverse automata for bottom-up schedulers) | [`model::machine::Machine::mirrored`], `course machine --reverse` | `tests/it/practice.rs` (against Algorithm 23.1.4 run backwards) |
 
 pub mod api;
-pub mod bench;
-pub mod content;
-pub mod engine;
-pub mod formats;
-pub mod host;
-pub mod model;
-pub mod util;
 pub mod view;
+
+pub use course_content as content;
+pub use course_engine::{engine, formats, model, util};
+pub use course_host as host;

@@ -2,11 +2,6 @@
 
 mod cli;
 
-/// Counts heap bytes while `course bench` measures; otherwise a plain
-/// forward to the system allocator.
-#[global_allocator]
-static HEAP: course_bench::heap::Counting = course_bench::heap::Counting;
-
 fn main() -> std::process::ExitCode {
     // The keeper of a sandboxed run (`host::sandbox`): `course` started
     // again by the grader, before any argument parsing.

@@ -265,7 +265,7 @@ pub fn prepare_sandbox(req: &RunRequest) -> Result<Sandbox, String> {
 /// What each isolation does on this machine (`--check-sandbox`), tried
 /// with the default limits.
 #[cfg(target_os = "linux")]
-pub fn check_sandbox() -> Result<crate::view::grade::SandboxCheck, String> {
+pub fn check_sandbox() -> Result<crate::host::sandbox::SandboxCheck, String> {
     let helper = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
     Ok(sandbox::check(&Sandbox {
         isolation: Isolation::Off,

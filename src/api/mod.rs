@@ -5,7 +5,6 @@
 pub mod analyze;
 #[cfg(unix)]
 pub mod autograder;
-pub mod bench;
 pub mod drill;
 pub mod flash;
 pub mod gen;

@@ -15,7 +15,6 @@ use course::content::drill::Drill;
 use course::model::machine::Machine;
 
 mod autograder;
-mod bench;
 mod flash;
 mod grade;
 mod mca;
@@ -129,8 +128,6 @@ pub enum Command {
     Flash(flash::FlashArgs),
     /// An llvm-mca-style simulation of a loop body on a machine model.
     Mca(mca::McaArgs),
-    /// Benchmarks of the engine (figures for BENCHMARKS.md).
-    Bench(bench::BenchArgs),
     /// Per topic: attempts, right, the mistakes made most and a trend.
     #[command(
         after_help = "Examples:\n  course progress\n  course progress --who ada --format json"
@@ -364,7 +361,6 @@ fn run(cli: Cli, width: usize) -> CmdResult {
         Command::Quiz(a) => quiz::run(&ctx, a),
         Command::Flash(a) => flash::run(&ctx, a),
         Command::Mca(a) => mca::run(&ctx, a),
-        Command::Bench(a) => bench::run(&ctx, a),
         Command::Progress(a) => progress::progress(a),
         Command::Practice(a) => progress::practice(a),
         Command::Completions { shell } => {

@@ -508,6 +508,58 @@ pub fn gradescope(g: &Grades) -> GradescopeResults {
     }
 }
 
+/// The text of `--check-sandbox`.
+#[cfg(target_os = "linux")]
+pub fn sandbox_text(c: &crate::host::sandbox::SandboxCheck) -> String {
+    let mut s = String::new();
+    let ok = |r: &Option<String>| match r {
+        None => "works".to_string(),
+        Some(why) => format!("unavailable: {why}"),
+    };
+    let _ = writeln!(
+        s,
+        "kernel {}, grading as {}",
+        c.kernel,
+        if c.root {
+            "root"
+        } else {
+            "an unprivileged user"
+        }
+    );
+    for (k, v) in &c.settings {
+        let _ = writeln!(s, "  {k} = {v}");
+    }
+    let _ = writeln!(
+        s,
+        "namespaces (user, pid, mount, network, IPC, UTS): {}",
+        ok(&c.namespaces)
+    );
+    if c.namespaces.is_none() {
+        let _ = writeln!(
+            s,
+            "  its own /proc: {}",
+            if c.proc_mounted {
+                "yes"
+            } else {
+                "no (the container forbids it; programs run without /proc)"
+            }
+        );
+    }
+    let _ = writeln!(s, "uid separation: {}", ok(&c.uid));
+    match &c.chosen {
+        Some(d) => {
+            let _ = writeln!(s, "--run will use: {d}");
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "--run will stop before grading anyone: no sandbox works here (see above);\n--unsandboxed runs the programs with the grader's rights"
+            );
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -628,74 +680,4 @@ mod tests {
             .unwrap_err()
             .contains("no 'folder' column"));
     }
-}
-
-/// What `course grade --check-sandbox` found on this machine.
-#[derive(Clone, Debug, Serialize)]
-pub struct SandboxCheck {
-    /// The kernel's release.
-    pub kernel: String,
-    /// Whether the grader runs as root.
-    pub root: bool,
-    /// The kernel settings that allow or restrict user namespaces.
-    pub settings: Vec<(String, String)>,
-    /// A run of `true` in new namespaces: `None` when it worked, else why not.
-    pub namespaces: Option<String>,
-    /// Whether the namespace sandbox has its own `/proc`.
-    pub proc_mounted: bool,
-    /// A run of `true` as a separate uid: `None` when it worked.
-    pub uid: Option<String>,
-    /// What `--run` would use, described; `None`: nothing (it stops).
-    pub chosen: Option<String>,
-}
-
-/// The text of `--check-sandbox`.
-pub fn sandbox_text(c: &SandboxCheck) -> String {
-    let mut s = String::new();
-    let ok = |r: &Option<String>| match r {
-        None => "works".to_string(),
-        Some(why) => format!("unavailable: {why}"),
-    };
-    let _ = writeln!(
-        s,
-        "kernel {}, grading as {}",
-        c.kernel,
-        if c.root {
-            "root"
-        } else {
-            "an unprivileged user"
-        }
-    );
-    for (k, v) in &c.settings {
-        let _ = writeln!(s, "  {k} = {v}");
-    }
-    let _ = writeln!(
-        s,
-        "namespaces (user, pid, mount, network, IPC, UTS): {}",
-        ok(&c.namespaces)
-    );
-    if c.namespaces.is_none() {
-        let _ = writeln!(
-            s,
-            "  its own /proc: {}",
-            if c.proc_mounted {
-                "yes"
-            } else {
-                "no (the container forbids it; programs run without /proc)"
-            }
-        );
-    }
-    let _ = writeln!(s, "uid separation: {}", ok(&c.uid));
-    match &c.chosen {
-        Some(d) => {
-            let _ = writeln!(s, "--run will use: {d}");
-        }
-        None => {
-            let _ = writeln!(
-                s,
-                "--run will stop before grading anyone: no sandbox works here (see above);\n--unsandboxed runs the programs with the grader's rights"
-            );
-        }
-    }
-    s
 }

@@ -3,7 +3,6 @@
 
 pub mod analyze;
 pub mod autograder;
-pub mod bench;
 pub mod class_report;
 pub mod dot;
 pub mod drill;

@@ -1,12 +1,17 @@
-//! End-to-end tests of `course bench`: the command runs, reports its figures
+//! End-to-end tests of `course-bench`: the program runs, reports its figures
 //! in the documented JSON shape, and rejects unknown benchmark names. No
 //! time is asserted.
 
 use crate::common::Course;
 
+/// `course-bench` with `args`.
+fn bench<const N: usize>(args: [&str; N]) -> Course {
+    Course::new(args).binary(env!("CARGO_BIN_EXE_course-bench"))
+}
+
 #[test]
 fn grading_section_as_json() {
-    let v = Course::new(["bench", "--quick", "--only", "grading", "--format", "json"])
+    let v = bench(["--quick", "--only", "grading", "--format", "json"])
         .run()
         .json();
     let sections = v.as_array().expect("an array of sections");
@@ -21,7 +26,7 @@ fn grading_section_as_json() {
 
 #[test]
 fn hazard_section_as_text() {
-    let text = Course::new(["bench", "--quick", "--only", "hazard"])
+    let text = bench(["--quick", "--only", "hazard"])
         .stdout_has("16384 states")
         .stdout_has("slope of build vs states")
         .run()
@@ -31,7 +36,7 @@ fn hazard_section_as_text() {
 
 #[test]
 fn unknown_benchmark_is_a_usage_error() {
-    Course::new(["bench", "--only", "nope"])
+    bench(["--only", "nope"])
         .code(2)
         .stderr_has("unknown benchmark 'nope'")
         .stderr_has("list-schedule")
@@ -40,7 +45,7 @@ fn unknown_benchmark_is_a_usage_error() {
 
 #[test]
 fn process_section_times_whole_processes() {
-    let v = Course::new(["bench", "--quick", "--only", "process", "--format", "json"])
+    let v = bench(["--quick", "--only", "process", "--format", "json"])
         .run()
         .json();
     let s = &v.as_array().expect("an array of sections")[0];

@@ -1,6 +1,6 @@
 // Times the reference II of `course gen loop --ops N --seed S` (the exact
 // modulo search) under the WebAssembly build in node, one call a loop:
-// `course bench --only exact` runs it and reads one line a loop,
+// `course-bench --only exact` runs it and reads one line a loop,
 // `OPS SEED SECONDS PROVEN ABOVE_MII`.
 //
 //   node web/test/bench-exact.mjs 16,20,24 20     (after web/build.sh)

@@ -1,10 +1,10 @@
-//! Peak heap measurement for `course bench`.
+//! Peak heap measurement for `course-bench`.
 //!
 //! [`Counting`] is a global allocator that forwards every call to the
 //! system allocator. While [`peak_during`] runs a closure it also keeps the
 //! net number of bytes allocated since the closure started and the largest
 //! value that net reached; outside a measurement it costs one relaxed load
-//! per call. The `course` binary installs it; where it is not installed
+//! per call. The `course-bench` binary installs it; where it is not installed
 //! (unit tests, other binaries) [`peak_during`] reports `None`.
 //!
 //! Counting heap bytes rather than resident memory makes the figure exact

@@ -1,6 +1,11 @@
 //! Scale benchmarks of the engine (product.md §10): seeded workloads, timed
 //! medians, peak heap memory and log–log growth exponents, returned as data for
-//! `course bench` and BENCHMARKS.md.
+//! the `course-bench` binary and BENCHMARKS.md.
+//!
+//! The binary installs [`heap::Counting`] as its allocator, so in-process
+//! peaks are measured there and nowhere else: the product's `course` binary
+//! runs on the plain system allocator. The process benchmarks time that
+//! `course` binary from outside, as a user runs it.
 //!
 //! Workloads come from the same seeded generators as `course gen`
 //! ([`course_content::gen`]), plus [`diamond_ladder`], a loop with `2^k` elementary
@@ -22,9 +27,12 @@ use course_engine::model::program::{self, Kind, Program};
 
 pub use crate::report::{BenchOutput, Fit, Measurement, Section};
 
+pub mod heap;
 pub mod process;
+pub mod report;
+pub mod suite;
 
-/// Every benchmark `course bench --only` accepts, in run order.
+/// Every benchmark `course-bench --only` accepts, in run order.
 pub const NAMES: &[&str] = &[
     "list-schedule",
     "parse",
@@ -427,7 +435,8 @@ pub fn exact_one(m: &Machine, ops: u64, seed: u64) -> (bool, u64) {
     let s = course_engine::engine::modulo::modulo_schedule(&p, m);
     let proven = matches!(
         s.minimality,
-        course_engine::engine::modulo::Minimality::Mii | course_engine::engine::modulo::Minimality::Proven
+        course_engine::engine::modulo::Minimality::Mii
+            | course_engine::engine::modulo::Minimality::Proven
     );
     (proven, s.ii - s.mii)
 }
@@ -499,7 +508,7 @@ fn exact_measurement(label: &str, n: u64, times: &[f64], proven: u64, above: u64
 pub fn wasm_exact(sizes: &[u64], seeds: u64) -> Result<Vec<Measurement>, String> {
     let root = std::env::var_os("COURSE_SOURCE")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let script = root.join("web/test/bench-exact.mjs");
     let web = std::env::var_os("COURSE_WEB_DIR")
         .map(std::path::PathBuf::from)
@@ -922,7 +931,12 @@ mod tests {
         let invalid = corpus
             .iter()
             .filter(|(p, t)| {
-                !check::check(p, &m, &course_engine::formats::submission::parse(t, "submission")).valid()
+                !check::check(
+                    p,
+                    &m,
+                    &course_engine::formats::submission::parse(t, "submission"),
+                )
+                .valid()
             })
             .count();
         // Every reference schedule is valid; the perturbed ones mostly not.

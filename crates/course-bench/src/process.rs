@@ -91,7 +91,7 @@ pub const WORKLOADS: &[Workload] = &[
 ];
 
 /// The binaries: `gen` writes the inputs (the running `course`), `measured`
-/// is timed (the same binary unless `course bench --exe` names another).
+/// is timed (the same binary unless `course-bench --exe` names another).
 #[derive(Clone, Copy, Debug)]
 pub struct Binaries<'a> {
     pub gen: &'a Path,
@@ -396,7 +396,8 @@ mod tests {
             "printf 'name: big\\nissue_width: 2\\nresources:\\n  - {name: u, capacity: 1}\\n"
         ));
         let (_, text) = input_file(Input::Occupancy, 8);
-        let m = course_engine::model::machine::Machine::from_yaml(&text.unwrap(), "occ8.yaml").unwrap();
+        let m =
+            course_engine::model::machine::Machine::from_yaml(&text.unwrap(), "occ8.yaml").unwrap();
         assert_eq!(m.classes().len(), 2);
     }
 

@@ -1,4 +1,4 @@
-//! `course bench`: the figures of the scale benchmarks as typed results
+//! `course-bench`: the figures of the scale benchmarks as typed results
 //! (their JSON form) and their text view, one table per section.
 
 use serde::Serialize;

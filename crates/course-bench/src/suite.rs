@@ -1,13 +1,13 @@
-//! `course bench`: the scale benchmarks of [`crate::bench`], all or one.
+//! The whole suite: the scale benchmarks of [`crate`], all or one.
 
 use std::path::Path;
 
-use crate::{self, Options, Section};
+use crate::{Options, Section, NAMES};
 use course_engine::model::machine::Machine;
 
-pub use crate::report::BenchOutput;
+use crate::report::BenchOutput;
 
-/// Runs the benchmark `only` (else every one, in [`bench::NAMES`] order) on
+/// Runs the benchmark `only` (else every one, in [`NAMES`] order) on
 /// `m`; `quick` uses small sizes. `exe` is the `course` binary (for the
 /// drill-latency benchmark and the inputs of the process benchmark),
 /// `measured` the binary the process benchmark times. `each` sees every
@@ -21,19 +21,19 @@ pub fn run(
     mut each: impl FnMut(&Section),
 ) -> Result<BenchOutput, String> {
     let names: Vec<&str> = match only {
-        Some(n) if bench::NAMES.contains(&n) => vec![n],
+        Some(n) if NAMES.contains(&n) => vec![n],
         Some(n) => {
             return Err(format!(
                 "unknown benchmark '{n}' (expected one of: {})",
-                bench::NAMES.join(", ")
+                NAMES.join(", ")
             ))
         }
-        None => bench::NAMES.to_vec(),
+        None => NAMES.to_vec(),
     };
     let opts = Options { quick };
     let mut sections = Vec::new();
     for name in names {
-        let s = bench::run(name, m, opts, exe, measured)?;
+        let s = crate::run(name, m, opts, exe, measured)?;
         each(&s);
         sections.push(s);
     }

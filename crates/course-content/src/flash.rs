@@ -1,7 +1,7 @@
 //! Flashcards with Leitner-box spaced repetition (Lesson 23.1 §9): the deck,
 //! the scheduling rules, the review state, and the typed values `course
 //! flash` shows. Where the state is kept (a file, written atomically) is the
-//! host's business: [`crate::host::flash_state`].
+//! host's business: `course_host::flash_state`.
 //!
 //! Scheduling (Leitner, five boxes; [`schedule`]): a card's box `b` sets its
 //! interval `2^(b-1)` days (1, 2, 4, 8, 16). A new card counts as box 1, and
@@ -778,11 +778,8 @@ mod tests {
 
     #[test]
     fn embedded_deck_is_valid() {
-        let d = Deck::parse(
-            crate::data::FLASH_CH23_YAML,
-            "quizzes/ch23-flash.yaml",
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let d = Deck::parse(crate::data::FLASH_CH23_YAML, "quizzes/ch23-flash.yaml")
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(d.cards.len() >= 30);
         for t in crate::quiz::TECHNIQUE_TAGS {
             assert!(d.cards.iter().any(|c| c.tags.iter().any(|x| x == t)), "{t}");

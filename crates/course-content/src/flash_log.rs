@@ -5,7 +5,7 @@
 //! [`crate::flash::schedule`] gives, so a rating that was shown
 //! and taken is never lost, even when two sessions rate one card at once.
 //! Where the file lives and how it is locked is the host's business
-//! ([`crate::host::flash_state`]).
+//! (`course_host::flash_state`).
 //!
 //! # Format (version 1)
 //!

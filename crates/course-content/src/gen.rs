@@ -65,11 +65,8 @@ pub const SCALE_OPS: u64 = 2000;
 impl GenParams {
     /// The parameters of `drills/list-schedule.yaml`.
     pub fn block_default() -> GenParams {
-        yaml::from_str(
-            crate::data::LIST_SCHEDULE_YAML,
-            "drills/list-schedule.yaml",
-        )
-        .expect("embedded drill parameters are valid")
+        yaml::from_str(crate::data::LIST_SCHEDULE_YAML, "drills/list-schedule.yaml")
+            .expect("embedded drill parameters are valid")
     }
 
     /// The parameters of `drills/mii.yaml`.

@@ -373,7 +373,11 @@ pub fn grade_submission(
             (Vec::new(), None, None)
         }
         Ok(text) => {
-            let r = check::check(p, m, &course_engine::formats::submission::parse(text, "submission"));
+            let r = check::check(
+                p,
+                m,
+                &course_engine::formats::submission::parse(text, "submission"),
+            );
             more_violations = r.omitted;
             (r.violations, r.cycles, r.ii)
         }

@@ -2,7 +2,7 @@
 //! given and flashcard rated, as Anki's revlog keeps them, so that `course
 //! progress` and `course practice` can say how each topic of Lesson 23.1
 //! goes and what to practise next. The native log is a file next to the
-//! flashcard state (the host appends to it, [`crate::host::review_log`]);
+//! flashcard state (the host appends to it, `course_host::review_log`);
 //! the web page keeps the same lines in its local storage and exports and
 //! imports them as such a file.
 //!

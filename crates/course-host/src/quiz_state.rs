@@ -8,8 +8,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use course_content::quiz::LastResult;
 use crate::flash_state::{data_file, StateError};
+use course_content::quiz::LastResult;
 
 /// The default file: `$XDG_DATA_HOME/course/quiz-<chapter>.json`, else
 /// `$HOME/.local/share/course/…`. `env` looks a variable up.

@@ -1,5 +1,5 @@
 //! The drills: `course drill NAME …`, one placement step of the
-//! list-schedule table, and the exact-search reference `course bench`
+//! list-schedule table, and the exact-search reference `course-bench`
 //! times.
 
 use serde::{Deserialize, Serialize};
@@ -147,7 +147,7 @@ pub(crate) fn place(a: &PlaceReq) -> Result<Placements, String> {
 }
 
 /// `{"cmd":"bench_exact","ops":N,"seed":S}`: the reference of `course gen
-/// loop --ops N --seed S` on the toy machine, for `course bench --only
+/// loop --ops N --seed S` on the toy machine, for `course-bench --only
 /// exact` (which times the call from node).
 #[derive(Deserialize)]
 pub(crate) struct BenchExact {

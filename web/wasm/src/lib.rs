@@ -25,7 +25,7 @@
 //! | `flash_open`, `flash_reveal`, `flash_rate`, `flash_import` | `course flash 23`, the state kept by the page |
 //! | `progress` | `course progress` and `course practice` over the page's review log |
 //! | `progress_import`, `progress_export` | a review log file in and out of the page (`--review-log`) |
-//! | `bench_exact` | the exact search of `course bench --only exact`, timed from node |
+//! | `bench_exact` | the exact search of `course-bench --only exact`, timed from node |
 //!
 //! A `drill` check, a `quiz_reply` that is graded and a `flash_rate` that
 //! rates take an optional `"stamp": {"who", "day", "time"}` (the page's

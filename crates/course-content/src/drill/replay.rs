@@ -421,8 +421,11 @@ mod tests {
     /// places there, on every cycle of many blocks (toy and a wider machine).
     #[test]
     fn replay_agrees_with_the_scheduler() {
-        let wide =
-            Machine::from_yaml(include_str!("../../../../tests/data/wide.yaml"), "wide.yaml").unwrap();
+        let wide = Machine::from_yaml(
+            include_str!("../../../../tests/data/wide.yaml"),
+            "wide.yaml",
+        )
+        .unwrap();
         for m in [Machine::toy(), wide] {
             for seed in 0..150 {
                 let (_, p) = gen::program(&m, &GenParams::block_default(), seed, None, Kind::Block);

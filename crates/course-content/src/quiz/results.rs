@@ -1,6 +1,6 @@
 //! What `course quiz` shows, as typed values: the listing, the instructor
 //! view, the interactive session's question, feedback and end, and a bank
-//! check. [`crate::view::quiz`] writes them as text; JSON is their
+//! check. `course::view::quiz` writes them as text; JSON is their
 //! `Serialize` (fields in alphabetical order, as the JSON has always been).
 
 use serde::{Deserialize, Serialize};

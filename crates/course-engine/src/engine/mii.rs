@@ -598,7 +598,9 @@ mod tests {
 
     #[test]
     fn running_block_bounds() {
-        let p = prog(include_str!("../../../../labs/ch23-sched/inputs/running.txt"));
+        let p = prog(include_str!(
+            "../../../../labs/ch23-sched/inputs/running.txt"
+        ));
         let m = Machine::toy();
         let b = analyze(&p, &m);
         // issue 10/2, alu 3/2, mem 5/1, mul 2/1

@@ -10,6 +10,7 @@ pub struct Entry {
     pub name: String,
     /// Unix permission bits (`0o755` for scripts and programs).
     pub mode: u32,
+    /// The file's bytes, stored uncompressed or deflated as the writer sees fit.
     pub data: Vec<u8>,
 }
 

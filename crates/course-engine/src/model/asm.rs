@@ -1618,7 +1618,7 @@ mod tests {
 
     fn builtin(name: &str) -> Machine {
         let text = std::fs::read_to_string(format!(
-            "{}/labs/ch23-sched/machines/{name}.yaml",
+            "{}/../../labs/ch23-sched/machines/{name}.yaml",
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap();

@@ -29,7 +29,7 @@ use crate::model::form::{Form, Shape};
 use crate::model::ids::{ClassId, ResourceId};
 
 /// The toy machine's file, embedded so the binary works from any folder.
-pub const TOY_YAML: &str = include_str!("../../../../labs/ch23-sched/machines/toy.yaml");
+pub const TOY_YAML: &str = include_str!("../../machines/toy.yaml");
 
 /// A resource with a capacity (the number of units of that kind), or a
 /// group of such resources (LLVM's ProcResGroup, Definition 23.1.8).

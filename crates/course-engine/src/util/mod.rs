@@ -1,8 +1,6 @@
 //! Small helpers every layer may use: exact fractions, the seeded random
-//! stream, text layout, the counting allocator, compact names, linear
-//! stable orders.
+//! stream, text layout, compact names, linear stable orders.
 
-pub mod heap;
 pub mod name;
 pub mod order;
 pub mod ratio;

@@ -35,10 +35,12 @@ impl Ratio {
         Ratio { num: n, den: 1 }
     }
 
+    /// The numerator, in lowest terms.
     pub fn num(self) -> u64 {
         self.num
     }
 
+    /// The denominator, in lowest terms (at least 1).
     pub fn den(self) -> u64 {
         self.den
     }
@@ -48,6 +50,7 @@ impl Ratio {
         self.num.div_ceil(self.den)
     }
 
+    /// The nearest `f64` (for plots and benchmarks, never for comparisons).
     pub fn to_f64(self) -> f64 {
         self.num as f64 / self.den as f64
     }

@@ -51,6 +51,7 @@ impl Rng {
         Rng { inner }
     }
 
+    /// The stream's next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.inner.next_u64()
     }

@@ -44,7 +44,6 @@ use rustix::process::{Resource, Rlimit};
 use serde::{Deserialize, Serialize};
 
 use course_content::lab::Unread;
-use crate::view::grade::SandboxCheck;
 
 pub use helper::{main as keeper_main, HELPER_ARG};
 
@@ -1180,6 +1179,25 @@ pub fn uid_exposure(paths: &[PathBuf]) -> Option<String> {
             open.join(", ")
         )
     })
+}
+
+/// What `course grade --check-sandbox` found on this machine.
+#[derive(Clone, Debug, Serialize)]
+pub struct SandboxCheck {
+    /// The kernel's release.
+    pub kernel: String,
+    /// Whether the grader runs as root.
+    pub root: bool,
+    /// The kernel settings that allow or restrict user namespaces.
+    pub settings: Vec<(String, String)>,
+    /// A run of `true` in new namespaces: `None` when it worked, else why not.
+    pub namespaces: Option<String>,
+    /// Whether the namespace sandbox has its own `/proc`.
+    pub proc_mounted: bool,
+    /// A run of `true` as a separate uid: `None` when it worked.
+    pub uid: Option<String>,
+    /// What `--run` would use, described; `None`: nothing (it stops).
+    pub chosen: Option<String>,
 }
 
 /// Tries each isolation with a run of `true` and says what works.

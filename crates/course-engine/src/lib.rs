@@ -1,0 +1,95 @@
+//! The instruction-scheduling engine of Lesson 23.1: machine models,
+//! reservation tables, hazard automata, list and modulo schedulers, MII
+//! bounds and an llvm-mca-style cycle simulator, on exact integers and
+//! fractions.
+//!
+//! The crate computes and nothing else: it reads text it is given, never a
+//! file, a terminal or the command line, so the same code runs in a grader,
+//! a CLI and a web page (`wasm32-unknown-unknown`).
+//!
+//! # A first schedule
+//!
+//! A [`Machine`](model::machine::Machine) comes from YAML (or the built-in
+//! toy processor of the lesson); a [`Program`](model::program::Program), a
+//! block or a loop, comes from lab text and carries its dependence graph.
+//! Every algorithm is a function of the two:
+//!
+//! ```
+//! use course_engine::engine::{check, mii, sched};
+//! use course_engine::formats::submission::Submission;
+//! use course_engine::model::machine::Machine;
+//! use course_engine::model::program;
+//!
+//! // The toy processor: 2-wide issue, two ALUs, a memory unit, a multiplier.
+//! let m = Machine::toy();
+//! let block = "block tiny\na: r1 = load [x]\nb: r2 = mul r1, r1\nc: r3 = add r2, 1\n";
+//! let p = program::parse(block, "tiny.txt", &m).unwrap();
+//!
+//! // Top-down list scheduling over the global reservation table (Algorithm 23.1.4).
+//! let s = sched::list_schedule(&p, &m);
+//! assert_eq!(s.cycles, [0, 3, 6]); // load and mul latencies are 3
+//!
+//! // The grader's side: the schedule is resource-feasible and meets every latency.
+//! let text = check::submission_text(&p, &s.cycles, None);
+//! let sub = Submission::parse(&text, "tiny.sched").unwrap();
+//! assert!(check::check(&p, &m, &sub).violations.is_empty());
+//!
+//! // Bounds of a loop (Theorem 23.1.12): ResMII, RecMII and MII.
+//! let lp = "loop acc\na: r1 = load [x]\nb: r2 = add r2, r1\n";
+//! let b = mii::analyze(&program::parse(lp, "acc.txt", &m).unwrap(), &m);
+//! assert_eq!((b.res_mii, b.rec_mii, b.mii), (1, 1, 1));
+//! ```
+//!
+//! # The modules, lowest first
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`util`] | exact fractions, the seeded random stream ([`util::rng::Rng`], ChaCha8), text layout, compact names, stable orders |
+//! | [`formats`] | diagnostics with file, line and column; YAML with positions; the answer reader; the submission format; CSV and zip |
+//! | [`model`] | ids, machines (Definition 23.1.1), programs with their dependence graphs, assembly lowered to programs |
+//! | [`engine`] | reservation tables, hazard recognizers, schedulers, bounds, hard checks, the simulator |
+//!
+//! Invariants the engine keeps:
+//!
+//! * A machine is validated once, in
+//!   [`Machine::from_yaml`](model::machine::Machine::from_yaml); every later
+//!   function trusts it. Bad input is a [`formats::diagnostic::Diagnostic`]
+//!   naming file, line and column, never a panic.
+//! * Randomness comes only from [`util::rng::Rng`]: the same seed gives the
+//!   same bytes on every platform.
+//! * Work is bounded: parsers cap sizes, exact searches take a node budget,
+//!   and cost is polynomial in the input (circuit enumeration only in the
+//!   brute-force cross-check).
+//!
+//! # Lesson 23.1, item by item
+//!
+//! | lesson | implemented by |
+//! |---|---|
+//! | Definition 23.1.1 (machine model) | [`model::machine::Machine`], [`model::machine::Class`], [`model::machine::Resource`], the `issue` pseudo-resource [`model::machine::ISSUE`] |
+//! | Definition 23.1.2 (reservation table, occupancy, usage) | [`model::machine::Class::offsets`] (`K_r(o)`), [`model::machine::Class::usage`], [`engine::mii::usage`] (`U_r`) |
+//! | Definition 23.1.3 (resource-feasible placement) | [`engine::check::resource_violations`], [`engine::rtable::GlobalTable::fits_why`] |
+//! | Algorithm 23.1.4 (global reservation table) | [`engine::rtable::GlobalTable`] (`fits`/`place`, plain or modulo), [`engine::rtable::ModuloTable`], [`engine::rtable::WindowTable`] |
+//! | Definition 23.1.5 and Lemma 23.1.6 (forbidden latencies, collision vector) | [`engine::hazard::forbidden_latencies`], [`engine::hazard::forbidden_matrix`], [`engine::hazard::collision_vector`] |
+//! | Algorithm 23.1.7 (hazard recognizer as an automaton) | [`engine::hazard::Recognizer`], [`engine::hazard::Automaton`], [`engine::hazard::trace`] |
+//! | Definition 23.1.8 (LLVM per-operand model) | [`model::machine::Machine::micro_op_buffer_size`], [`model::machine::Class::uops`], [`model::machine::Class::advance`], [`model::machine::Resource::members`], [`model::machine::Machine::memory_form`] |
+//! | Proposition 23.1.9 (operand latency) | register edges of [`model::program::parse`]: `max(0, lat − ReadAdvance)` |
+//! | Definition 23.1.10 (throughput of a loop body) | [`engine::mii::Bounds::rthroughput`], [`engine::mca::Report::block_rthroughput`] |
+//! | Algorithm 23.1.11 (llvm-mca's simulated cycle) | [`engine::mca::simulate`] |
+//! | Theorem 23.1.12 (lower bounds per iteration) | [`engine::mii::Bounds::bound`] from [`engine::mii::analyze`] |
+//! | Lemma 23.1.13 (Algorithm 23.1.4 is correct) | [`engine::rtable::GlobalTable`] |
+//! | Proposition 23.1.14 (the automaton recognizes feasible sequences) | [`engine::hazard::Automaton`] |
+//! | Lesson 23.1 §3 (worked example) | [`engine::schedule::reference`], [`engine::hazard::trace`] |
+//! | Lesson 23.1 §5 (pathological family) | [`engine::hazard::pathological_machine`] |
+//! | Lesson 23.1 §4 and §6 (reverse automata for bottom-up schedulers) | [`model::machine::Machine::mirrored`] |
+//!
+//! List scheduling ([`engine::sched`]), modulo scheduling
+//! ([`engine::modulo`], with the exact search of [`engine::exact`]) and the
+//! bounds ResMII, RecMII and MII ([`engine::mii`]) follow the chapter's
+//! later lessons, on the same tables.
+
+#![warn(missing_docs)]
+
+pub mod engine;
+pub mod formats;
+pub mod model;
+pub mod util;
