@@ -32,7 +32,7 @@
 //! * Lab text becomes a [`model::program::Program`] (operations and the
 //!   dependence graph) through [`model::program::parse`].
 //! * A seed starts a [`util::rng::Rng`], the only source of randomness;
-//!   [`content::gen`] turns it into lab text, which is parsed like any input.
+//!   [`content::generate`] turns it into lab text, which is parsed like any input.
 //!   Drills, quiz questions and benchmarks are all built this way.
 //! * The [`engine`] computes schedules, bounds, checks and simulations; an
 //!   [`api`] entry point wraps them into a typed result, which [`view`]
@@ -57,7 +57,7 @@
 //! | Theorem 23.1.12 (lower bounds per iteration) | [`engine::mii::Bounds::bound`] from [`engine::mii::analyze`] | `tests/it/mca_props.rs` |
 //! | Lemma 23.1.13 (Algorithm 23.1.4 is correct) | [`engine::rtable::GlobalTable`] | `tests/it/table_corpus.rs` (against a brute-force count) |
 //! | Proposition 23.1.14 (the automaton recognizes feasible sequences) | [`engine::hazard::Automaton`] | `tests/it/hazard_corpus.rs`, `tests/it/table_corpus.rs` |
-//! | Lesson 23.1 §3 (worked example) | [`engine::schedule::reference`] on `labs/ch23-sched/inputs/running.txt`, [`view::report::reservation_table`], the event table of [`engine::hazard::trace`] | `tests/it/worked_example.rs` |
+//! | Lesson 23.1 §3 (worked example) | [`engine::reference::reference`] on `labs/ch23-sched/inputs/running.txt`, [`view::report::reservation_table`], the event table of [`engine::hazard::trace`] | `tests/it/worked_example.rs` |
 //! | Lesson 23.1 §5 (pathological family) | [`engine::hazard::pathological_machine`], the machine name `pathological:D` ([`content::family`]) | `tests/it/hazard_corpus.rs`, `tests/it/worked_example.rs`, `tests/it/practice.rs` |
 //! | Lesson 23.1 §4 and §6 (reverse automata for bottom-up schedulers) | [`model::machine::Machine::mirrored`], `course machine --reverse` | `tests/it/practice.rs` (against Algorithm 23.1.4 run backwards) |
 

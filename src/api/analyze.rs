@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::engine::list;
 use crate::engine::mii::{self, BoundsInfo};
-use crate::engine::sched;
 use crate::formats::diagnostic::Diagnostics;
 use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
 use crate::model::machine::Machine;
@@ -20,7 +20,7 @@ pub fn run<'m>(text: &str, origin: &str, m: &'m Machine) -> Result<AnalyzeOutput
 
 /// The analysis of a parsed input.
 pub fn of_program(p: Program, m: &Machine) -> AnalyzeOutput<'_> {
-    let h = sched::heights(&p, m);
+    let h = list::heights(&p, m);
     let bounds = mii::analyze(&p, m);
     let BoundsInfo {
         bound,

@@ -14,8 +14,8 @@ use crate::content::data::Source;
 use crate::content::lab::{self, Lab, StudentReport};
 use crate::formats::zip;
 use crate::host::autograder as disk;
-use crate::host::class::Mode;
 use crate::host::run;
+use crate::host::students::Mode;
 pub use crate::view::autograder::{Bundle, BundleFile, Outcome};
 use crate::view::grade::{fenced, gradescope_student, Gradescope};
 

@@ -28,7 +28,7 @@ use crate::content::data::Source;
 use crate::content::drill::{
     self, Drill, DrillEntry, DrillError, Named, Problem, ProblemLine, Report,
 };
-use crate::content::gen::GenParams;
+use crate::content::generate::GenParams;
 use crate::model::machine::Machine;
 
 /// The student's answer file.

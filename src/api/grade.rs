@@ -9,12 +9,12 @@ use crate::content::data::Source;
 use crate::content::lab::StudentReport;
 use crate::content::lab::{self, Lab, LabInput, Unread};
 use crate::formats::diagnostic::Diagnostics;
-#[cfg(unix)]
-use crate::host::class::{self, Mode, Refusal};
 #[cfg(target_os = "linux")]
 use crate::host::run::RunSpec;
 #[cfg(target_os = "linux")]
 use crate::host::sandbox::{self, Isolation, Sandbox};
+#[cfg(unix)]
+use crate::host::students::{self, Mode, Refusal};
 use crate::model::machine::Machine;
 use crate::model::program;
 #[cfg(unix)]
@@ -41,9 +41,9 @@ pub fn input(
     let shown = escape_name(submission.as_os_str().as_bytes());
     let student = submission
         .file_name()
-        .map(class::shown)
+        .map(students::shown)
         .unwrap_or_else(|| shown.clone());
-    let text = class::read_submission(submission, &shown, lab::MAX_SUBMISSION_BYTES);
+    let text = students::read_submission(submission, &shown, lab::MAX_SUBMISSION_BYTES);
     grade_read(
         input_text,
         input,
@@ -94,7 +94,7 @@ fn grade_student(
 /// was found).
 #[cfg(unix)]
 pub fn student(lab: &Lab, student: &str, dir: &Path) -> StudentReport {
-    let read = class::read_student(dir, &stems(lab), lab::MAX_SUBMISSION_BYTES);
+    let read = students::read_student(dir, &stems(lab), lab::MAX_SUBMISSION_BYTES);
     grade_student(lab, student, read)
 }
 
@@ -153,7 +153,7 @@ fn grade_read(
 #[cfg(unix)]
 pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades, String> {
     let lab = lab::load_lab(source, name)?;
-    let (list, notes) = class::students(dir, mode)?;
+    let (list, notes) = students::find(dir, mode)?;
     let stems = stems(&lab);
     let students = list
         .iter()
@@ -312,7 +312,7 @@ pub fn run_lab(
     lab.inputs.extend(hidden.into_iter().map(|(li, _)| li));
     let sb = prepare_sandbox(req)?;
     let mode = run_mode(dir, &req.spec.words, mode);
-    let (list, mut notes) = class::students(dir, mode)?;
+    let (list, mut notes) = students::find(dir, mode)?;
     if sb.isolation == Isolation::Uid && list.len() > 1 && sandbox::open_to_others(dir) {
         return Err(format!(
             "--run: with uid separation alone (no namespaces), each student's program could read the other students' folders in {}: chmod o-rwx it first",

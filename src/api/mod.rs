@@ -7,7 +7,7 @@ pub mod analyze;
 pub mod autograder;
 pub mod drill;
 pub mod flash;
-pub mod gen;
+pub mod generate;
 pub mod grade;
 pub mod machine;
 pub mod mca;

@@ -1,10 +1,10 @@
 //! `course schedule`: the reference schedule of an input
-//! ([`crate::engine::schedule::reference`]: list scheduling for a block,
+//! ([`crate::engine::reference::reference`]: list scheduling for a block,
 //! iterative modulo scheduling for a loop).
 
 use std::sync::Arc;
 
-use crate::engine::schedule;
+use crate::engine::reference;
 use crate::formats::diagnostic::Diagnostics;
 use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
 use crate::model::machine::Machine;
@@ -19,7 +19,7 @@ pub fn run<'m>(
     origin: &str,
     m: &'m Machine,
 ) -> Result<ScheduleOutput<'m>, Diagnostics> {
-    run_with(text, origin, m, crate::engine::exact::DEFAULT_NODES)
+    run_with(text, origin, m, crate::engine::modulo::exact::DEFAULT_NODES)
 }
 
 /// [`run`] with `nodes` nodes for a loop's exact search.
@@ -34,12 +34,12 @@ pub fn run_with<'m>(
 
 /// The reference schedule of a parsed input.
 pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
-    of_program_with(p, m, crate::engine::exact::DEFAULT_NODES)
+    of_program_with(p, m, crate::engine::modulo::exact::DEFAULT_NODES)
 }
 
 /// [`of_program`] with `nodes` nodes for a loop's exact search.
 pub fn of_program_with(p: Program, m: &Machine, nodes: u64) -> ScheduleOutput<'_> {
-    let s = schedule::reference_with(&p, m, nodes);
+    let s = reference::reference_with(&p, m, nodes);
     let p = Arc::new(p);
     ScheduleOutput {
         edges: EdgesJson::new(p.clone()),

@@ -167,13 +167,13 @@ pub fn machine_cmd(ctx: &Ctx, a: &MachineArgs) -> CmdResult {
     Ok(0)
 }
 
-pub fn gen(ctx: &Ctx, a: &GenArgs) -> CmdResult {
+pub fn generate(ctx: &Ctx, a: &GenArgs) -> CmdResult {
     let kind = match a.kind {
         GenKind::Block => Kind::Block,
         GenKind::Loop => Kind::Loop,
     };
     let seed = a.seed.unwrap_or_else(course::host::clock::fresh_seed);
-    let out = api::gen::run(&ctx.source, kind, a.ops, seed, &ctx.machine)?;
-    print(view::gen::text(&out));
+    let out = api::generate::run(&ctx.source, kind, a.ops, seed, &ctx.machine)?;
+    print(view::generate::text(&out));
     Ok(0)
 }

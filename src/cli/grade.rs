@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use course::api;
-use course::host::class::Mode;
+use course::host::students::Mode;
 use course::view::grade::{self as grade_view, Grades, Roster};
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};

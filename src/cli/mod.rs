@@ -160,7 +160,7 @@ pub struct ScheduleArgs {
     /// placements tried over every II it decides (0: only the proofs that
     /// need no search).
     /// Counted, not timed, so the answer is the same on every machine.
-    #[arg(long, value_name = "N", default_value_t = course::engine::exact::DEFAULT_NODES)]
+    #[arg(long, value_name = "N", default_value_t = course::engine::modulo::exact::DEFAULT_NODES)]
     pub search_nodes: u64,
 }
 
@@ -355,7 +355,7 @@ fn run(cli: Cli, width: usize) -> CmdResult {
         Command::Schedule(a) => schedule(&ctx, a),
         Command::Analyze(a) => analyze(&ctx, a),
         Command::Machine(a) => machine_cmd(&ctx, a),
-        Command::Gen(a) => gen(&ctx, a),
+        Command::Gen(a) => generate(&ctx, a),
         Command::Grade(a) => grade::run(&ctx, a),
         Command::Autograder(a) => autograder::run(&ctx, a),
         Command::Quiz(a) => quiz::run(&ctx, a),

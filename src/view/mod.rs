@@ -7,7 +7,7 @@ pub mod class_report;
 pub mod dot;
 pub mod drill;
 pub mod flash;
-pub mod gen;
+pub mod generate;
 pub mod grade;
 pub mod machine;
 pub mod mca;

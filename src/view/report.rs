@@ -6,8 +6,8 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::engine::exact::{self, Proof};
 use crate::engine::mii::Bounds;
+use crate::engine::modulo::exact::{self, Proof};
 use crate::engine::modulo::{IiFacts, Minimality};
 use crate::model::ids::{ClassId, Cycle};
 use crate::model::machine::{Machine, ISSUE};
@@ -563,7 +563,7 @@ pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::sched::list_schedule;
+    use crate::engine::list::list_schedule;
     use crate::model::program::parse;
 
     fn facts(minimality: Minimality, lower: u64) -> IiFacts {

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use course::content::gen::{self, GenParams};
-use course::engine::{check, mca, schedule};
+use course::content::generate::{self, GenParams};
+use course::engine::{check, mca, reference};
 use course::model::machine::Machine;
 use course::model::program::{parse, Kind, Program};
 use course::util::rng::Rng;
@@ -20,7 +20,7 @@ use crate::common::Course;
 fn shuffled_block(m: &Machine, seed: u64) -> String {
     let params = GenParams::block_default();
     let ops = 4 + seed % 30;
-    let text = gen::block(m, &params, seed, Some(ops));
+    let text = generate::block(m, &params, seed, Some(ops));
     let mut lines: Vec<&str> = text.lines().collect();
     let first_op = lines
         .iter()
@@ -79,7 +79,7 @@ fn shuffled_blocks_schedule_validly_and_simulate_to_the_end() {
             .iter()
             .filter(|e| e.kind == course::model::program::EdgeKind::Anti)
             .count();
-        let s = schedule::reference(&p, &m);
+        let s = reference::reference(&p, &m);
         let problems = register_problems(&p, &m, &s.cycles);
         assert!(problems.is_empty(), "seed {seed}: {problems:?}\n{text}");
         let sub = course::formats::submission::parse(

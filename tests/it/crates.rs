@@ -128,6 +128,7 @@ fn the_engine_depends_on_no_cli_terminal_or_os_crate() {
                 "miniz_oxide",
                 "rand",
                 "rand_chacha",
+                "rustc-hash",
                 "serde",
                 "serde_json",
                 "serde_yaml",

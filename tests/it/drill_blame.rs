@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use course::content::drill::list_schedule;
-use course::content::gen::GenParams;
+use course::content::generate::GenParams;
 use course::model::ids::Cycle;
 use course::model::machine::Machine;
 

@@ -4,7 +4,7 @@
 //! generated inputs a student can read.
 
 use course::content::drill::{Drill, Problem};
-use course::content::gen::{self, GenParams};
+use course::content::generate::{self, GenParams};
 use course::engine::rtable::GlobalTable;
 use course::model::ids::{Cycle, OpId};
 use course::model::machine::Machine;
@@ -550,7 +550,7 @@ fn generated_names_are_readable_and_li_takes_an_immediate() {
     let m = Machine::toy();
     let params = GenParams::loop_default();
     for seed in 0..600 {
-        let text = gen::loop_body(&m, &params, seed, None);
+        let text = generate::loop_body(&m, &params, seed, None);
         for line in text.lines().filter(|l| l.contains(" = li ")) {
             let operand = line.rsplit(' ').next().unwrap_or_default();
             assert!(operand.parse::<i64>().is_ok(), "seed {seed}: {line}");

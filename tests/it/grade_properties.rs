@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use course::content::gen::{self, GenParams};
+use course::content::generate::{self, GenParams};
 use course::content::lab::{grade_input, LabInput};
 use course::engine::check::{check, check_cycles, submission_text, ViolationKind};
 use course::model::machine::Machine;
@@ -48,7 +48,7 @@ fn references_pass_and_mutations_are_judged_right() {
     for seed in 0..1000u64 {
         for kind in [Kind::Block, Kind::Loop] {
             let params = if kind == Kind::Block { &bp } else { &lp };
-            let (_, p) = gen::program(&m, params, seed, None, kind);
+            let (_, p) = generate::program(&m, params, seed, None, kind);
             let li = LabInput::new("g", p.clone(), &m);
             let reference = li.reference_text();
             let r = grade_input(&li, &m, 10.0, Ok(&reference));

@@ -355,7 +355,7 @@ fn every_spelling_of_the_ii_line_is_accepted() {
 
 #[test]
 fn an_operation_labelled_ii_cannot_break_its_submission() {
-    use course::content::gen::{self, GenParams};
+    use course::content::generate::{self, GenParams};
     use course::content::lab::{grade_input, LabInput};
     use course::model::{machine::Machine, program::Kind};
     let m = Machine::toy();
@@ -365,7 +365,7 @@ fn an_operation_labelled_ii_cannot_break_its_submission() {
             Kind::Loop => GenParams::loop_default(),
         };
         // 250 operations: the generator once named the 243rd one `ii`.
-        let (text, p) = gen::program(&m, &params, 3, Some(250), kind);
+        let (text, p) = generate::program(&m, &params, 3, Some(250), kind);
         assert!(!text.contains("\nii:"), "{kind:?}");
         let li = LabInput::new("big", p, &m);
         let r = grade_input(&li, &m, 10.0, Ok(&li.reference_text()));

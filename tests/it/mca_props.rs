@@ -2,7 +2,7 @@
 //! bounds of Theorem 23.1.12, over generated loops on several machines.
 
 use course::content::data::builtin_machine;
-use course::content::gen::{self, GenParams};
+use course::content::generate::{self, GenParams};
 use course::engine::check::check_cycles;
 use course::engine::mca::{self, simulate, Options};
 use course::engine::mii;
@@ -70,7 +70,7 @@ fn never_beats_theorem_23_1_12_and_reaches_the_resource_bound() {
         // resource bound: 350 seeds per machine give the sample below.
         for seed in 0..350u64 {
             let ops = 4 + seed % 9;
-            let (text, p) = gen::program(&m, &params, seed, Some(ops), Kind::Loop);
+            let (text, p) = generate::program(&m, &params, seed, Some(ops), Kind::Loop);
             let b = mii::analyze(&p, &m);
             let r = simulate(
                 &p,
@@ -182,7 +182,7 @@ fn recurrence_free_bodies_reach_rthroughput() {
         .filter(|m| m.micro_op_buffer_size() >= 224)
     {
         for seed in 0..120u64 {
-            let (text, p) = gen::program(&m, &params, seed, None, Kind::Block);
+            let (text, p) = generate::program(&m, &params, seed, None, Kind::Block);
             let b = mii::analyze(&p, &m);
             assert!(b.recurrence.is_none());
             let issue = b.usage[0] as f64 / f64::from(m.issue_width());
@@ -238,7 +238,7 @@ fn in_order_blocks_respect_latencies_and_resources() {
     let params = GenParams::block_default();
     let m = Machine::toy();
     for seed in 0..300u64 {
-        let (text, p) = gen::program(&m, &params, seed, None, Kind::Block);
+        let (text, p) = generate::program(&m, &params, seed, None, Kind::Block);
         let r = simulate(
             &p,
             &m,
@@ -261,7 +261,7 @@ fn in_order_blocks_respect_latencies_and_resources() {
             "seed {seed}: {cycles:?}"
         );
         // No run is shorter than the critical path (heights over the block).
-        let longest = course::engine::sched::heights(&p, &m)
+        let longest = course::engine::list::heights(&p, &m)
             .into_iter()
             .max()
             .unwrap_or(0) as i64;

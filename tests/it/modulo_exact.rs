@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use course::content::gen::{self, GenParams};
+use course::content::generate::{self, GenParams};
 use course::engine::modulo::{self, Minimality};
-use course::engine::{check, exact, mii};
+use course::engine::{check, mii, modulo::exact};
 use course::model::machine::Machine;
 use course::model::program::{parse, Kind, Program};
 use course::util::rng::Rng;
@@ -198,7 +198,7 @@ fn five_hundred_small_loops_reach_the_brute_force_minimum() {
                 parse(&text, "r", &m).unwrap(),
             )
         } else {
-            let (text, p) = gen::program(&m, &params, seed, Some(4 + seed % 6), Kind::Loop);
+            let (text, p) = generate::program(&m, &params, seed, Some(4 + seed % 6), Kind::Loop);
             (format!("generated loop {seed}\n{text}"), p)
         };
         if modulo::iterative(&p, &m).ii > modulo::modulo_schedule(&p, &m).ii {
@@ -273,7 +273,7 @@ fn three_hundred_larger_loops_are_proven_minimal() {
     let mut searched = 0;
     for n in 11..=40u64 {
         for seed in 1..=10u64 {
-            let (text, p) = gen::program(&m, &params, seed, Some(n), Kind::Loop);
+            let (text, p) = generate::program(&m, &params, seed, Some(n), Kind::Loop);
             let name = format!("course gen loop --ops {n} --seed {seed}\n{text}");
             let s = modulo::modulo_schedule(&p, &m);
             let sub = check::submission_text(&p, &s.cycles, Some(s.ii));

@@ -3,8 +3,8 @@
 //! `tests/data/modulo-ii.txt` before the scheduler was rewritten. Every
 //! schedule also passes the grader's checks.
 
-use course::content::gen::{self, GenParams};
-use course::engine::{check, schedule};
+use course::content::generate::{self, GenParams};
+use course::engine::{check, reference};
 use course::model::machine::Machine;
 use course::model::program::{parse, Kind, Program};
 
@@ -28,7 +28,7 @@ fn recorded(m: &Machine, params: &GenParams, line: &str) -> (String, Program, u6
             } else {
                 Some(4 + seed % 45)
             };
-            let (_, p) = gen::program(m, params, seed, size, Kind::Loop);
+            let (_, p) = generate::program(m, params, seed, size, Kind::Loop);
             (format!("generated loop, seed {seed}"), p)
         }
     };
@@ -43,7 +43,7 @@ fn no_reference_ii_got_worse() {
     let (mut better, mut same, mut total) = (Vec::new(), 0, 0);
     for line in RECORD.lines().filter(|l| !l.starts_with('#')) {
         let (name, p, before) = recorded(&m, &params, line);
-        let s = schedule::reference(&p, &m);
+        let s = reference::reference(&p, &m);
         let ii = s.ii.unwrap();
         assert!(ii <= before, "{name}: II {ii}, recorded {before}");
         assert!(

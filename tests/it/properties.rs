@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use course::content::gen::{self, GenParams};
+use course::content::generate::{self, GenParams};
+use course::engine::list::list_schedule;
 use course::engine::mii;
-use course::engine::sched::list_schedule;
 use course::model::machine::Machine;
 use course::model::program::{parse, Kind, Program};
 use course::util::ratio::Ratio;
@@ -49,7 +49,7 @@ fn reference_list_schedules_pass_an_independent_check() {
             } else {
                 None
             };
-            let (text, p) = gen::program(&m, &params, seed, ops, Kind::Block);
+            let (text, p) = generate::program(&m, &params, seed, ops, Kind::Block);
             let s = list_schedule(&p, &m);
             let problems = independent_problems(&p, &m, &s.cycles);
             assert!(
@@ -96,7 +96,10 @@ fn rec_mii_equals_circuit_enumeration() {
     let params = GenParams::loop_default();
     let mut with_cycles = 0;
     for seed in 0..1000 {
-        for text in [dense_loop(seed), gen::loop_body(&m, &params, seed, None)] {
+        for text in [
+            dense_loop(seed),
+            generate::loop_body(&m, &params, seed, None),
+        ] {
             let p = parse(&text, "loop", &m).unwrap();
             let brute = mii::brute_force_max_ratio(&p, 1_000_000);
             assert!(brute.complete);
@@ -134,7 +137,7 @@ fn res_mii_and_rthroughput_match_a_direct_count() {
     let params = GenParams::loop_default();
     for m in machines() {
         for seed in 0..1000 {
-            let p = parse(&gen::loop_body(&m, &params, seed, None), "loop", &m).unwrap();
+            let p = parse(&generate::loop_body(&m, &params, seed, None), "loop", &m).unwrap();
             let mut per_resource = vec![0u64; m.resources().len()];
             for op in p.ops() {
                 for &(r, _) in &m.class(op.class).reservation {
@@ -166,7 +169,7 @@ fn res_mii_and_rthroughput_match_a_direct_count() {
 /// every cycle rescan all operations, take the best ready one that has not
 /// failed this cycle, place it if Algorithm 23.1.4 says it fits.
 fn naive_list_schedule(p: &Program, m: &Machine) -> Vec<i64> {
-    let h = course::engine::sched::heights(p, m);
+    let h = course::engine::list::heights(p, m);
     let n = p.len();
     let mut t: Vec<Option<i64>> = vec![None; n];
     let mut table = course::engine::rtable::GlobalTable::new();
@@ -206,7 +209,7 @@ fn the_fast_list_scheduler_equals_the_obvious_one() {
     for m in machines() {
         for seed in 0..1000 {
             let ops = if seed % 20 == 0 { Some(60) } else { None };
-            let (text, p) = gen::program(&m, &params, seed, ops, Kind::Block);
+            let (text, p) = generate::program(&m, &params, seed, ops, Kind::Block);
             assert_eq!(
                 list_schedule(&p, &m).cycles,
                 naive_list_schedule(&p, &m),
@@ -228,7 +231,7 @@ fn generated_loops_are_valid() {
         } else {
             None
         };
-        let (text, p) = gen::program(&m, &params, seed, ops, Kind::Loop);
+        let (text, p) = generate::program(&m, &params, seed, ops, Kind::Loop);
         let s = course::engine::modulo::modulo_schedule(&p, &m);
         assert!(s.ii >= s.mii);
         let v = course::engine::check::check_cycles(&p, &m, &s.cycles, Some(s.ii));
@@ -244,11 +247,11 @@ fn edges_sorted_unique_and_adjacency_matches_a_rescan() {
     for seed in 0..40 {
         for kind in [Kind::Block, Kind::Loop] {
             let params = if kind == Kind::Block {
-                gen::GenParams::block_default()
+                generate::GenParams::block_default()
             } else {
-                gen::GenParams::loop_default()
+                generate::GenParams::loop_default()
             };
-            let (_, p) = gen::program(&m, &params, seed, Some(60), kind);
+            let (_, p) = generate::program(&m, &params, seed, Some(60), kind);
             let keys: Vec<_> = p
                 .edges()
                 .iter()

@@ -4,7 +4,7 @@
 
 use crate::common;
 use course::engine::hazard::{self, set_string, Automaton, Event};
-use course::engine::sched::list_schedule;
+use course::engine::list::list_schedule;
 use course::model::machine::Machine;
 use course::model::program::parse;
 use course::view::report::reservation_table;

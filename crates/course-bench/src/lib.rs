@@ -8,7 +8,7 @@
 //! `course` binary from outside, as a user runs it.
 //!
 //! Workloads come from the same seeded generators as `course gen`
-//! ([`course_content::gen`]), plus [`diamond_ladder`], a loop with `2^k` elementary
+//! ([`course_content::generate`]), plus [`diamond_ladder`], a loop with `2^k` elementary
 //! circuits that separates Howard's policy iteration (polynomial) from
 //! circuit enumeration (exponential). Nothing here asserts a time: the
 //! figures are reported, never checked.
@@ -16,11 +16,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use course_content::gen::{self, GenParams};
+use course_content::generate::{self, GenParams};
 use course_engine::engine::check;
 use course_engine::engine::hazard::{self, Automaton};
+use course_engine::engine::list;
 use course_engine::engine::mii;
-use course_engine::engine::sched;
 use course_engine::model::ids::ResourceId;
 use course_engine::model::machine::Machine;
 use course_engine::model::program::{self, Kind, Program};
@@ -165,12 +165,12 @@ fn time_each<I, T>(
 
 /// A random block of `n` operations from the list-schedule drill parameters.
 pub fn random_block(m: &Machine, seed: u64, n: u64) -> (String, Program) {
-    gen::program(m, &GenParams::block_default(), seed, Some(n), Kind::Block)
+    generate::program(m, &GenParams::block_default(), seed, Some(n), Kind::Block)
 }
 
 /// A random loop of `n` operations from the loop drill parameters.
 pub fn random_loop(m: &Machine, seed: u64, n: u64) -> (String, Program) {
-    gen::program(m, &GenParams::loop_default(), seed, Some(n), Kind::Loop)
+    generate::program(m, &GenParams::loop_default(), seed, Some(n), Kind::Loop)
 }
 
 /// A ladder of `k` diamonds closed by a recurrence, in lab format: `s0`
@@ -214,7 +214,10 @@ pub fn run(
         "drill-latency" => drill_latency(exe, opts),
         "process" => process::processes(
             opts,
-            process::Binaries { gen: exe, measured },
+            process::Binaries {
+                generator: exe,
+                measured,
+            },
             Duration::from_secs(if opts.quick { 10 } else { 60 }),
         ),
         _ => Err(format!(
@@ -244,7 +247,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
     for &n in sizes {
         let start = Instant::now();
         let (text, gen_peak) = crate::heap::peak_during(|| {
-            gen::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block)
+            generate::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block)
         });
         let gen_s = start.elapsed().as_secs_f64();
         ms.push(Measurement {
@@ -271,7 +274,7 @@ pub fn list_schedule_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section
             ..Default::default()
         });
         drop(text);
-        let (t, peak, s) = time(opts.runs(n), || (), |()| sched::list_schedule(&p, m));
+        let (t, peak, s) = time(opts.runs(n), || (), |()| list::list_schedule(&p, m));
         ms.push(Measurement {
             label: "schedule".into(),
             size: n,
@@ -307,7 +310,7 @@ pub fn parse_blocks(m: &Machine, opts: Options) -> Section {
 pub fn parse_sizes(m: &Machine, opts: Options, sizes: &[u64]) -> Section {
     let mut ms = Vec::new();
     for &n in sizes {
-        let text = gen::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block);
+        let text = generate::generate(m, &GenParams::block_default(), 1, Some(n), Kind::Block);
         let (times, peak, p) = time_each(
             opts.runs(n),
             || (),
@@ -731,8 +734,8 @@ pub fn grading_corpus(m: &Machine, seed: u64, count: u64) -> Vec<(Program, Strin
     let params = GenParams::block_default();
     (0..count)
         .map(|i| {
-            let (_, p) = gen::program(m, &params, seed.wrapping_add(i), None, Kind::Block);
-            let mut t = sched::list_schedule(&p, m).cycles;
+            let (_, p) = generate::program(m, &params, seed.wrapping_add(i), None, Kind::Block);
+            let mut t = list::list_schedule(&p, m).cycles;
             if i % 3 == 2 && t.len() > 1 {
                 // Issue the last operation in cycle 0: a latency or resource
                 // violation unless it had no predecessors and room.

@@ -94,7 +94,7 @@ pub const WORKLOADS: &[Workload] = &[
 /// is timed (the same binary unless `course-bench --exe` names another).
 #[derive(Clone, Copy, Debug)]
 pub struct Binaries<'a> {
-    pub gen: &'a Path,
+    pub generator: &'a Path,
     pub measured: &'a Path,
 }
 
@@ -183,13 +183,13 @@ fn make_input(dir: &Path, bins: Binaries<'_>, input: Input, n: u64) -> Result<Pa
             };
             let out =
                 File::create(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            let status = Command::new(bins.gen)
+            let status = Command::new(bins.generator)
                 .args(["gen", kind, "--ops", &n.to_string(), "--seed", "1"])
                 .stdin(Stdio::null())
                 .stdout(out)
                 .stderr(Stdio::null())
                 .status()
-                .map_err(|e| format!("cannot run {}: {e}", bins.gen.display()))?;
+                .map_err(|e| format!("cannot run {}: {e}", bins.generator.display()))?;
             if !status.success() {
                 return Err(format!("course gen {kind} --ops {n} failed: {status}"));
             }

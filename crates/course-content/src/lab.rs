@@ -1,7 +1,7 @@
 //! Grading lab submissions (product.md §8), as pure functions of text: a
 //! lab and its inputs with their reference schedules, and the grade of one
 //! submission as plain data. Reading submission files and walking student
-//! and class folders belong to the host layer (`host::class`); feedback
+//! and class folders belong to the host layer (`course_host::students`); feedback
 //! text, CSV and Gradescope output are views (`view::grade`).
 //!
 //! For each input the hard checks of [`course_engine::engine::check`] (parse,
@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::data::Source;
 use course_engine::engine::check::{self, Violation, ViolationKind};
+use course_engine::engine::list;
 use course_engine::engine::mii;
-use course_engine::engine::sched;
-use course_engine::engine::schedule;
+use course_engine::engine::reference;
 use course_engine::formats::yaml;
 use course_engine::model::ids::Cycle;
 use course_engine::model::machine::Machine;
@@ -56,10 +56,10 @@ pub struct LabInput {
 
 impl LabInput {
     /// Computes the reference schedule of `program`
-    /// ([`course_engine::engine::schedule::reference`]) and its lower bound.
+    /// ([`course_engine::engine::reference::reference`]) and its lower bound.
     pub fn new(stem: &str, program: Program, m: &Machine) -> LabInput {
         let b = mii::analyze(&program, m);
-        let s = schedule::reference(&program, m);
+        let s = reference::reference(&program, m);
         let (target, bound) = match s.ii {
             None => {
                 let cp = s.heights.iter().copied().max().unwrap_or(0);
@@ -136,7 +136,7 @@ pub fn hidden_inputs(
     seed: u64,
     count: usize,
 ) -> Result<Vec<(LabInput, String)>, String> {
-    use crate::gen::{self, GenParams};
+    use crate::generate::{self, GenParams};
     if count > MAX_HIDDEN {
         return Err(format!(
             "--hidden {count}: at most {MAX_HIDDEN} hidden inputs"
@@ -153,7 +153,7 @@ pub fn hidden_inputs(
         let s = rng.next_u64();
         // No `# generated: … --seed …` line: it would hand the input's
         // seed, and so every hidden input, to the program that reads it.
-        let text: String = gen::generate(&lab.machine, &params, s, Some(ops), kind)
+        let text: String = generate::generate(&lab.machine, &params, s, Some(ops), kind)
             .lines()
             .filter(|l| !l.starts_with("# generated:"))
             .flat_map(|l| [l, "\n"])
@@ -384,7 +384,7 @@ pub fn grade_submission(
     };
     let valid = violations.is_empty() && grading_error.is_none();
     let achieved = match (valid, &submitted, p.kind()) {
-        (true, Some(t), Kind::Block) => Some(sched::schedule_length(p, m, t) as u64),
+        (true, Some(t), Kind::Block) => Some(list::schedule_length(p, m, t) as u64),
         (true, Some(_), Kind::Loop) => submitted_ii,
         _ => None,
     };

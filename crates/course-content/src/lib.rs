@@ -8,7 +8,7 @@ pub mod drill;
 pub mod family;
 pub mod flash;
 pub mod flash_log;
-pub mod gen;
+pub mod generate;
 pub mod lab;
 pub mod log_lines;
 pub mod progress;

@@ -15,7 +15,7 @@
 //! Every algorithm is a function of the two:
 //!
 //! ```
-//! use course_engine::engine::{check, mii, sched};
+//! use course_engine::engine::{check, mii, list};
 //! use course_engine::formats::submission::Submission;
 //! use course_engine::model::machine::Machine;
 //! use course_engine::model::program;
@@ -26,7 +26,7 @@
 //! let p = program::parse(block, "tiny.txt", &m).unwrap();
 //!
 //! // Top-down list scheduling over the global reservation table (Algorithm 23.1.4).
-//! let s = sched::list_schedule(&p, &m);
+//! let s = list::list_schedule(&p, &m);
 //! assert_eq!(s.cycles, [0, 3, 6]); // load and mul latencies are 3
 //!
 //! // The grader's side: the schedule is resource-feasible and meets every latency.
@@ -78,12 +78,12 @@
 //! | Theorem 23.1.12 (lower bounds per iteration) | [`engine::mii::Bounds::bound`] from [`engine::mii::analyze`] |
 //! | Lemma 23.1.13 (Algorithm 23.1.4 is correct) | [`engine::rtable::GlobalTable`] |
 //! | Proposition 23.1.14 (the automaton recognizes feasible sequences) | [`engine::hazard::Automaton`] |
-//! | Lesson 23.1 §3 (worked example) | [`engine::schedule::reference`], [`engine::hazard::trace`] |
+//! | Lesson 23.1 §3 (worked example) | [`engine::reference::reference`], [`engine::hazard::trace`] |
 //! | Lesson 23.1 §5 (pathological family) | [`engine::hazard::pathological_machine`] |
 //! | Lesson 23.1 §4 and §6 (reverse automata for bottom-up schedulers) | [`model::machine::Machine::mirrored`] |
 //!
-//! List scheduling ([`engine::sched`]), modulo scheduling
-//! ([`engine::modulo`], with the exact search of [`engine::exact`]) and the
+//! List scheduling ([`engine::list`]), modulo scheduling
+//! ([`engine::modulo`], with the exact search of [`engine::modulo::exact`]) and the
 //! bounds ResMII, RecMII and MII ([`engine::mii`]) follow the chapter's
 //! later lessons, on the same tables.
 

@@ -13,7 +13,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use crate::class::{ignored, shown};
+use crate::students::{ignored, shown};
 
 /// The variable that names a stand-in for `/autograder`.
 pub const ROOT_ENV: &str = "COURSE_AUTOGRADER_ROOT";

@@ -6,8 +6,6 @@
 
 #[cfg(unix)]
 pub mod autograder;
-#[cfg(unix)]
-pub mod class;
 pub mod clock;
 pub mod flash_state;
 pub mod quiz_state;
@@ -16,3 +14,5 @@ pub mod review_log;
 pub mod run;
 #[cfg(target_os = "linux")]
 pub mod sandbox;
+#[cfg(unix)]
+pub mod students;

@@ -16,10 +16,10 @@ use serde::Serialize;
 use similar::TextDiff;
 
 use super::{by_label, generated, replay, Drill, Mistake, MistakeKind, ProgramProblem};
-use crate::gen::GenParams;
+use crate::generate::GenParams;
 use course_engine::engine::check::{self, ViolationKind};
+use course_engine::engine::reference::{self, Schedule};
 use course_engine::engine::rtable::GlobalTable;
-use course_engine::engine::schedule::{self, Schedule};
 use course_engine::formats::{answer, submission};
 use course_engine::model::ids::{Cycle, OpId};
 use course_engine::model::machine::Machine;
@@ -100,7 +100,7 @@ fn block(m: &Machine, params: &GenParams, seed: u64) -> Program {
 pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Problem {
     let p = block(m, params, seed);
     let solution = solution.then(|| {
-        let s = schedule::reference(&p, m);
+        let s = reference::reference(&p, m);
         Solution {
             heights: by_label(&p, &s.heights),
             length: s.length,
@@ -116,7 +116,7 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
 /// other hard violations, and the later differences as consequences.
 pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
     let p = block(m, params, seed);
-    let reference = schedule::reference(&p, m);
+    let reference = reference::reference(&p, m);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     // The file first: unreadable lines, unknown labels, duplicates.
@@ -428,7 +428,7 @@ pub const HINTS: usize = 3;
 /// Algorithm 23.1.4, each one step further; none gives a cycle.
 pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let prog = &p.program;
-    let s = schedule::reference(prog, &p.model);
+    let s = reference::reference(prog, &p.model);
     let mut out = vec![
         "Top-down list scheduling (Algorithm 23.1.4): the priority of an operation \
          is its height h(x), the longest latency path from x to the end of the block. \
@@ -483,7 +483,7 @@ pub fn departure_hint(
     file: &str,
 ) -> Option<String> {
     let p = block(m, params, seed);
-    let reference = schedule::reference(&p, m);
+    let reference = reference::reference(&p, m);
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     let (c, ready) =

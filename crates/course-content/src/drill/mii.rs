@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::{
     all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProgramProblem, Verdict,
 };
-use crate::gen::GenParams;
+use crate::generate::GenParams;
 use course_engine::engine::mii::{self, Bounds};
 use course_engine::formats::answer;
 use course_engine::formats::diagnostic::Diagnostic;

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use clap::{CommandFactory, Parser};
 use serde::{Serialize, Serializer};
 
-use crate::gen::{self, GenParams};
+use crate::generate::{self, GenParams};
 use course_engine::engine::check::{CheckResult, ViolationKind};
 use course_engine::formats::answer;
 use course_engine::formats::diagnostic::Diagnostic;
@@ -694,7 +694,7 @@ impl<S> ProgramProblem<S> {
 
 /// A generated block or loop body: the seed's program for `kind`.
 fn generated(m: &Machine, params: &GenParams, seed: u64, kind: Kind) -> Program {
-    gen::program(m, params, seed, None, kind).1
+    generate::program(m, params, seed, None, kind).1
 }
 
 /// One value per operation, keyed by label (for JSON).

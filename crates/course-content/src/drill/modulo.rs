@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, ProgramProblem};
-use crate::gen::GenParams;
+use crate::generate::GenParams;
 use course_engine::engine::check;
 use course_engine::engine::mii;
 use course_engine::engine::modulo::IiFacts;
-use course_engine::engine::schedule;
+use course_engine::engine::reference;
 use course_engine::formats::submission;
 use course_engine::model::ids::Cycle;
 use course_engine::model::machine::Machine;
@@ -102,7 +102,7 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
     let p = body(m, params, seed);
     let solution = solution.then(|| {
         let b = mii::analyze(&p, m);
-        let s = schedule::reference(&p, m);
+        let s = reference::reference(&p, m);
         Solution {
             ii: s.ii.unwrap_or(0),
             mii: b.mii,
@@ -122,7 +122,7 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
 pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
     let p = body(m, params, seed);
     let b = mii::analyze(&p, m);
-    let reference = schedule::reference(&p, m);
+    let reference = reference::reference(&p, m);
     let reference_ii = reference.ii.unwrap_or(0);
     let proven = reference.ii_facts.as_ref().is_some_and(IiFacts::proven);
     let sub = submission::parse(text, file);

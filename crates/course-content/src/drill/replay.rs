@@ -1,7 +1,7 @@
 //! The list-scheduling rule replayed over a student's answer: where the
 //! answer first departs from the rule, and why.
 //!
-//! The rule is the one of [`course_engine::engine::sched`]: cycle by cycle, the
+//! The rule is the one of [`course_engine::engine::list`]: cycle by cycle, the
 //! ready operations (every predecessor placed and its latency elapsed) are
 //! tried by decreasing height, ties by source order, and each one that
 //! Fits (Algorithm 23.1.4) is placed. The rule is deterministic, so while
@@ -412,7 +412,7 @@ fn replay_cycle(p: &Program, m: &Machine, reference: &[Cycle], heights: &[u64], 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::{self, GenParams};
+    use crate::generate::{self, GenParams};
     use course_engine::engine::check;
     use course_engine::formats::submission;
     use course_engine::model::program::Kind;
@@ -428,8 +428,9 @@ mod tests {
         .unwrap();
         for m in [Machine::toy(), wide] {
             for seed in 0..150 {
-                let (_, p) = gen::program(&m, &GenParams::block_default(), seed, None, Kind::Block);
-                let s = course_engine::engine::sched::list_schedule(&p, &m);
+                let (_, p) =
+                    generate::program(&m, &GenParams::block_default(), seed, None, Kind::Block);
+                let s = course_engine::engine::list::list_schedule(&p, &m);
                 let mut cycles = s.cycles.clone();
                 cycles.sort_unstable();
                 cycles.dedup();
@@ -458,8 +459,9 @@ mod tests {
     fn every_wrong_answer_has_a_first_departure() {
         let m = Machine::toy();
         for seed in 0..100u64 {
-            let (_, p) = gen::program(&m, &GenParams::block_default(), seed, None, Kind::Block);
-            let s = course_engine::engine::sched::list_schedule(&p, &m);
+            let (_, p) =
+                generate::program(&m, &GenParams::block_default(), seed, None, Kind::Block);
+            let s = course_engine::engine::list::list_schedule(&p, &m);
             let mut rng = course_engine::util::rng::Rng::new(seed);
             let mut text = String::new();
             for x in p.op_ids() {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{
     all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, Verdict,
 };
-use crate::gen::GenParams;
+use crate::generate::GenParams;
 use course_engine::engine::mii::{self, Bounds};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::formats::diagnostic::Diagnostic;

@@ -454,14 +454,14 @@ fn question_answer(
                 names(&Generator::ALL, Generator::name)
             ),
         ),
-        Some(gen) if gen.kind() != kind => site.at_field(
+        Some(g) if g.kind() != kind => site.at_field(
             "kind",
             format!(
                 "{id}: generator `{g}` makes {} questions, not {kind}",
-                gen.kind()
+                g.kind()
             ),
         ),
-        Some(gen) => generator = Some(gen),
+        Some(g) => generator = Some(g),
     }
     if q.answer.is_some() {
         site.at_field(

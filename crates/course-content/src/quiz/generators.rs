@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::gen::GenParams;
+use crate::generate::GenParams;
 use crate::quiz::bank::{Expected, Kind};
 use course_engine::engine::hazard;
 use course_engine::engine::mii;
@@ -163,7 +163,7 @@ fn gen_loop(intro: &str, rng: &mut Rng, tolerance: Ratio) -> Generated {
     let params = GenParams::loop_default();
     let ops = rng.range(5, 8);
     let seed = rng.next_u64();
-    let (text, p) = crate::gen::program(&m, &params, seed, Some(ops), ProgramKind::Loop);
+    let (text, p) = crate::generate::program(&m, &params, seed, Some(ops), ProgramKind::Loop);
     let r = mii::analyze(&p, &m).rthroughput;
     let worked = rthroughput_worked(&p, &m, r);
     let body: String = text

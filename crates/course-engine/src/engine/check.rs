@@ -686,7 +686,7 @@ pub fn write_submission<W: fmt::Write + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::sched::list_schedule;
+    use crate::engine::list::list_schedule;
     use crate::model::program::parse;
 
     const RUNNING: &str = include_str!("../../../../labs/ch23-sched/inputs/running.txt");

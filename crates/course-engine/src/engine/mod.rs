@@ -4,11 +4,10 @@
 #![warn(missing_docs)]
 
 pub mod check;
-pub mod exact;
 pub mod hazard;
+pub mod list;
 pub mod mca;
 pub mod mii;
 pub mod modulo;
+pub mod reference;
 pub mod rtable;
-pub mod sched;
-pub mod schedule;

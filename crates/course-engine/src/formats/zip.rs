@@ -110,7 +110,7 @@ fn u32_at(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
 }
 
-/// The entries of an archive of stored or deflated entries (as [`write`]
+/// The entries of an archive of stored or deflated entries (as [`write()`]
 /// makes them), by its central directory; `None` when it is not one.
 pub fn read(b: &[u8]) -> Option<Vec<Entry>> {
     let end = (0..b.len().saturating_sub(21))

@@ -645,7 +645,7 @@ impl Machine {
         Machine::from_doc(&MachineDoc::from(file), origin)
     }
 
-    /// Validates the full file form in the phases of a [`MachineBuilder`]:
+    /// Validates the full file form in the phases of a `MachineBuilder`:
     /// the top-level numbers, the resources and groups, the classes, their
     /// folded-load forms and zero-idiom variants. The first mistake found,
     /// in that order, is the one reported.

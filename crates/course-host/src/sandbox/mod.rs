@@ -3,7 +3,7 @@
 //!
 //! - [`Isolation::Namespaces`]: new user, pid, mount, network, IPC and UTS
 //!   namespaces made by the kernel for this run alone (the keeper of
-//!   [`helper`]). The program runs as uid 1000 inside, an unprivileged
+//!   `helper`). The program runs as uid 1000 inside, an unprivileged
 //!   uid outside (the grader's own when it is not root; `--sandbox-uid`
 //!   plus the job's slot when it is), with no capability, `no_new_privs`
 //!   and a seccomp filter ([`filter`]). It sees only read-only system

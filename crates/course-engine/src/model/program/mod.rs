@@ -544,7 +544,7 @@ impl Program {
     }
 
     /// The same operations with other dependences: `edges` must keep the
-    /// rule of [`Program::assemble`] (a distance-0 edge points forward in
+    /// rule of `Program::assemble` (a distance-0 edge points forward in
     /// the source); edges that break it are dropped.
     pub fn with_edges(&self, edges: Vec<Edge>) -> Program {
         let edges = edges

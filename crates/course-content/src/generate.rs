@@ -6,11 +6,11 @@
 //! parameters give the same bytes (see [`course_engine::util::rng`]).
 //!
 //! ```
-//! use course::{content::gen, model::machine::Machine};
+//! use course::{content::generate, model::machine::Machine};
 //! let m = Machine::toy();
-//! let params = gen::GenParams::block_default();
-//! let a = gen::block(&m, &params, 7, None);
-//! assert_eq!(a, gen::block(&m, &params, 7, None));
+//! let params = generate::GenParams::block_default();
+//! let a = generate::block(&m, &params, 7, None);
+//! assert_eq!(a, generate::block(&m, &params, 7, None));
 //! assert!(course_engine::model::program::parse(&a, "gen", &m).is_ok());
 //! ```
 
@@ -214,7 +214,7 @@ enum Src {
 /// The lab-format text of a seeded block or loop (what [`program`] parses):
 /// `ops` operations, or a count drawn from `params` when `None`. The
 /// phases: the classes to draw from, the operations drawn one by one
-/// ([`Draft`]), the recurrences of a loop, the text.
+/// (`Draft`), the recurrences of a loop, the text.
 pub fn generate(
     m: &Machine,
     params: &GenParams,

@@ -395,7 +395,7 @@ impl Student {
 /// The students of `dir` (one, or one per sub-folder in name order), as
 /// `mode` says or by the rule of the module documentation, and notes for
 /// the grader.
-pub fn students(dir: &Path, mode: Mode) -> Result<(Vec<Student>, Vec<String>), String> {
+pub fn find(dir: &Path, mode: Mode) -> Result<(Vec<Student>, Vec<String>), String> {
     let (entries, more) = list(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (mode, mut notes) = decide(dir, &entries, mode)?;
     let crowded = (more && mode == Mode::Class).then(|| {
@@ -574,28 +574,28 @@ mod tests {
             std::fs::create_dir_all(d.join(st)).unwrap();
         }
         std::fs::write(d.join("amy").join("a.sched"), "a 0\n").unwrap();
-        let (list, _) = students(&d, Mode::Detect).unwrap();
+        let (list, _) = find(&d, Mode::Detect).unwrap();
         let names: Vec<&str> = list.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["amy", "zoe"]);
         let read = list[0].read(&["a", "b"], LIMIT);
         assert_eq!(read[0], Ok("a 0\n".to_string()));
         assert_eq!(student(read[1].clone()), "no submission file b.sched");
         // A folder with .sched files is one student.
-        let (one, _) = students(&d.join("amy"), Mode::Detect).unwrap();
+        let (one, _) = find(&d.join("amy"), Mode::Detect).unwrap();
         assert_eq!(one[0].name, "amy");
         // An empty folder is nothing to grade.
-        assert!(students(&d.join("zoe"), Mode::Detect).is_err());
+        assert!(find(&d.join("zoe"), Mode::Detect).is_err());
         // A stray .sched at the class root is an error naming it…
         std::fs::write(d.join("running.sched"), "c 0\n").unwrap();
-        let e = students(&d, Mode::Detect).unwrap_err();
+        let e = find(&d, Mode::Detect).unwrap_err();
         assert!(e.contains("also running.sched at its top"), "{e}");
         // …unless the mode is explicit.
-        let (list, notes) = students(&d, Mode::Class).unwrap();
+        let (list, notes) = find(&d, Mode::Class).unwrap();
         assert_eq!(list.len(), 2);
         assert!(notes[0].contains("running.sched"), "{notes:?}");
         // A link in place of a student folder is refused, never followed.
         std::os::unix::fs::symlink(d.join("amy"), d.join("bob")).unwrap();
-        let (list, _) = students(&d, Mode::Class).unwrap();
+        let (list, _) = find(&d, Mode::Class).unwrap();
         let why = "bob is a symbolic link: links are not followed, so nothing in it is graded";
         assert_eq!(list[1].dir, Err(Refusal::Student(why.into())));
         assert_eq!(student(list[1].read(&["a"], LIMIT).remove(0)), why);
@@ -617,7 +617,7 @@ mod tests {
         // However the folder is ordered, every submission is read.
         let read = read_student(&amy, &["a", "b"], LIMIT);
         assert!(read.iter().all(Result::is_ok), "{read:?}");
-        let notes = match students(&d, Mode::Class) {
+        let notes = match find(&d, Mode::Class) {
             Ok((_, notes)) => notes,
             Err(e) => vec![e],
         };

@@ -4,15 +4,15 @@
 //! the drills all ask here.
 //!
 //! ```
-//! use course::{engine::schedule, model::machine::Machine, model::program};
+//! use course::{engine::reference, model::machine::Machine, model::program};
 //! let m = Machine::toy();
 //! let p = program::parse("loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n", "l.txt", &m).unwrap();
-//! let s = schedule::reference(&p, &m);
+//! let s = reference::reference(&p, &m);
 //! assert_eq!(s.ii, Some(4));
 //! ```
 
+use crate::engine::list;
 use crate::engine::modulo::{self, IiFacts};
-use crate::engine::sched;
 use crate::model::ids::Cycle;
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
@@ -37,17 +37,17 @@ pub struct Schedule {
 }
 
 /// The reference schedule of `p` on `m`, a loop's exact search with its
-/// default budget ([`crate::engine::exact::DEFAULT_NODES`]).
+/// default budget ([`crate::engine::modulo::exact::DEFAULT_NODES`]).
 pub fn reference(p: &Program, m: &Machine) -> Schedule {
-    reference_with(p, m, crate::engine::exact::DEFAULT_NODES)
+    reference_with(p, m, crate::engine::modulo::exact::DEFAULT_NODES)
 }
 
-/// [`reference`] with `nodes` search nodes for a loop's exact search
+/// [`reference()`] with `nodes` search nodes for a loop's exact search
 /// (`course schedule --search-nodes`); a block ignores it.
 pub fn reference_with(p: &Program, m: &Machine, nodes: u64) -> Schedule {
     match p.kind() {
         Kind::Block => {
-            let s = sched::list_schedule(p, m);
+            let s = list::list_schedule(p, m);
             Schedule {
                 cycles: s.cycles,
                 length: s.length,
@@ -59,7 +59,7 @@ pub fn reference_with(p: &Program, m: &Machine, nodes: u64) -> Schedule {
         }
         Kind::Loop => {
             let s = modulo::modulo_schedule_with(p, m, nodes);
-            let length = sched::schedule_length(p, m, &s.cycles);
+            let length = list::schedule_length(p, m, &s.cycles);
             Schedule {
                 ii_facts: Some(s.facts()),
                 cycles: s.cycles,

@@ -16,11 +16,11 @@
 //! schedule is `O(n log n + n·ρ)`.
 //!
 //! ```
-//! use course::{model::machine::Machine, model::program, engine::sched};
+//! use course::{model::machine::Machine, model::program, engine::list};
 //! let m = Machine::toy();
 //! let src = "block b\na: r1 = load [x]\nb: r2 = mul r1, 2\n";
 //! let p = program::parse(src, "b.txt", &m).unwrap();
-//! let s = sched::list_schedule(&p, &m);
+//! let s = list::list_schedule(&p, &m);
 //! assert_eq!(s.cycles, vec![0, 3]);
 //! assert_eq!(s.length, 6);
 //! ```

@@ -37,13 +37,15 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::engine::exact::{self, Proof};
+pub mod exact;
+
+use crate::engine::list;
 use crate::engine::mii;
 use crate::engine::rtable::{GlobalTable, ModuloTable};
-use crate::engine::sched;
 use crate::model::ids::{ClassId, Cycle, OpId};
 use crate::model::machine::Machine;
 use crate::model::program::Program;
+use exact::Proof;
 
 /// Steps per operation allowed for one II (Rau's BudgetRatio).
 pub const BUDGET_RATIO: usize = 6;
@@ -113,7 +115,7 @@ impl IiFacts {
 pub enum Minimality {
     /// II = MII: no modulo schedule does better (Lesson 23.6).
     Mii,
-    /// The exact search ([`crate::engine::exact`]) showed every II from
+    /// The exact search ([`crate::engine::modulo::exact`]) showed every II from
     /// MII to II − 1 infeasible.
     Proven,
     /// Iterative modulo scheduling's answer, not searched further: the
@@ -429,7 +431,7 @@ pub fn iterative(p: &Program, m: &Machine) -> ModuloSchedule {
     let mii = bounds.mii.max(1);
     // An II at which the body, list-scheduled once, never overlaps itself:
     // always feasible, so the search has an end.
-    let flat = sched::list_schedule(p, m);
+    let flat = list::list_schedule(p, m);
     let max_lat = p
         .ops()
         .iter()

@@ -2,11 +2,11 @@
 //! the drill parameters (built in, or from `--course-dir`).
 
 use crate::content::data::Source;
-use crate::content::gen::{self, GenParams};
+use crate::content::generate::{self, GenParams};
 use crate::model::machine::Machine;
 use crate::model::program::Kind;
 
-pub use crate::view::gen::GenOutput;
+pub use crate::view::generate::GenOutput;
 
 /// The parameter file of each kind: the drill that uses such inputs.
 fn params_path(kind: Kind) -> &'static str {
@@ -42,13 +42,13 @@ pub fn run(
 ) -> Result<GenOutput, String> {
     let params = params(source, kind)?;
     if let Some(n) = ops {
-        if n == 0 || n > gen::MAX_OPS {
-            return Err(format!("--ops must be between 1 and {}", gen::MAX_OPS));
+        if n == 0 || n > generate::MAX_OPS {
+            return Err(format!("--ops must be between 1 and {}", generate::MAX_OPS));
         }
     }
     let text = match kind {
-        Kind::Block => gen::block(m, &params, seed, ops),
-        Kind::Loop => gen::loop_body(m, &params, seed, ops),
+        Kind::Block => generate::block(m, &params, seed, ops),
+        Kind::Loop => generate::loop_body(m, &params, seed, ops),
     };
     Ok(GenOutput { kind, seed, text })
 }
@@ -67,7 +67,7 @@ mod tests {
         );
         assert!(a.text.contains(&format!(
             "loop {}\n",
-            crate::content::gen::name(7, Kind::Loop)
+            crate::content::generate::name(7, Kind::Loop)
         )));
         assert!(crate::model::program::parse(&a.text, "g", &m).is_ok());
         let e = run(&Source::Embedded, Kind::Block, Some(0), 7, &m).unwrap_err();
