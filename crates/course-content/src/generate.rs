@@ -6,7 +6,8 @@
 //! parameters give the same bytes (see [`course_engine::util::rng`]).
 //!
 //! ```
-//! use course::{content::generate, model::machine::Machine};
+//! use course_content::generate;
+//! use course_engine::model::machine::Machine;
 //! let m = Machine::toy();
 //! let params = generate::GenParams::block_default();
 //! let a = generate::block(&m, &params, 7, None);

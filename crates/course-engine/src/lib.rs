@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use course_engine::engine::{check, mii, list};
-//! use course_engine::formats::submission::Submission;
+//! use course_engine::formats::submission;
 //! use course_engine::model::machine::Machine;
 //! use course_engine::model::program;
 //!
@@ -31,7 +31,7 @@
 //!
 //! // The grader's side: the schedule is resource-feasible and meets every latency.
 //! let text = check::submission_text(&p, &s.cycles, None);
-//! let sub = Submission::parse(&text, "tiny.sched").unwrap();
+//! let sub = submission::parse(&text, "tiny.sched");
 //! assert!(check::check(&p, &m, &sub).violations.is_empty());
 //!
 //! // Bounds of a loop (Theorem 23.1.12): ResMII, RecMII and MII.

@@ -17,7 +17,7 @@
 //! bounded size afterwards.
 //!
 //! ```
-//! use course::{engine::check, model::machine::Machine, model::program};
+//! use course_engine::{engine::check, model::machine::Machine, model::program};
 //! let m = Machine::toy();
 //! let p = program::parse("block b\na: r1 = load [x]\nb: r2 = add r1, 1\n", "b.txt", &m).unwrap();
 //! let sub = course_engine::formats::submission::parse("a 0\nb 2\n", "b.sched");

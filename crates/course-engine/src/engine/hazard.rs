@@ -16,7 +16,7 @@
 //! {0, 2}`.
 //!
 //! ```
-//! use course::{engine::hazard, model::machine::Machine};
+//! use course_engine::{engine::hazard, model::machine::Machine};
 //! let m = Machine::toy();
 //! let mul = m.resource_by_name("mul").unwrap();
 //! let (div, mulc) = (m.class_by_opcode("div").unwrap(), m.class_by_opcode("mul").unwrap());

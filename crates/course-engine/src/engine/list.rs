@@ -16,7 +16,7 @@
 //! schedule is `O(n log n + n·ρ)`.
 //!
 //! ```
-//! use course::{model::machine::Machine, model::program, engine::list};
+//! use course_engine::{model::machine::Machine, model::program, engine::list};
 //! let m = Machine::toy();
 //! let src = "block b\na: r1 = load [x]\nb: r2 = mul r1, 2\n";
 //! let p = program::parse(src, "b.txt", &m).unwrap();

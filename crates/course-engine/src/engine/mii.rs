@@ -10,7 +10,7 @@
 //! elementary circuits and exists to check the fast algorithm on small loops.
 //!
 //! ```
-//! use course::{model::machine::Machine, model::program, engine::mii};
+//! use course_engine::{model::machine::Machine, model::program, engine::mii};
 //! let m = Machine::toy();
 //! let src = "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n";
 //! let p = program::parse(src, "l.txt", &m).unwrap();

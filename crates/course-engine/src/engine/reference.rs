@@ -4,7 +4,7 @@
 //! the drills all ask here.
 //!
 //! ```
-//! use course::{engine::reference, model::machine::Machine, model::program};
+//! use course_engine::{engine::reference, model::machine::Machine, model::program};
 //! let m = Machine::toy();
 //! let p = program::parse("loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n", "l.txt", &m).unwrap();
 //! let s = reference::reference(&p, &m);

@@ -45,7 +45,7 @@
 //! On the toy machine a div holds the multiplier in its cycles 0–3:
 //!
 //! ```
-//! use course::{engine::rtable::{GlobalTable, WindowTable}, model::ids::OpId, model::machine::Machine};
+//! use course_engine::{engine::rtable::{GlobalTable, WindowTable}, model::ids::OpId, model::machine::Machine};
 //! let m = Machine::toy();
 //! let div = m.class_by_opcode("div").unwrap();
 //! let mul = m.class_by_opcode("mul").unwrap();

@@ -23,7 +23,7 @@
 //! retires at `R ≥ X + 1`. Total Cycles is the last `R` plus one.
 //!
 //! ```
-//! use course::{model::machine::Machine, engine::mca, model::program};
+//! use course_engine::{model::machine::Machine, engine::mca, model::program};
 //! let m = Machine::toy();
 //! let p = program::parse("block t\na: r1 = load [x]\nb: r2 = add r1, 1\n", "t", &m).unwrap();
 //! let r = mca::simulate(&p, &m, &mca::Options { iterations: 1, timeline_iterations: 1 }).unwrap();

@@ -51,7 +51,7 @@
 //! complete: when it ends without a schedule, none exists at that II.
 //!
 //! ```
-//! use course::{engine::modulo::exact, model::machine::Machine, model::program};
+//! use course_engine::{engine::modulo::exact, model::machine::Machine, model::program};
 //! let m = Machine::toy();
 //! // Two multiplies on a recurrence of latency 6: II 6 works, 5 cannot.
 //! let p = program::parse("loop l\na: r1 = mul r2, 3\nb: r2 = mul r1, 3\n", "l", &m).unwrap();

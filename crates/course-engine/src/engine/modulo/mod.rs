@@ -25,7 +25,7 @@
 //! feasible modulo II: [`crate::engine::check::check_cycles`] accepts it (tested).
 //!
 //! ```
-//! use course::{model::machine::Machine, model::program, engine::modulo};
+//! use course_engine::{model::machine::Machine, model::program, engine::modulo};
 //! let m = Machine::toy();
 //! let src = "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n";
 //! let p = program::parse(src, "l.txt", &m).unwrap();
