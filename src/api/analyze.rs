@@ -3,14 +3,47 @@
 
 use std::sync::Arc;
 
+use serde::Serialize;
+
 use crate::engine::list;
-use crate::engine::mii::{self, BoundsInfo};
+use crate::engine::mii::{self, Bounds, BoundsInfo, RecurrenceInfo, UsageInfo};
 use crate::formats::diagnostic::Diagnostics;
 use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
 use crate::model::machine::Machine;
-use crate::model::program::{self, Program};
+use crate::model::program::{self, Kind, Program};
 
-pub use crate::view::analyze::AnalyzeOutput;
+/// The analysis of an input: the input itself (product.md §6), heights over
+/// distance-0 edges, and the bounds of Lesson 23.6 and Theorem 23.1.12.
+/// Fields are declared in alphabetical order, the order JSON objects print
+/// their keys in; the operations, edges, machine and heights are written
+/// straight from the program and machine when serialised.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalyzeOutput<'m> {
+    /// The Theorem 23.1.12 bound, as a fraction.
+    pub bound: String,
+    pub critical_recurrence: Option<RecurrenceInfo>,
+    pub edges: EdgesJson,
+    /// Label → height (in source order: `heights.values()`).
+    pub heights: LabelMap<u64>,
+    pub kind: Kind,
+    pub machine: MachineJson<&'m Machine>,
+    pub mii: u64,
+    pub name: String,
+    pub ops: OpsJson<&'m Machine>,
+    pub rec_mii: u64,
+    pub res_mii: u64,
+    /// Definition 23.1.10, as a fraction.
+    pub rthroughput: String,
+    pub usage: Vec<UsageInfo>,
+    /// The input, for the text view.
+    #[serde(skip)]
+    pub program: Arc<Program>,
+    #[serde(skip)]
+    pub model: &'m Machine,
+    /// The bounds with ids and exact fractions, for the text view.
+    #[serde(skip)]
+    pub bounds: Bounds,
+}
 
 /// Parses the lab-format `text` (named `origin` in diagnostics) and
 /// analyzes it on `m`.
@@ -72,8 +105,6 @@ mod tests {
             (vec!["a".to_string(), "b".into()], 4, 1)
         );
         assert_eq!(a.heights.get("a"), Some(&4));
-        let t = crate::view::analyze::text(&a);
-        assert!(t.contains("RecMII = 4\n"), "{t}");
         let j = serde_json::to_string(&a).unwrap();
         let v: serde_json::Value = serde_json::from_str(&j).unwrap();
         assert_eq!(j, v.to_string(), "keys print sorted");

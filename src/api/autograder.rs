@@ -9,15 +9,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::api::grade::RunRequest;
+use serde::Serialize;
+
+use crate::api::grade::{fenced, gradescope_student, Feedback, Gradescope, RunRequest};
 use crate::content::data::Source;
 use crate::content::lab::{self, Lab, StudentReport};
 use crate::formats::zip;
 use crate::host::autograder as disk;
 use crate::host::run;
 use crate::host::students::Mode;
-pub use crate::view::autograder::{Bundle, BundleFile, Outcome};
-use crate::view::grade::{fenced, gradescope_student, Gradescope};
 
 /// How the student's work is graded: the `.sched` files of the upload, or
 /// a scheduler of theirs that the autograder runs.
@@ -30,6 +30,33 @@ pub struct RunConfig {
     pub secret: Option<String>,
     /// The limit flags, as `course grade` takes them (`--time-limit=10`).
     pub limits: Vec<String>,
+}
+
+/// One file of the bundle. Fields in alphabetical order.
+#[derive(Clone, Debug, Serialize)]
+pub struct BundleFile {
+    pub bytes: u64,
+    /// Unix permissions, octal.
+    pub mode: String,
+    pub name: String,
+}
+
+/// What `course autograder gradescope` wrote. Fields in alphabetical order.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bundle {
+    pub files: Vec<BundleFile>,
+    pub lab: String,
+    pub out: String,
+}
+
+/// What `run_autograder` did. Fields in alphabetical order.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    /// Details for the instructor.
+    pub log: Vec<String>,
+    pub results: Gradescope,
+    /// Where `results.json` was written, or why it could not be.
+    pub written: Result<String, String>,
 }
 
 /// A request for a bundle.
@@ -197,11 +224,18 @@ fn failed() -> Gradescope {
 }
 
 /// Grades the upload in `ROOT/submission` on the lab `name` and writes
-/// `ROOT/results/results.json`, whatever happens.
-pub fn run(source: &Source, name: &str, root: &Path, req: Option<&RunRequest>) -> Outcome {
+/// `ROOT/results/results.json`, whatever happens; each test's text is
+/// `feedback` (the text view's, `course::view::grade::feedback`).
+pub fn run(
+    source: &Source,
+    name: &str,
+    root: &Path,
+    req: Option<&RunRequest>,
+    feedback: Feedback,
+) -> Outcome {
     let mut log = Vec::new();
     let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        grade_upload(source, name, root, req)
+        grade_upload(source, name, root, req, feedback)
     }));
     let results = match graded {
         Ok(Ok(r)) => r,
@@ -228,6 +262,7 @@ fn grade_upload(
     name: &str,
     root: &Path,
     req: Option<&RunRequest>,
+    feedback: Feedback,
 ) -> Result<Gradescope, String> {
     let upload = root.join("submission");
     let mut notes = Vec::new();
@@ -270,7 +305,7 @@ fn grade_upload(
         notes.insert(0, "The submission is empty: no file was uploaded.".into());
     }
     let st = StudentReport::new("submission", report.inputs);
-    Ok(gradescope_student(&lab, &st, &notes))
+    Ok(gradescope_student(&lab, &st, &notes, feedback))
 }
 
 /// The names the lab expects and what the upload holds, for a submission

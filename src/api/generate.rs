@@ -1,12 +1,22 @@
 //! `course gen`: a seeded random block or loop in lab format, drawn with
 //! the drill parameters (built in, or from `--course-dir`).
 
+use serde::Serialize;
+
 use crate::content::data::Source;
 use crate::content::generate::{self, GenParams};
 use crate::model::machine::Machine;
 use crate::model::program::Kind;
 
-pub use crate::view::generate::GenOutput;
+/// A seeded random block or loop. Fields are declared in alphabetical order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GenOutput {
+    pub kind: Kind,
+    /// The seed that reproduces it.
+    pub seed: u64,
+    /// The input in lab format, with a header comment naming the seed.
+    pub text: String,
+}
 
 /// The parameter file of each kind: the drill that uses such inputs.
 fn params_path(kind: Kind) -> &'static str {

@@ -1,14 +1,17 @@
 //! `course grade`: one submission on one input, or a student or class
 //! folder on a whole lab.
 
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::Path;
+
+use serde::{Serialize, Serializer};
 
 #[cfg(unix)]
 use crate::content::data::Source;
-#[cfg(unix)]
-use crate::content::lab::StudentReport;
-use crate::content::lab::{self, Lab, LabInput, Unread};
+use crate::content::lab::{self, InputReport, Lab, LabInput, StudentReport, Unread};
 use crate::formats::diagnostic::Diagnostics;
+use crate::host::roster::Roster;
 #[cfg(target_os = "linux")]
 use crate::host::run::RunSpec;
 #[cfg(target_os = "linux")]
@@ -20,7 +23,78 @@ use crate::model::program;
 #[cfg(unix)]
 use crate::util::text::escape_name;
 
-pub use crate::view::grade::{Grades, InputGrade};
+/// Every student graded on a lab (`course grade --lab NAME DIR`). Serializes
+/// as `{"students": [...]}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Grades {
+    pub students: Vec<StudentReport>,
+    /// The lab, for the feedback views.
+    #[serde(skip)]
+    pub lab: Lab,
+    /// Notes for the grader (entries ignored), printed on standard error.
+    #[serde(skip)]
+    pub notes: Vec<String>,
+    /// A warning that heads the report (the students' programs ran
+    /// without a sandbox).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+impl Grades {
+    /// True when every submitted schedule is valid.
+    pub fn valid(&self) -> bool {
+        self.students.iter().all(StudentReport::valid)
+    }
+
+    /// Every grading error as `student: input: why`.
+    pub fn grading_errors(&self) -> Vec<String> {
+        self.students
+            .iter()
+            .flat_map(|st| {
+                st.grading_errors()
+                    .map(move |(input, why)| format!("{}: {input}: {why}", st.student))
+            })
+            .collect()
+    }
+}
+
+/// One submission graded on one input (`course grade INPUT SUBMISSION`).
+/// Serializes as that input's report.
+#[derive(Clone, Debug)]
+pub struct InputGrade {
+    grades: Grades,
+}
+
+impl InputGrade {
+    /// The grade of `student`'s submission on the only input of `lab`.
+    pub fn new(lab: Lab, student: &str, report: InputReport) -> InputGrade {
+        InputGrade {
+            grades: Grades {
+                students: vec![StudentReport::new(student, vec![report])],
+                lab,
+                notes: Vec::new(),
+                warning: None,
+            },
+        }
+    }
+
+    /// The input's report.
+    pub fn report(&self) -> &InputReport {
+        &self.grades.students[0].inputs[0]
+    }
+
+    /// The same grade as a one-student, one-input [`Grades`], for the text,
+    /// CSV and Gradescope views.
+    pub fn grades(&self) -> &Grades {
+        &self.grades
+    }
+}
+
+impl Serialize for InputGrade {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.report().serialize(s)
+    }
+}
 
 /// The points of an input graded on its own.
 pub const SINGLE_POINTS: f64 = 10.0;
@@ -177,7 +251,7 @@ pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades
 /// report names their kinds only).
 pub fn class_report(
     g: &Grades,
-    roster: Option<&crate::view::grade::Roster>,
+    roster: Option<&Roster>,
 ) -> crate::content::class_report::ClassReport {
     let entries: Option<Vec<(String, String)>> = roster.map(|r| {
         r.entries
@@ -186,6 +260,122 @@ pub fn class_report(
             .collect()
     });
     crate::content::class_report::class_report(&g.lab, &g.students, entries.as_deref())
+}
+
+/// Gradescope's `results.json` for one student. Fields are declared in
+/// alphabetical order. Outputs are Markdown with the text in a fenced
+/// block, so tables stay monospace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Gradescope {
+    pub output: String,
+    pub output_format: &'static str,
+    pub score: f64,
+    pub test_output_format: &'static str,
+    pub tests: Vec<GradescopeTest>,
+}
+
+/// One input as a Gradescope test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GradescopeTest {
+    pub max_score: f64,
+    pub name: String,
+    /// The feedback text.
+    pub output: String,
+    pub score: f64,
+    /// `passed` or `failed`.
+    pub status: &'static str,
+    /// `visible`: students see every test.
+    pub visibility: &'static str,
+}
+
+/// One student's results, or an object of them keyed by student.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum GradescopeResults {
+    Student(Gradescope),
+    Class(BTreeMap<String, Gradescope>),
+}
+
+/// `text` in a Markdown code fence longer than any run of backticks in it.
+pub fn fenced(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    format!("{fence}text\n{body}\n{fence}\n")
+}
+
+/// The feedback text of one input, as a Gradescope test shows it: the text
+/// view's (`course::view::grade::feedback`), passed in by the caller, since
+/// rendering is the views' business.
+pub type Feedback = fn(&Lab, &InputReport) -> String;
+
+/// One student's Gradescope results; `notes` come first in the overall
+/// output (what was found in the submission, near misses), and each
+/// input's test has `feedback` as its text.
+pub fn gradescope_student(
+    lab: &Lab,
+    st: &StudentReport,
+    notes: &[String],
+    feedback: Feedback,
+) -> Gradescope {
+    let mut output = String::new();
+    for n in notes {
+        output.push_str(n);
+        output.push('\n');
+    }
+    let _ = writeln!(
+        output,
+        "{}: {}/{} ({} of {} inputs valid)",
+        st.student,
+        st.score,
+        st.max_score,
+        st.inputs.iter().filter(|i| i.valid).count(),
+        st.inputs.len()
+    );
+    Gradescope {
+        output: fenced(&output),
+        output_format: "md",
+        // Never above the maximum, whatever a report holds.
+        score: st.score.clamp(0.0, st.max_score),
+        test_output_format: "md",
+        tests: st
+            .inputs
+            .iter()
+            .map(|i| GradescopeTest {
+                max_score: i.max_score,
+                name: i.input.clone(),
+                output: fenced(&feedback(lab, i)),
+                score: i.score.clamp(0.0, i.max_score),
+                status: if i.valid { "passed" } else { "failed" },
+                visibility: "visible",
+            })
+            .collect(),
+    }
+}
+
+/// Gradescope's results: one student's object, or (for a class, an export
+/// for the grader's records, not something to upload) an object of them
+/// keyed by student name; each test's text is `feedback`.
+pub fn gradescope(g: &Grades, feedback: Feedback) -> GradescopeResults {
+    match g.students.as_slice() {
+        [st] => GradescopeResults::Student(gradescope_student(&g.lab, st, &[], feedback)),
+        students => GradescopeResults::Class(
+            students
+                .iter()
+                .map(|st| {
+                    (
+                        st.student.clone(),
+                        gradescope_student(&g.lab, st, &[], feedback),
+                    )
+                })
+                .collect(),
+        ),
+    }
 }
 
 /// The most hidden inputs a `--run` may ask for (the lab's own bound).
@@ -480,5 +670,11 @@ mod tests {
             .contains("bob is a symbolic link"));
         assert_eq!(student(&l, "amy", &dir.join("amy")), *amy);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn fences_outlast_backticks() {
+        assert_eq!(fenced("a\n"), "```text\na\n```\n");
+        assert!(fenced("x ```` y").starts_with("`````text\n"));
     }
 }

@@ -3,16 +3,268 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::mca::{self, McaError, Options};
+use crate::engine::mca::{self, McaError, Options, Report};
 use std::borrow::Cow;
+
+use serde::Serialize;
 
 use crate::formats::diagnostic::{Diagnostic, Diagnostics};
 use crate::model::asm;
+use crate::model::ids::Cycle;
 use crate::model::machine::Machine;
-use crate::model::program;
-use crate::view::mca::{InstructionPressure, InstructionRow, PressureOutput, TimelineRow};
+use crate::model::program::{self, Program};
+use crate::util::ratio::Ratio;
 
-pub use crate::view::mca::{McaOutput, TablesOutput, Views};
+/// Which views follow the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Views {
+    /// Which bound of Theorem 23.1.12 binds (`--bottleneck`).
+    pub bottleneck: bool,
+    pub instruction_info: bool,
+    pub resource_pressure: bool,
+    pub timeline: bool,
+}
+
+/// The bottleneck section as data ([`crate::engine::mca::bottleneck`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct BottleneckView {
+    /// `resource` or `recurrence`.
+    pub binding: String,
+    /// The bound's value, as a fraction.
+    pub bound: String,
+    /// How far above the bound the simulation ends, in percent (rounded to
+    /// tenths).
+    pub percent_above: f64,
+    /// Simulated cycles per iteration, rounded to cents.
+    pub per_iteration: f64,
+    /// Cycles per iteration once the pipeline is full (rounded to cents):
+    /// what the bound is compared with.
+    pub steady: f64,
+    /// RThroughput, as a fraction.
+    pub resource_bound: String,
+    /// The busiest resource, when it binds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// ℓ(Z)/d(Z) of the critical recurrence, as a fraction (0 without one).
+    pub recurrence_bound: String,
+    /// The instructions behind the bound: the recurrence in cycle order,
+    /// or the resource's users with their cycles per iteration.
+    pub instructions: Vec<BottleneckStep>,
+    /// What would lift the bound.
+    pub advice: String,
+}
+
+/// One instruction behind a bound.
+#[derive(Clone, Debug, Serialize)]
+pub struct BottleneckStep {
+    /// Cycles: the edge's latency to the next (a recurrence), or the cycles
+    /// booked per iteration (a resource).
+    pub cycles: u64,
+    /// Iterations the edge spans (a recurrence only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u64>,
+    pub instruction: String,
+}
+
+/// The bottleneck of `b` as data, instructions named by `texts`.
+pub fn bottleneck_view(
+    p: &Program,
+    m: &Machine,
+    b: &crate::engine::mca::bottleneck::Bottleneck,
+    texts: &[String],
+) -> BottleneckView {
+    use crate::engine::mca::bottleneck::Binding;
+    let round = |x: f64, k: f64| (x * k).round() / k;
+    let name = |o: crate::model::ids::OpId| texts.get(o.index()).cloned().unwrap_or_default();
+    let (binding, resource, instructions, advice) = match &b.binding {
+        Binding::Recurrence(z) => {
+            let steps: Vec<BottleneckStep> = z
+                .edges
+                .iter()
+                .map(|&e| {
+                    let e = &p.edges()[e as usize];
+                    BottleneckStep {
+                        cycles: u64::from(e.latency),
+                        distance: Some(u64::from(e.distance)),
+                        instruction: expand_tabs(&name(e.from)),
+                    }
+                })
+                .collect();
+            let two = Ratio::new(z.latency, 2 * z.distance);
+            let advice = if two >= b.resource_bound {
+                format!(
+                    "break the chain: k independent accumulators (or chains) divide ℓ/d by k; with 2 it would be {}, until the resource bound {} binds",
+                    two.decimal1(),
+                    b.resource_bound.decimal1()
+                )
+            } else {
+                format!(
+                    "break the chain: with 2 independent accumulators (or chains) the resource bound {} binds instead",
+                    b.resource_bound.decimal1()
+                )
+            };
+            ("recurrence", None, steps, advice)
+        }
+        Binding::Resource {
+            resource, users, ..
+        } => {
+            let r = m.resource(*resource).name.clone();
+            let steps = users
+                .iter()
+                .map(|&(o, c)| BottleneckStep {
+                    cycles: c,
+                    distance: None,
+                    instruction: expand_tabs(&name(o)),
+                })
+                .collect();
+            let advice = if *resource == crate::model::ids::ResourceId(0) {
+                "fewer micro-ops per iteration (a folded form, fewer instructions): more iterations in flight do not lift a dispatch bound".to_string()
+            } else {
+                format!(
+                    "fewer cycles on {r}: fewer of its users, or forms that hold it for fewer cycles or use another unit; unrolling and more accumulators do not lift a resource bound"
+                )
+            };
+            ("resource", Some(r), steps, advice)
+        }
+    };
+    BottleneckView {
+        binding: binding.into(),
+        bound: b.bound().fraction_string(),
+        percent_above: round(b.above * 100.0, 10.0),
+        per_iteration: round(b.per_iteration, 100.0),
+        steady: round(b.steady, 100.0),
+        resource_bound: b.resource_bound.fraction_string(),
+        resource,
+        recurrence_bound: b.recurrence_bound.fraction_string(),
+        instructions,
+        advice,
+    }
+}
+
+/// A simulation with llvm-mca's summary fields and the views asked for.
+/// Fields are declared in alphabetical order, the order JSON objects print
+/// their keys in; a view not asked for is absent.
+#[derive(Clone, Debug, Serialize)]
+pub struct McaOutput<'m> {
+    /// Definition 23.1.10.
+    pub block_rthroughput: f64,
+    /// The Theorem 23.1.12 bound, as a fraction.
+    pub bound: String,
+    pub dispatch_width: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bottleneck: Option<BottleneckView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instruction_info: Option<Vec<InstructionRow>>,
+    pub instructions: u64,
+    /// Instructions per cycle, rounded to cents.
+    pub ipc: f64,
+    pub iterations: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_pressure: Option<PressureOutput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Vec<TimelineRow>>,
+    pub total_cycles: u64,
+    pub total_uops: u64,
+    /// Rounded to cents.
+    pub uops_per_cycle: f64,
+    /// The body, for the text views.
+    #[serde(skip)]
+    pub program: Program,
+    /// What the views call each instruction (its `# asm:` text or the
+    /// operation as written).
+    #[serde(skip)]
+    pub texts: Vec<String>,
+    #[serde(skip)]
+    pub model: &'m Machine,
+    /// Assembly instructions left out (`--skip-unsupported`), each as
+    /// `file:line:column: why`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+    /// The simulation itself (unrounded figures, timeline stamps).
+    #[serde(skip)]
+    pub report: Report,
+}
+
+/// One row of the instruction-info view: llvm-mca's `--instruction-tables=full`
+/// columns `[1]`–`[9]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InstructionRow {
+    /// `[7]`: the latency a consumer sees through its best ReadAdvance.
+    pub bypass_latency: u32,
+    pub instruction: String,
+    /// `[2]`: the largest write latency.
+    pub latency: u32,
+    pub may_load: bool,
+    pub may_store: bool,
+    /// `[9]`: the class (named after the LLVM opcode in the built-in models).
+    pub opcode: String,
+    /// `[8]`: each resource booked and every group containing it, with
+    /// ReleaseAtCycles in brackets when more than one.
+    pub resources: Vec<String>,
+    /// `[3]`.
+    pub rthroughput: f64,
+    /// `[1]`.
+    pub uops: u32,
+}
+
+/// Resource pressure keyed by resource name: cycles per iteration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PressureOutput {
+    pub by_instruction: Vec<InstructionPressure>,
+    pub per_iteration: BTreeMap<String, f64>,
+}
+
+/// One instruction's pressure.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InstructionPressure {
+    pub instruction: String,
+    pub pressure: BTreeMap<String, f64>,
+}
+
+/// The life of one recorded instance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimelineRow {
+    pub dispatch: Cycle,
+    pub executed: Cycle,
+    /// Index of the operation in the body.
+    pub index: usize,
+    pub issue: Cycle,
+    pub iteration: u64,
+    pub retire: Cycle,
+}
+
+/// Tab stops of [`expand_tabs`].
+pub const TAB_STOP: usize = 4;
+
+/// Expands tabs to the next multiple of [`TAB_STOP`] columns, the way the
+/// §7 boxes of Lesson 23.1 show llvm-mca's output (llvm-mca prints a tab
+/// after each mnemonic).
+pub fn expand_tabs(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut col = 0;
+    for ch in line.chars() {
+        if ch == '\t' {
+            let n = TAB_STOP - col % TAB_STOP;
+            out.extend(std::iter::repeat_n(' ', n));
+            col += n;
+        } else {
+            out.push(ch);
+            col += 1;
+        }
+    }
+    out
+}
+
+/// What the model says about each instruction, without simulating
+/// (llvm-mca's `--instruction-tables`).
+#[derive(Clone, Debug, Serialize)]
+pub struct TablesOutput {
+    pub instruction_info: Vec<InstructionRow>,
+    pub resource_pressure: PressureOutput,
+    /// What the views call each instruction.
+    #[serde(skip)]
+    pub texts: Vec<String>,
+}
 
 /// What to simulate and which views to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +496,7 @@ pub fn run<'m>(
     });
     let bottleneck = views.bottleneck.then(|| {
         let b = mca::bottleneck::bottleneck(&p, m, &r);
-        crate::view::mca::bottleneck_view(&p, m, &b, &texts)
+        bottleneck_view(&p, m, &b, &texts)
     });
     Ok(McaOutput {
         bottleneck,
@@ -298,11 +550,6 @@ mod tests {
         assert_eq!(
             out.resource_pressure.as_ref().unwrap().per_iteration["mem"],
             1.0
-        );
-        let t = crate::view::mca::text(&out);
-        assert!(
-            t.contains("Timeline view:") && t.contains("Instruction Info:"),
-            "{t}"
         );
         req.iterations = 0;
         assert!(matches!(

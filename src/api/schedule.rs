@@ -4,13 +4,44 @@
 
 use std::sync::Arc;
 
+use serde::Serialize;
+
+use crate::engine::modulo::IiFacts;
 use crate::engine::reference;
 use crate::formats::diagnostic::Diagnostics;
+use crate::model::ids::Cycle;
 use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
 use crate::model::machine::Machine;
-use crate::model::program::{self, Program};
+use crate::model::program::{self, Kind, Program};
 
-pub use crate::view::schedule::ScheduleOutput;
+/// The reference schedule of an input (product.md §6). Fields are declared
+/// in alphabetical order, the order JSON objects print their keys in; the
+/// operations, edges, machine and schedule are written straight from the
+/// program and machine when serialised.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScheduleOutput<'m> {
+    pub edges: EdgesJson,
+    /// The initiation interval, for a loop.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ii: Option<u64>,
+    pub kind: Kind,
+    /// The schedule length (for a loop, the span of one iteration).
+    pub length: Cycle,
+    pub machine: MachineJson<&'m Machine>,
+    pub name: String,
+    pub ops: OpsJson<&'m Machine>,
+    /// Label → issue cycle (the cycles in source order: `schedule.values()`).
+    pub schedule: LabelMap<Cycle>,
+    /// The input, for the text views.
+    #[serde(skip)]
+    pub program: Arc<Program>,
+    /// The machine, for the reservation table.
+    #[serde(skip)]
+    pub model: &'m Machine,
+    /// For a loop, what is known about the II (for the text view).
+    #[serde(skip)]
+    pub ii_facts: Option<IiFacts>,
+}
 
 /// Parses the lab-format `text` (named `origin` in diagnostics) and
 /// schedules it on `m`.
@@ -81,7 +112,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(l.ii, Some(4));
-        assert!(crate::view::schedule::text(&l).contains("II = 4"));
         let e = run("block b\na: r1 = frob 1\n", "b.txt", &m).unwrap_err();
         assert!(
             e.to_string()

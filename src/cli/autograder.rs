@@ -98,7 +98,13 @@ fn grade(ctx: &Ctx, a: &RunArgs) -> CmdResult {
         .clone()
         .unwrap_or_else(course::host::autograder::default_root);
     let req = run_request(&a.run, super::grade::course_dir(ctx))?;
-    let o = autograder::run(&ctx.source, &a.lab, &root, req.as_ref());
+    let o = autograder::run(
+        &ctx.source,
+        &a.lab,
+        &root,
+        req.as_ref(),
+        course::view::grade::feedback,
+    );
     print(&course::view::autograder::outcome_text(&o));
     Ok(if o.written.is_ok() { 0 } else { 2 })
 }

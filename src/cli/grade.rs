@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use course::api;
+use course::api::grade::Grades;
+use course::host::roster::{merge_csv, Roster};
 use course::host::students::Mode;
-use course::view::grade::{self as grade_view, Grades, Roster};
+use course::view::grade as grade_view;
 
 use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
 
@@ -376,13 +378,13 @@ fn report(
         GradeFormat::Text => print(&super::paint(ctx, &grade_view::text(g))),
         GradeFormat::Json => print_json(g),
         GradeFormat::CsvLong => print(&grade_view::csv_long(g)),
-        GradeFormat::Gradescope => print_json(&grade_view::gradescope(g)),
+        GradeFormat::Gradescope => print_json(&api::grade::gradescope(g, grade_view::feedback)),
         GradeFormat::Csv => {
             let rows = grade_view::csv(g, roster.as_ref());
             match &args.merge {
                 Some(p) => {
                     let p = path_arg(p);
-                    print(&grade_view::merge_csv(&read_file(&p)?, &p, &rows)?)
+                    print(&merge_csv(&read_file(&p)?, &p, &rows)?)
                 }
                 None => print(&rows),
             }

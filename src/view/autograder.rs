@@ -1,39 +1,10 @@
-//! The results of `course autograder` and their text: what went into a
-//! bundle, and what a run of `run_autograder` did (its standard output,
-//! which Gradescope shows to instructors only).
+//! The text of `course autograder`'s results: what went into a
+//! [`Bundle`], and what a run of `run_autograder` did (an [`Outcome`]: its
+//! standard output, which Gradescope shows to instructors only).
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
-use crate::view::grade::Gradescope;
-
-/// One file of the bundle. Fields in alphabetical order.
-#[derive(Clone, Debug, Serialize)]
-pub struct BundleFile {
-    pub bytes: u64,
-    /// Unix permissions, octal.
-    pub mode: String,
-    pub name: String,
-}
-
-/// What `course autograder gradescope` wrote. Fields in alphabetical order.
-#[derive(Clone, Debug, Serialize)]
-pub struct Bundle {
-    pub files: Vec<BundleFile>,
-    pub lab: String,
-    pub out: String,
-}
-
-/// What `run_autograder` did. Fields in alphabetical order.
-#[derive(Clone, Debug, Serialize)]
-pub struct Outcome {
-    /// Details for the instructor.
-    pub log: Vec<String>,
-    pub results: Gradescope,
-    /// Where `results.json` was written, or why it could not be.
-    pub written: Result<String, String>,
-}
+use crate::api::autograder::{Bundle, Outcome};
 
 /// The bundle's files and the next steps.
 pub fn bundle_text(b: &Bundle) -> String {

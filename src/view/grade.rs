@@ -1,90 +1,20 @@
-//! The grader's results ([`Grades`], [`InputGrade`]) and their views: text
-//! feedback with the reservation-table diff against the reference, CSV, and
-//! Gradescope's `results.json`. The JSON form is the serialized result.
+//! The views of the grader's results ([`Grades`],
+//! [`InputGrade`](crate::api::grade::InputGrade)): text feedback with the
+//! reservation-table diff against the reference, and the CSV gradebooks. The JSON form is the serialized result; Gradescope's
+//! `results.json` is built by [`crate::api::grade::gradescope`], with
+//! [`feedback`] as each test's text.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde::{Serialize, Serializer};
 use similar::TextDiff;
 
-use crate::content::lab::{InputReport, Lab, LabInput, StudentReport};
+use crate::api::grade::Grades;
+use crate::content::lab::{InputReport, Lab, LabInput};
 use crate::formats::csv;
+use crate::host::roster::Roster;
 use crate::model::program::Kind;
 use crate::view::report;
-
-/// Every student graded on a lab (`course grade --lab NAME DIR`). Serializes
-/// as `{"students": [...]}`.
-#[derive(Clone, Debug, Serialize)]
-pub struct Grades {
-    pub students: Vec<StudentReport>,
-    /// The lab, for the feedback views.
-    #[serde(skip)]
-    pub lab: Lab,
-    /// Notes for the grader (entries ignored), printed on standard error.
-    #[serde(skip)]
-    pub notes: Vec<String>,
-    /// A warning that heads the report (the students' programs ran
-    /// without a sandbox).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warning: Option<String>,
-}
-
-impl Grades {
-    /// True when every submitted schedule is valid.
-    pub fn valid(&self) -> bool {
-        self.students.iter().all(StudentReport::valid)
-    }
-
-    /// Every grading error as `student: input: why`.
-    pub fn grading_errors(&self) -> Vec<String> {
-        self.students
-            .iter()
-            .flat_map(|st| {
-                st.grading_errors()
-                    .map(move |(input, why)| format!("{}: {input}: {why}", st.student))
-            })
-            .collect()
-    }
-}
-
-/// One submission graded on one input (`course grade INPUT SUBMISSION`).
-/// Serializes as that input's report.
-#[derive(Clone, Debug)]
-pub struct InputGrade {
-    grades: Grades,
-}
-
-impl InputGrade {
-    /// The grade of `student`'s submission on the only input of `lab`.
-    pub fn new(lab: Lab, student: &str, report: InputReport) -> InputGrade {
-        InputGrade {
-            grades: Grades {
-                students: vec![StudentReport::new(student, vec![report])],
-                lab,
-                notes: Vec::new(),
-                warning: None,
-            },
-        }
-    }
-
-    /// The input's report.
-    pub fn report(&self) -> &InputReport {
-        &self.grades.students[0].inputs[0]
-    }
-
-    /// The same grade as a one-student, one-input [`Grades`], for the text,
-    /// CSV and Gradescope views.
-    pub fn grades(&self) -> &Grades {
-        &self.grades
-    }
-}
-
-impl Serialize for InputGrade {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.report().serialize(s)
-    }
-}
 
 fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}\n")).collect()
@@ -245,64 +175,6 @@ pub fn csv_long(g: &Grades) -> String {
     s
 }
 
-/// A roster: student id and e-mail by folder name (the name as reports
-/// show it, escaped when it is not UTF-8).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Roster {
-    /// Folder name → (id, e-mail), in the roster's order.
-    pub entries: Vec<(String, String, String)>,
-}
-
-impl Roster {
-    /// Reads a roster CSV: a header naming a `folder` column and optional
-    /// `id` and `email` columns (any order, any case; other columns are
-    /// ignored), then one row per student.
-    pub fn parse(text: &str, origin: &str) -> Result<Roster, String> {
-        let rows = csv::parse(text, origin)?;
-        let Some((header, rows)) = rows.split_first() else {
-            return Err(format!(
-                "{origin}: empty; expected a header 'folder,id,email'"
-            ));
-        };
-        let col = |name: &str| {
-            header
-                .iter()
-                .position(|h| h.trim().eq_ignore_ascii_case(name))
-        };
-        let folder = col("folder").ok_or_else(|| {
-            format!("{origin}:1: no 'folder' column (the header is 'folder,id,email')")
-        })?;
-        let (id, email) = (col("id"), col("email"));
-        let cell = |r: &[String], c: Option<usize>| {
-            c.and_then(|c| r.get(c))
-                .map(|s| s.trim().to_string())
-                .unwrap_or_default()
-        };
-        let mut entries: Vec<(String, String, String)> = Vec::new();
-        for (i, r) in rows.iter().enumerate() {
-            let f = cell(r, Some(folder));
-            if f.is_empty() {
-                return Err(format!("{origin}:{}: no folder name", i + 2));
-            }
-            if entries.iter().any(|e| e.0 == f) {
-                return Err(format!(
-                    "{origin}:{}: the folder {f} is listed twice",
-                    i + 2
-                ));
-            }
-            entries.push((f, cell(r, id), cell(r, email)));
-        }
-        Ok(Roster { entries })
-    }
-
-    fn get(&self, folder: &str) -> Option<(&str, &str)> {
-        self.entries
-            .iter()
-            .find(|e| e.0 == folder)
-            .map(|e| (e.1.as_str(), e.2.as_str()))
-    }
-}
-
 /// The header of the wide CSV for `lab`.
 fn wide_header(lab: &Lab) -> Vec<String> {
     let mut h: Vec<String> = ["student", "id", "email", "total", "max_total"]
@@ -366,148 +238,6 @@ pub fn csv(g: &Grades, roster: Option<&Roster>) -> String {
     s
 }
 
-/// Merges the rows of `update` (a gradebook CSV of some students, such as
-/// one regraded student) into `class` (the class's gradebook CSV): a
-/// student's row is replaced in place, keeping its id and e-mail when the
-/// update has none; new students are added at the end. Both must have the
-/// same header (the same lab).
-pub fn merge_csv(class: &str, class_origin: &str, update: &str) -> Result<String, String> {
-    let old = csv::parse(class, class_origin)?;
-    let new = csv::parse(update, "the regraded rows")?;
-    let (Some((oh, orows)), Some((nh, nrows))) = (old.split_first(), new.split_first()) else {
-        return Err(format!("{class_origin}: empty; expected a gradebook CSV"));
-    };
-    if oh != nh {
-        return Err(format!(
-            "{class_origin}: its header is '{}', not '{}': not a gradebook of this lab (made with --format csv)",
-            oh.join(","),
-            nh.join(",")
-        ));
-    }
-    let mut rows: Vec<Vec<String>> = orows.to_vec();
-    for n in nrows {
-        let mut n = n.clone();
-        match rows.iter_mut().find(|r| r.first() == n.first()) {
-            Some(r) => {
-                for c in 1..=2 {
-                    if n.get(c).is_some_and(String::is_empty) {
-                        if let Some(old) = r.get(c) {
-                            n[c] = old.clone();
-                        }
-                    }
-                }
-                *r = n;
-            }
-            None => rows.push(n),
-        }
-    }
-    let mut s = csv::record(oh);
-    for r in &rows {
-        s.push_str(&csv::record(r));
-    }
-    Ok(s)
-}
-
-/// Gradescope's `results.json` for one student. Fields are declared in
-/// alphabetical order. Outputs are Markdown with the text in a fenced
-/// block, so tables stay monospace.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Gradescope {
-    pub output: String,
-    pub output_format: &'static str,
-    pub score: f64,
-    pub test_output_format: &'static str,
-    pub tests: Vec<GradescopeTest>,
-}
-
-/// One input as a Gradescope test.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GradescopeTest {
-    pub max_score: f64,
-    pub name: String,
-    /// The feedback text.
-    pub output: String,
-    pub score: f64,
-    /// `passed` or `failed`.
-    pub status: &'static str,
-    /// `visible`: students see every test.
-    pub visibility: &'static str,
-}
-
-/// One student's results, or an object of them keyed by student.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum GradescopeResults {
-    Student(Gradescope),
-    Class(BTreeMap<String, Gradescope>),
-}
-
-/// `text` in a Markdown code fence longer than any run of backticks in it.
-pub fn fenced(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat((longest + 1).max(3));
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    format!("{fence}text\n{body}\n{fence}\n")
-}
-
-/// One student's Gradescope results; `notes` come first in the overall
-/// output (what was found in the submission, near misses).
-pub fn gradescope_student(lab: &Lab, st: &StudentReport, notes: &[String]) -> Gradescope {
-    let mut output = String::new();
-    for n in notes {
-        output.push_str(n);
-        output.push('\n');
-    }
-    let _ = writeln!(
-        output,
-        "{}: {}/{} ({} of {} inputs valid)",
-        st.student,
-        st.score,
-        st.max_score,
-        st.inputs.iter().filter(|i| i.valid).count(),
-        st.inputs.len()
-    );
-    Gradescope {
-        output: fenced(&output),
-        output_format: "md",
-        // Never above the maximum, whatever a report holds.
-        score: st.score.clamp(0.0, st.max_score),
-        test_output_format: "md",
-        tests: st
-            .inputs
-            .iter()
-            .map(|i| GradescopeTest {
-                max_score: i.max_score,
-                name: i.input.clone(),
-                output: fenced(&feedback(lab, i)),
-                score: i.score.clamp(0.0, i.max_score),
-                status: if i.valid { "passed" } else { "failed" },
-                visibility: "visible",
-            })
-            .collect(),
-    }
-}
-
-/// Gradescope's results: one student's object, or (for a class, an export
-/// for the grader's records, not something to upload) an object of them
-/// keyed by student name.
-pub fn gradescope(g: &Grades) -> GradescopeResults {
-    match g.students.as_slice() {
-        [st] => GradescopeResults::Student(gradescope_student(&g.lab, st, &[])),
-        students => GradescopeResults::Class(
-            students
-                .iter()
-                .map(|st| (st.student.clone(), gradescope_student(&g.lab, st, &[])))
-                .collect(),
-        ),
-    }
-}
-
 /// The text of `--check-sandbox`.
 #[cfg(target_os = "linux")]
 pub fn sandbox_text(c: &crate::host::sandbox::SandboxCheck) -> String {
@@ -563,7 +293,9 @@ pub fn sandbox_text(c: &crate::host::sandbox::SandboxCheck) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::grade::{gradescope, InputGrade};
     use crate::content::lab::{grade_input, LabInput};
+    use crate::host::roster::merge_csv;
     use crate::model::machine::Machine;
     use crate::model::program;
 
@@ -632,7 +364,7 @@ mod tests {
         let j = serde_json::to_value(&g).unwrap();
         assert_eq!(j["input"], "running");
         assert_eq!(j["valid"], false);
-        let gs = serde_json::to_value(gradescope(g.grades())).unwrap();
+        let gs = serde_json::to_value(gradescope(g.grades(), feedback)).unwrap();
         assert_eq!(gs["tests"][0]["status"], "failed");
         assert_eq!(
             gs["output"],
@@ -640,12 +372,6 @@ mod tests {
         );
         assert_eq!(gs["tests"][0]["visibility"], "visible");
         assert_eq!(gs["output_format"], "md");
-    }
-
-    #[test]
-    fn fences_outlast_backticks() {
-        assert_eq!(fenced("a\n"), "```text\na\n```\n");
-        assert!(fenced("x ```` y").starts_with("`````text\n"));
     }
 
     #[test]

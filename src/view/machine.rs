@@ -1,86 +1,29 @@
-//! `course machine`: what a machine model implies. As data
-//! ([`MachineOutput`], the JSON form): the model and the forbidden latencies
-//! of each capacity-1 unit. As text: each class's reservation table
-//! (Definition 23.1.1), forbidden-latency matrices and collision vectors (the
-//! state after one issue, with its bit order) per capacity-1 resource
-//! (Definition 23.1.5), and hazard automata (Algorithm 23.1.7) per unit and
-//! for the whole machine. With `--reverse`, the same for the mirrored tables
-//! of a bottom-up scheduler.
+//! `course machine`: the text view of a [`MachineOutput`]: each class's
+//! reservation table (Definition 23.1.1), forbidden-latency matrices and
+//! collision vectors (the state after one issue, with its bit order) per
+//! capacity-1 resource (Definition 23.1.5), and hazard automata (Algorithm
+//! 23.1.7) per unit and for the whole machine. With `--reverse`, the same
+//! for the mirrored tables of a bottom-up scheduler.
 //!
 //! The reservation tables and forbidden-latency sets are built in time
-//! linear in what they print, [`check_size`] refuses, naming the field, a
-//! machine whose view would print more than about a million cells, and the
-//! automata are enumerated within a fixed budget of transitions. So
-//! `course machine` ends in well under two seconds on any machine it
-//! accepts (BENCHMARKS.md, "Machine views and YAML nesting").
+//! linear in what they print, [`check_size`](crate::api::machine::check_size)
+//! refuses, naming the field, a machine whose view would print more than
+//! about a million cells, and the automata are enumerated within a fixed
+//! budget of transitions. So `course machine` ends in well under two
+//! seconds on any machine it accepts (BENCHMARKS.md, "Machine views and
+//! YAML nesting").
 
-use std::borrow::Cow;
-
-use serde::Serialize;
-
+use crate::api::machine::{MachineOutput, LIST_STATES};
 use crate::engine::hazard::{self, Automaton};
 use crate::model::ids::{ClassId, ResourceId};
-use crate::model::machine::{Class, ClassInfo, Machine, ResourceInfo};
+use crate::model::machine::{Class, Machine};
 use crate::util::text::columns;
-
-/// States beyond this are counted but not listed.
-const LIST_STATES: usize = 40;
-
-/// The most cells the tables of the view may have: the reservation tables
-/// (rows × offsets, plus the pairs of every table) and the transition
-/// tables of the per-unit automata (a row per state, a column per class).
-pub const MAX_TABLE_CELLS: u64 = 1 << 20;
-
-/// The most forbidden-latency sets the matrices may have, over every
-/// capacity-1 unit (256 classes sharing one unit).
-pub const MAX_FORBIDDEN_PAIRS: u64 = 1 << 16;
-
-/// The most latencies those sets may hold, bounded per unit by
-/// `pairs × (D_r + 1)`.
-pub const MAX_FORBIDDEN_LATENCIES: u64 = 1 << 20;
 
 /// Transitions enumerated for the per-unit automata together.
 const UNIT_TRANSITIONS: usize = 1 << 22;
 
 /// Transitions enumerated for the whole-machine automaton.
 const WHOLE_TRANSITIONS: usize = 1 << 20;
-
-/// A machine model with its forbidden latencies (product.md §6). Fields are
-/// declared in alphabetical order, the order JSON objects print their keys
-/// in.
-#[derive(Clone, Debug, Serialize)]
-pub struct MachineOutput<'m> {
-    pub classes: Vec<ClassInfo>,
-    /// Per capacity-1 unit (issue excluded), in machine order.
-    pub forbidden_latencies: Vec<ForbiddenLatencies>,
-    pub issue_width: u32,
-    pub micro_op_buffer_size: u32,
-    pub name: String,
-    pub resources: Vec<ResourceInfo>,
-    /// True for `--reverse`: the tables and latencies are those of the
-    /// mirrored machine ([`Machine::mirrored`]).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub reverse: bool,
-    /// The model (the mirrored one for `--reverse`), for the text view.
-    #[serde(skip)]
-    pub model: Cow<'m, Machine>,
-}
-
-/// `F(from, to)` for every pair of classes using one unit (Definition
-/// 23.1.5).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ForbiddenLatencies {
-    pub pairs: Vec<ForbiddenPair>,
-    pub resource: String,
-}
-
-/// One pair's forbidden latencies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ForbiddenPair {
-    pub from: String,
-    pub latencies: Vec<u32>,
-    pub to: String,
-}
 
 /// The text view of [`MachineOutput`].
 pub fn text(out: &MachineOutput) -> String {
@@ -153,102 +96,6 @@ fn wide_table(m: &Machine, c: &Class) -> String {
         c.max_offset(),
         columns(&rows)
     )
-}
-
-/// Why a machine is too large for `course machine`: the field, and what
-/// would be printed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("machine {machine}: {field}: {message}")]
-pub struct TooLarge {
-    /// The machine's name.
-    pub machine: String,
-    /// `classes[4]`, `resources[0]`: where the limit is passed.
-    pub field: String,
-    /// How much the view would print, and the limit.
-    pub message: String,
-}
-
-/// Refuses a machine whose view would be larger than [`MAX_TABLE_CELLS`],
-/// [`MAX_FORBIDDEN_PAIRS`] or [`MAX_FORBIDDEN_LATENCIES`], naming the class
-/// or resource where the total passes the limit. Linear in the size of the
-/// machine.
-pub fn check_size(m: &Machine) -> Result<(), TooLarge> {
-    let too_large = |field: String, message: String| TooLarge {
-        machine: m.name().to_string(),
-        field,
-        message,
-    };
-    let mut cells = 0u64;
-    for (i, c) in m.classes().iter().enumerate() {
-        let rows = c.folded.chunk_by(|a, b| a.0 == b.0).count() as u64;
-        cells += c.reservation.len() as u64 + rows * (u64::from(c.max_offset()) + 2);
-        if cells > MAX_TABLE_CELLS {
-            return Err(too_large(
-                format!("classes[{i}]"),
-                format!(
-                    "the reservation tables up to class '{}' have {cells} cells, more than the {MAX_TABLE_CELLS} `course machine` draws",
-                    c.name
-                ),
-            ));
-        }
-    }
-    // Per resource: the classes using it and the largest offset on it.
-    let mut users = vec![0u64; m.resources().len()];
-    let mut span = vec![0u64; m.resources().len()];
-    for c in m.classes() {
-        for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
-            let r = run[0].0.index();
-            users[r] += 1;
-            span[r] = span[r].max(u64::from(run[run.len() - 1].1) + 1);
-        }
-    }
-    // Each unit's automaton lists up to LIST_STATES + 1 rows, a column per class.
-    let listing = (LIST_STATES as u64 + 1) * (m.classes().len() as u64 + 2);
-    let (mut pairs, mut latencies) = (0u64, 0u64);
-    for r in m.resource_ids().skip(1) {
-        let res = m.resource(r);
-        let (c, d) = (users[r.index()], span[r.index()]);
-        if c == 0 {
-            continue;
-        }
-        let field = format!("resources[{}]", r.index() - 1);
-        cells += listing;
-        if cells > MAX_TABLE_CELLS {
-            return Err(too_large(
-                field,
-                format!(
-                    "with the hazard automaton of '{}', the tables have {cells} cells ({} classes), more than the {MAX_TABLE_CELLS} `course machine` draws",
-                    res.name,
-                    m.classes().len()
-                ),
-            ));
-        }
-        if res.capacity != 1 {
-            continue;
-        }
-        pairs += c * c;
-        latencies += c * c * d;
-        if pairs > MAX_FORBIDDEN_PAIRS {
-            return Err(too_large(
-                field,
-                format!(
-                    "{c} classes use '{}' (capacity 1), so the forbidden-latency matrices would have {pairs} sets, more than the {MAX_FORBIDDEN_PAIRS} `course machine` lists",
-                    res.name
-                ),
-            ));
-        }
-        if latencies > MAX_FORBIDDEN_LATENCIES {
-            return Err(too_large(
-                field,
-                format!(
-                    "{c} classes use '{}' (capacity 1) at offsets up to {}, so the forbidden-latency sets could hold {latencies} latencies, more than the {MAX_FORBIDDEN_LATENCIES} `course machine` lists",
-                    res.name,
-                    d - 1
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The largest power of two at most `budget / per_state` (at least 1),
@@ -460,9 +307,7 @@ mod tests {
         assert_eq!(state_limit(1 << 22, 6, 1 << 16), 1 << 16);
         assert_eq!(state_limit(1 << 20, 17, 1 << 20), 1 << 15);
         assert_eq!(state_limit(100, 1000, 1 << 16), 1);
-        assert!(check_size(&Machine::toy()).is_ok());
         let wide = crate::engine::hazard::pathological_machine(64);
-        assert!(check_size(&wide).is_ok());
         assert!(model_text(&wide).contains("hazard automaton: the automaton would have more than"));
     }
 

@@ -1,7 +1,11 @@
-//! Views: the typed results of the commands (their JSON form, fields in
-//! alphabetical order) and their text, CSV and DOT renderings.
+//! Views: the text, CSV, DOT and HTML renderings of the commands' typed
+//! results, which [`crate::api`] (or the crate that computes them, such as
+//! [`crate::content`] for drills, the quiz and flashcards) defines. A view
+//! reads a result and returns text; it computes nothing the JSON form
+//! lacks.
 
 pub mod analyze;
+#[cfg(unix)]
 pub mod autograder;
 pub mod class_report;
 pub mod dot;

@@ -1,47 +1,11 @@
-//! `course schedule`: the reference schedule of an input as a typed result
-//! (its JSON form) and its text view, with the reservation table.
+//! `course schedule`: the text and DOT views of a [`ScheduleOutput`], with
+//! the reservation table.
 
 use std::fmt;
-use std::sync::Arc;
 
-use serde::Serialize;
-
+use crate::api::schedule::ScheduleOutput;
 use crate::engine::check;
-use crate::engine::modulo::IiFacts;
-use crate::model::ids::Cycle;
-use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
-use crate::model::machine::Machine;
-use crate::model::program::{Kind, Program};
 use crate::view::report;
-
-/// The reference schedule of an input (product.md §6). Fields are declared
-/// in alphabetical order, the order JSON objects print their keys in; the
-/// operations, edges, machine and schedule are written straight from the
-/// program and machine when serialised.
-#[derive(Clone, Debug, Serialize)]
-pub struct ScheduleOutput<'m> {
-    pub edges: EdgesJson,
-    /// The initiation interval, for a loop.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ii: Option<u64>,
-    pub kind: Kind,
-    /// The schedule length (for a loop, the span of one iteration).
-    pub length: Cycle,
-    pub machine: MachineJson<&'m Machine>,
-    pub name: String,
-    pub ops: OpsJson<&'m Machine>,
-    /// Label → issue cycle (the cycles in source order: `schedule.values()`).
-    pub schedule: LabelMap<Cycle>,
-    /// The input, for the text views.
-    #[serde(skip)]
-    pub program: Arc<Program>,
-    /// The machine, for the reservation table.
-    #[serde(skip)]
-    pub model: &'m Machine,
-    /// For a loop, what is known about the II (for the text view).
-    #[serde(skip)]
-    pub ii_facts: Option<IiFacts>,
-}
 
 /// The schedule in the submission format, then its reservation table.
 pub fn text(s: &ScheduleOutput) -> String {
@@ -107,4 +71,22 @@ pub fn dot(s: &ScheduleOutput) -> String {
 /// [`dot`] written to `w`.
 pub fn write_dot<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt::Result {
     crate::view::dot::write_dot(w, &s.program, s.model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::machine::Machine;
+
+    #[test]
+    fn a_loop_shows_its_ii() {
+        let m = Machine::toy();
+        let l = crate::api::schedule::run(
+            "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n",
+            "l.txt",
+            &m,
+        )
+        .unwrap();
+        assert!(text(&l).contains("II = 4"));
+    }
 }

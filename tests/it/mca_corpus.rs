@@ -17,10 +17,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use course::api::mca::{self, Request, Views};
+use course::api::mca::{self, expand_tabs, Request, Views};
 use course::content::data::builtin_machine;
 use course::model::machine::Machine;
-use course::view::mca::{expand_tabs, render_timeline};
+use course::view::mca::render_timeline;
 
 use crate::common;
 

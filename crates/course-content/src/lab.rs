@@ -2,7 +2,8 @@
 //! lab and its inputs with their reference schedules, and the grade of one
 //! submission as plain data. Reading submission files and walking student
 //! and class folders belong to the host layer (`course_host::students`); feedback
-//! text, CSV and Gradescope output are views (`view::grade`).
+//! text and CSV are views (`view::grade`), and Gradescope's results are
+//! built by `api::grade`.
 //!
 //! For each input the hard checks of [`course_engine::engine::check`] (parse,
 //! completeness, every dependence, Algorithm 23.1.4 feasibility — modulo II

@@ -1,8 +1,10 @@
 //! The host: everything that touches the file system (class folders,
-//! submission files, state files). The layers below never do. Class
-//! folders, submissions and scheduler runs rely on Unix file and process
-//! semantics (no symbolic links followed, FIFOs not opened, process groups), so
-//! those modules exist on Unix only; the rest builds for the web page too.
+//! submission files, state files), and the class's own texts beside them
+//! (rosters and gradebooks, [`roster`], as text the caller has read). The
+//! layers below never touch the file system. Class folders, submissions
+//! and scheduler runs rely on Unix file and process semantics (no symbolic
+//! links followed, FIFOs not opened, process groups), so those modules
+//! exist on Unix only; the rest builds for the web page too.
 
 #[cfg(unix)]
 pub mod autograder;
@@ -10,6 +12,7 @@ pub mod clock;
 pub mod flash_state;
 pub mod quiz_state;
 pub mod review_log;
+pub mod roster;
 #[cfg(unix)]
 pub mod run;
 #[cfg(target_os = "linux")]
