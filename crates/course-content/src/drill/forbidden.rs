@@ -125,22 +125,20 @@ pub(super) fn tables(name: String, offsets: Vec<Vec<i64>>, what: &str) -> Machin
             name: name.to_string(),
             latency: offs.iter().max().copied().unwrap_or(0) + 1,
             opcodes: vec![name.to_ascii_lowercase()],
-            unit: None,
-            occupancy: None,
             reservation: Some(offs.iter().map(|&k| ("r".to_string(), k)).collect()),
-            uops: None,
-            read_advance: None,
+            ..Default::default()
         })
         .collect();
     let file = MachineFile {
         name: Some(name),
         issue_width: nclass as i64,
-        micro_op_buffer_size: None,
         resources: vec![ResourceFile {
             name: "r".into(),
-            capacity: 1,
+            capacity: Some(1),
+            ..Default::default()
         }],
         classes,
+        ..Default::default()
     };
     Machine::from_file(&file, what).expect("generated tables are valid")
 }

@@ -279,25 +279,23 @@ pub fn tables_machine(first: &str, second: &str, k1: &[u32], k2: &[u32]) -> Mach
         name: name.to_string(),
         latency: i64::from(ks.iter().copied().max().unwrap_or(0) + 1),
         opcodes: vec![name.to_string()],
-        unit: None,
-        occupancy: None,
         reservation: Some(
             ks.iter()
                 .map(|&k| ("u".to_string(), i64::from(k)))
                 .collect(),
         ),
-        uops: None,
-        read_advance: None,
+        ..Default::default()
     };
     let file = MachineFile {
         name: Some("quiz".into()),
         issue_width: 1,
-        micro_op_buffer_size: None,
         resources: vec![ResourceFile {
             name: "u".into(),
-            capacity: 1,
+            capacity: Some(1),
+            ..Default::default()
         }],
         classes: vec![class(first, k1), class(second, k2)],
+        ..Default::default()
     };
     // Offsets are distinct and small and the names differ, so this is valid.
     Machine::from_file(&file, "quiz").unwrap_or_else(|_| Machine::toy())

@@ -615,23 +615,21 @@ pub fn pathological_machine(d: u32) -> Machine {
     let file = MachineFile {
         name: Some(format!("pathological-{d}")),
         issue_width: i64::from(d),
-        micro_op_buffer_size: None,
         resources: vec![ResourceFile {
             name: "r".into(),
-            capacity: 1,
+            capacity: Some(1),
+            ..Default::default()
         }],
         classes: (0..d)
             .map(|j| ClassFile {
                 name: format!("o{j}"),
                 latency: i64::from(j + 1),
                 opcodes: vec![format!("op{j}")],
-                unit: None,
-                occupancy: None,
                 reservation: Some(vec![("r".into(), i64::from(j))]),
-                uops: None,
-                read_advance: None,
+                ..Default::default()
             })
             .collect(),
+        ..Default::default()
     };
     Machine::from_file(&file, "pathological").expect("the pathological family is valid")
 }
@@ -660,21 +658,19 @@ mod tests {
         let file = MachineFile {
             name: Some("gappy".into()),
             issue_width: 1,
-            micro_op_buffer_size: None,
             resources: vec![ResourceFile {
                 name: "r".into(),
-                capacity: 1,
+                capacity: Some(1),
+                ..Default::default()
             }],
             classes: vec![ClassFile {
                 name: "g".into(),
                 latency: 6,
                 opcodes: vec!["g".into()],
-                unit: None,
-                occupancy: None,
                 reservation: Some(vec![("r".into(), 3), ("r".into(), 5)]),
-                uops: None,
-                read_advance: None,
+                ..Default::default()
             }],
+            ..Default::default()
         };
         let m = Machine::from_file(&file, "gappy").unwrap();
         let (r, g) = (m.resource_by_name("r").unwrap(), ClassId::from_index(0));
@@ -704,21 +700,19 @@ mod tests {
                 name: name.into(),
                 latency: 200,
                 opcodes: vec![name.into()],
-                unit: None,
-                occupancy: None,
                 reservation: Some(res),
-                uops: None,
-                read_advance: None,
+                ..Default::default()
             };
             let file = MachineFile {
                 name: None,
                 issue_width: 2,
-                micro_op_buffer_size: None,
                 resources: vec![ResourceFile {
                     name: "r".into(),
-                    capacity: 1,
+                    capacity: Some(1),
+                    ..Default::default()
                 }],
                 classes: vec![class("a", a.clone()), class("b", b.clone())],
+                ..Default::default()
             };
             let m = Machine::from_file(&file, "t").unwrap();
             let r = m.resource_by_name("r").unwrap();

@@ -6,8 +6,8 @@
 //! offset]` pairs. The `issue` pseudo-resource (capacity W) is implicit: every
 //! class uses it at offset 0, once per micro-op.
 //!
-//! A file is parsed into [`MachineFile`] (plain serde structs) and validated
-//! once into a [`Machine`]; after that the engine trusts the model and never
+//! A file is parsed into a [`MachineFile`] (serde structs, the one schema)
+//! and validated once, in phases, into a [`Machine`]; after that the engine trusts the model and never
 //! fails on it.
 //!
 //! ```
@@ -243,68 +243,16 @@ fn issue_pairs(uops: i64, w: i64) -> Vec<(ResourceId, u32)> {
 /// The resource id of the issue pseudo-resource.
 pub const ISSUE: ResourceId = ResourceId(0);
 
-/// The file form of a machine (serde).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct MachineFile {
-    /// `name:`; `machine` when absent.
-    pub name: Option<String>,
-    /// `issue_width:`, W (Definition 23.1.1).
-    pub issue_width: i64,
-    /// `micro_op_buffer_size:`, LLVM's MicroOpBufferSize (Definition 23.1.8); 0 or absent means in-order.
-    #[serde(default)]
-    pub micro_op_buffer_size: Option<i64>,
-    /// `resources:` besides `issue`.
-    pub resources: Vec<ResourceFile>,
-    /// `classes:`, the operation classes.
-    pub classes: Vec<ClassFile>,
-}
-
-/// The file form of one resource.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct ResourceFile {
-    /// `name:`.
-    pub name: String,
-    /// `capacity:`, `cap(r)`.
-    pub capacity: i64,
-}
-
-/// The file form of one operation class.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClassFile {
-    /// `name:`.
-    pub name: String,
-    /// `latency:`, `lat(o)` (Definition 23.1.1).
-    pub latency: i64,
-    /// `opcodes:` that belong to the class.
-    pub opcodes: Vec<String>,
-    /// `unit:`, the one unit `u_o` of Definition 23.1.2 (with `occupancy`).
-    #[serde(default)]
-    pub unit: Option<String>,
-    /// `occupancy:`, `occ(o)` with `1 ≤ occ(o) ≤ lat(o)` (Definition 23.1.2); default 1.
-    #[serde(default)]
-    pub occupancy: Option<i64>,
-    /// `reservation:`, a general RT(o) as `[resource, offset]` pairs (instead of `unit`).
-    #[serde(default)]
-    pub reservation: Option<Vec<(String, i64)>>,
-    /// `uops:`, LLVM's NumMicroOps; default 1.
-    #[serde(default)]
-    pub uops: Option<i64>,
-    /// `read_advance:`, LLVM's ReadAdvance (Proposition 23.1.9); default 0.
-    #[serde(default)]
-    pub read_advance: Option<i64>,
-}
-
-/// The full machine-file format (what [`Machine::from_yaml`] reads): the
-/// fields of [`MachineFile`] plus the optional LLVM-style ones of
+/// The machine-file format, the one schema of a machine (what
+/// [`Machine::from_yaml`] reads, and what code that builds a machine fills
+/// in, leaving the rest `Default`): issue width, resources and classes
+/// (Definitions 23.1.1 and 23.1.2) and the optional LLVM-style fields of
 /// Definition 23.1.8 (groups, scheduler buffers, LoadLatency, retire width,
 /// resource uses with ReleaseAtCycles, folded loads, ReadAdvance per
-/// operand). [`MachineFile`] stays the plain form programs build.
-#[derive(Clone, Debug, Deserialize)]
+/// operand).
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MachineDoc {
+pub struct MachineFile {
     /// `name:`.
     pub name: Option<String>,
     /// `issue_width:`, W: micro-ops dispatched per cycle (Definition 23.1.8).
@@ -330,15 +278,15 @@ pub struct MachineDoc {
     #[serde(default)]
     pub store_queue_size: Option<i64>,
     /// `resources:`.
-    pub resources: Vec<ResourceDoc>,
+    pub resources: Vec<ResourceFile>,
     /// `classes:`.
-    pub classes: Vec<ClassDoc>,
+    pub classes: Vec<ClassFile>,
 }
 
-/// One resource of a [`MachineDoc`]: a kind with a capacity, or a group.
-#[derive(Clone, Debug, Deserialize)]
+/// One resource of a [`MachineFile`]: a kind with a capacity, or a group.
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ResourceDoc {
+pub struct ResourceFile {
     /// `name:`.
     pub name: String,
     /// `capacity:`, required for a kind, absent for a group.
@@ -352,10 +300,10 @@ pub struct ResourceDoc {
     pub buffer_size: Option<i64>,
 }
 
-/// One class of a [`MachineDoc`].
-#[derive(Clone, Debug, Deserialize)]
+/// One class of a [`MachineFile`].
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ClassDoc {
+pub struct ClassFile {
     /// `name:`.
     pub name: String,
     /// `latency:`.
@@ -381,10 +329,10 @@ pub struct ClassDoc {
     /// `read_advance:`, a number (every register operand outside an address)
     /// or a list of entries.
     #[serde(default)]
-    pub read_advance: Option<ReadAdvanceDoc>,
+    pub read_advance: Option<ReadAdvanceFile>,
     /// `load:`, the folded-load form of the class.
     #[serde(default)]
-    pub load: Option<LoadDoc>,
+    pub load: Option<LoadFile>,
     /// `forms:`, the operand forms the class models (`"r = r, i"`,
     /// [`Form`]); absent for any form.
     #[serde(default)]
@@ -392,7 +340,7 @@ pub struct ClassDoc {
     /// `zero_idiom:`, the variant of the class for an operation whose two
     /// register operands are one register (`xorq rax, rax`).
     #[serde(default)]
-    pub zero_idiom: Option<ZeroIdiomDoc>,
+    pub zero_idiom: Option<ZeroIdiomFile>,
     /// `write_latencies:`, the latency of each register written, in the
     /// lab line's order ([`Class::write_latencies`]); default `latency` for
     /// each.
@@ -411,7 +359,7 @@ pub struct ClassDoc {
 /// and `uses` instead of the class's.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ZeroIdiomDoc {
+pub struct ZeroIdiomFile {
     /// `name:` of the variant; `NAME-zero` when absent.
     #[serde(default)]
     pub name: Option<String>,
@@ -432,17 +380,17 @@ pub struct ZeroIdiomDoc {
 /// `read_advance:` of a class.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
-pub enum ReadAdvanceDoc {
+pub enum ReadAdvanceFile {
     /// One number for every register operand outside an address.
     All(i64),
     /// Entries per operand and producer class.
-    List(Vec<ReadAdvanceEntryDoc>),
+    List(Vec<ReadAdvanceEntryFile>),
 }
 
 /// One entry of a `read_advance:` list.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ReadAdvanceEntryDoc {
+pub struct ReadAdvanceEntryFile {
     /// `cycles:`.
     pub cycles: i64,
     /// `operands:`, 0-based positions after the opcode; absent for all.
@@ -460,7 +408,7 @@ pub struct ReadAdvanceEntryDoc {
 /// (LLVM's ReadAfterLd): only the memory operand carries the load latency.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LoadDoc {
+pub struct LoadFile {
     /// `name:` of the folded form; `NAME-mem` when absent.
     #[serde(default)]
     pub name: Option<String>,
@@ -477,51 +425,6 @@ pub struct LoadDoc {
     /// its first register operand made the memory operand.
     #[serde(default)]
     pub forms: Option<Vec<String>>,
-}
-
-impl From<&MachineFile> for MachineDoc {
-    fn from(f: &MachineFile) -> MachineDoc {
-        MachineDoc {
-            name: f.name.clone(),
-            issue_width: f.issue_width,
-            micro_op_buffer_size: f.micro_op_buffer_size,
-            load_latency: None,
-            reorder_buffer_size: None,
-            retire_width: None,
-            load_queue_size: None,
-            store_queue_size: None,
-            resources: f
-                .resources
-                .iter()
-                .map(|r| ResourceDoc {
-                    name: r.name.clone(),
-                    capacity: Some(r.capacity),
-                    group: None,
-                    buffer_size: None,
-                })
-                .collect(),
-            classes: f
-                .classes
-                .iter()
-                .map(|c| ClassDoc {
-                    name: c.name.clone(),
-                    latency: c.latency,
-                    opcodes: c.opcodes.clone(),
-                    unit: c.unit.clone(),
-                    occupancy: c.occupancy,
-                    reservation: c.reservation.clone(),
-                    uses: None,
-                    uops: c.uops,
-                    read_advance: c.read_advance.map(ReadAdvanceDoc::All),
-                    load: None,
-                    forms: None,
-                    zero_idiom: None,
-                    write_latencies: None,
-                    stores: None,
-                })
-                .collect(),
-        }
-    }
 }
 
 /// Which field of a machine file a mistake is in.
@@ -631,8 +534,8 @@ impl Machine {
     /// A mistake is reported at its line and column, naming the field:
     /// `m.yaml:5:57: classes[0].occupancy: occupancy 4 exceeds latency 3 …`.
     pub fn from_yaml(text: &str, origin: &str) -> Result<Machine, Diagnostic> {
-        let doc: MachineDoc = yaml::from_str(text, origin)?;
-        Machine::from_doc(&doc, origin).map_err(|e| {
+        let doc: MachineFile = yaml::from_str(text, origin)?;
+        Machine::from_file(&doc, origin).map_err(|e| {
             Diagnostic::at(
                 e.field.locate(text, origin),
                 format!("{}: {}", e.field, e.message),
@@ -640,16 +543,11 @@ impl Machine {
         })
     }
 
-    /// Validates the plain file form.
-    pub fn from_file(file: &MachineFile, origin: &str) -> Result<Machine, MachineError> {
-        Machine::from_doc(&MachineDoc::from(file), origin)
-    }
-
     /// Validates the full file form in the phases of a `MachineBuilder`:
     /// the top-level numbers, the resources and groups, the classes, their
     /// folded-load forms and zero-idiom variants. The first mistake found,
     /// in that order, is the one reported.
-    pub fn from_doc(file: &MachineDoc, origin: &str) -> Result<Machine, MachineError> {
+    pub fn from_file(file: &MachineFile, origin: &str) -> Result<Machine, MachineError> {
         let mut b = MachineBuilder::new(file, origin);
         b.top_level()?;
         b.resources()?;
@@ -844,45 +742,6 @@ impl Machine {
     /// All opcodes the machine knows, sorted.
     pub fn opcodes(&self) -> impl Iterator<Item = &str> {
         self.opcode_class.keys().map(String::as_str)
-    }
-
-    /// The plain file form (reservation tables written out); the LLVM-style
-    /// fields (groups, buffers, ReadAdvance lists, folded forms) are not kept.
-    pub fn to_file(&self) -> MachineFile {
-        MachineFile {
-            name: Some(self.name.clone()),
-            issue_width: i64::from(self.issue_width),
-            micro_op_buffer_size: Some(i64::from(self.micro_op_buffer_size)),
-            resources: self.resources[1..]
-                .iter()
-                .filter(|r| !r.is_group())
-                .map(|r| ResourceFile {
-                    name: r.name.clone(),
-                    capacity: i64::from(r.capacity),
-                })
-                .collect(),
-            classes: self
-                .classes
-                .iter()
-                .filter(|c| !c.memory && !c.zero_idiom)
-                .map(|c| ClassFile {
-                    name: c.name.clone(),
-                    latency: i64::from(c.latency),
-                    opcodes: c.opcodes.clone(),
-                    unit: None,
-                    occupancy: None,
-                    reservation: Some(
-                        c.reservation
-                            .iter()
-                            .filter(|(r, _)| *r != ISSUE && !self.resource(*r).is_group())
-                            .map(|&(r, k)| (self.resource(r).name.clone(), i64::from(k)))
-                            .collect(),
-                    ),
-                    uops: Some(i64::from(c.uops)),
-                    read_advance: Some(i64::from(c.read_advance)),
-                })
-                .collect(),
-        }
     }
 
     /// The serializable description of product.md §6 (`course machine
@@ -1091,10 +950,10 @@ struct TopLevel {
     store_queue_size: u32,
 }
 
-/// A [`MachineDoc`] being validated into a [`Machine`], one phase at a time
-/// ([`Machine::from_doc`]); each phase trusts what the earlier ones checked.
+/// A [`MachineFile`] being validated into a [`Machine`], one phase at a time
+/// ([`Machine::from_file`]); each phase trusts what the earlier ones checked.
 struct MachineBuilder<'a> {
-    file: &'a MachineDoc,
+    file: &'a MachineFile,
     origin: &'a str,
     top: TopLevel,
     /// Resource 0 is `issue`, then the file's in order.
@@ -1114,7 +973,7 @@ struct MachineBuilder<'a> {
 
 impl<'a> MachineBuilder<'a> {
     /// A builder with nothing checked yet.
-    fn new(file: &'a MachineDoc, origin: &'a str) -> Self {
+    fn new(file: &'a MachineFile, origin: &'a str) -> Self {
         MachineBuilder {
             file,
             origin,
@@ -1227,7 +1086,7 @@ impl<'a> MachineBuilder<'a> {
     }
 
     /// Resource `i`: a fresh name, its scheduler buffer, its capacity.
-    fn resource(&mut self, i: usize, r: &ResourceDoc) -> Result<(), MachineError> {
+    fn resource(&mut self, i: usize, r: &ResourceFile) -> Result<(), MachineError> {
         if !is_ident(&r.name) {
             return Err(self.bad(
                 Field::Resource(i, "name"),
@@ -1264,7 +1123,7 @@ impl<'a> MachineBuilder<'a> {
 
     /// The capacity of resource `i` and its members: given for a kind, the
     /// members' units for a group.
-    fn capacity(&self, i: usize, r: &ResourceDoc) -> Result<(u32, Vec<ResourceId>), MachineError> {
+    fn capacity(&self, i: usize, r: &ResourceFile) -> Result<(u32, Vec<ResourceId>), MachineError> {
         match (&r.group, r.capacity) {
             (Some(_), Some(_)) => Err(self.bad(
                 Field::Resource(i, "capacity"),
@@ -1357,7 +1216,7 @@ impl<'a> MachineBuilder<'a> {
 
     /// Class `i`: its name and latency, micro-ops, write latencies,
     /// ReadAdvance, reservation table (Definition 23.1.2), opcodes and forms.
-    fn class(&mut self, i: usize, c: &ClassDoc) -> Result<Class, MachineError> {
+    fn class(&mut self, i: usize, c: &ClassFile) -> Result<Class, MachineError> {
         let at = |f: &'static str| Field::Class(i, f);
         if !is_ident(&c.name) {
             return Err(self.bad(at("name"), format!("'{}' is not a name", c.name)));
@@ -1415,7 +1274,7 @@ impl<'a> MachineBuilder<'a> {
 
     /// The `write_latencies:` of class `i`: at most one per register an
     /// operation writes, each at most the class's latency.
-    fn write_latencies(&self, i: usize, c: &ClassDoc) -> Result<Vec<u32>, MachineError> {
+    fn write_latencies(&self, i: usize, c: &ClassFile) -> Result<Vec<u32>, MachineError> {
         let Some(list) = &c.write_latencies else {
             return Ok(Vec::new());
         };
@@ -1452,16 +1311,16 @@ impl<'a> MachineBuilder<'a> {
     fn read_advance(
         &self,
         i: usize,
-        c: &ClassDoc,
+        c: &ClassFile,
     ) -> Result<(u32, Vec<ReadAdvance>), MachineError> {
         match &c.read_advance {
             None => Ok((0, Vec::new())),
-            Some(ReadAdvanceDoc::All(a)) if !(0..=LIMIT).contains(a) => Err(self.bad(
+            Some(ReadAdvanceFile::All(a)) if !(0..=LIMIT).contains(a) => Err(self.bad(
                 Field::Class(i, "read_advance"),
                 format!("read_advance must be between 0 and {LIMIT}, got {a}"),
             )),
-            Some(ReadAdvanceDoc::All(a)) => Ok((*a as u32, Vec::new())),
-            Some(ReadAdvanceDoc::List(list)) => {
+            Some(ReadAdvanceFile::All(a)) => Ok((*a as u32, Vec::new())),
+            Some(ReadAdvanceFile::List(list)) => {
                 let reads = list
                     .iter()
                     .map(|e| self.read_advance_entry(i, e))
@@ -1476,7 +1335,7 @@ impl<'a> MachineBuilder<'a> {
     fn read_advance_entry(
         &self,
         i: usize,
-        e: &ReadAdvanceEntryDoc,
+        e: &ReadAdvanceEntryFile,
     ) -> Result<ReadAdvance, MachineError> {
         let at = Field::Class(i, "read_advance");
         if !(0..=LIMIT).contains(&e.cycles) {
@@ -1517,7 +1376,7 @@ impl<'a> MachineBuilder<'a> {
     fn reservation(
         &mut self,
         i: usize,
-        c: &ClassDoc,
+        c: &ClassFile,
         uops: i64,
     ) -> Result<Vec<(ResourceId, u32)>, MachineError> {
         let at = |f: &'static str| Field::Class(i, f);
@@ -1568,7 +1427,7 @@ impl<'a> MachineBuilder<'a> {
     fn unit_pairs(
         &self,
         i: usize,
-        c: &ClassDoc,
+        c: &ClassFile,
         unit: &str,
         occ: Option<i64>,
     ) -> Result<Vec<(ResourceId, u32)>, MachineError> {
@@ -1666,7 +1525,7 @@ impl<'a> MachineBuilder<'a> {
     }
 
     /// The opcodes of class `i`: names, each in no other class.
-    fn opcodes(&mut self, i: usize, c: &ClassDoc) -> Result<(), MachineError> {
+    fn opcodes(&mut self, i: usize, c: &ClassFile) -> Result<(), MachineError> {
         let at = Field::Class(i, "opcodes");
         for op in &c.opcodes {
             if !is_ident(op) {
@@ -1701,7 +1560,12 @@ impl<'a> MachineBuilder<'a> {
 
     /// The folded-load form of class `i`: the load's latency, micro-ops and
     /// uses added to the class's, its registers read ReadAdvance late.
-    fn load_form(&mut self, i: usize, c: &ClassDoc, load: &LoadDoc) -> Result<Class, MachineError> {
+    fn load_form(
+        &mut self,
+        i: usize,
+        c: &ClassFile,
+        load: &LoadFile,
+    ) -> Result<Class, MachineError> {
         let at = Field::Class(i, "load");
         let name = load
             .name
@@ -1768,7 +1632,7 @@ impl<'a> MachineBuilder<'a> {
     fn folded_forms(
         &self,
         i: usize,
-        load: &LoadDoc,
+        load: &LoadFile,
         base: &Class,
     ) -> Result<Option<Vec<Form>>, MachineError> {
         let at = Field::Class(i, "load");
@@ -1810,8 +1674,8 @@ impl<'a> MachineBuilder<'a> {
     fn zero_idiom(
         &mut self,
         i: usize,
-        c: &ClassDoc,
-        z: &ZeroIdiomDoc,
+        c: &ClassFile,
+        z: &ZeroIdiomFile,
     ) -> Result<Class, MachineError> {
         let at = Field::Class(i, "zero_idiom");
         let name = z.name.clone().unwrap_or_else(|| format!("{}-zero", c.name));
