@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use similar::TextDiff;
 
-use super::{by_label, generated, replay, Drill, Mistake, MistakeKind, ProgramProblem};
+use super::{by_label, departure, generated, Drill, Mistake, MistakeKind, ProgramProblem};
 use crate::generate::GenParams;
 use course_engine::engine::check::{self, ViolationKind};
 use course_engine::engine::reference::{self, Schedule};
@@ -132,7 +132,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
             .filter(|v| v.kind != ViolationKind::Format && !is_hard(v.kind))
             .map(|v| Mistake::new(v.kind.into(), v.message.clone())),
     );
-    let departure = replay::first_departure(
+    let departure = departure::first_departure(
         &p,
         m,
         &reference.cycles,
@@ -223,7 +223,7 @@ fn later_differences(
     p: &Program,
     reference: &[Cycle],
     result: &check::CheckResult,
-    departure: &replay::Departure,
+    departure: &departure::Departure,
 ) -> Vec<Consequence> {
     let mut consequences: Vec<Consequence> = p
         .op_ids()
@@ -460,7 +460,7 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
 
 /// `a (height 5), b (height 3)`, highest first, ties in source order.
 fn ready_text(prog: &Program, heights: &[u64], ready: &[OpId]) -> String {
-    let v = replay::by_priority(heights, ready.iter());
+    let v = departure::by_priority(heights, ready.iter());
     let words: Vec<String> = v
         .iter()
         .map(|&x| format!("{} (height {})", prog.label(x), heights[x.index()]))
@@ -487,7 +487,7 @@ pub fn departure_hint(
     let sub = submission::parse(text, file);
     let result = check::check(&p, m, &sub);
     let (c, ready) =
-        replay::departure_ready(&p, m, &reference.cycles, &reference.heights, &result.placed)?;
+        departure::departure_ready(&p, m, &reference.cycles, &reference.heights, &result.placed)?;
     Some(format!(
         "Your answer first departs from the list rule at cycle {c}. Ready there, \
          highest first: {}. Replay that cycle: try each in this order against the table \

@@ -53,12 +53,12 @@ use course_engine::util::rng::GENERATOR_VERSION;
 use course_engine::util::text::{split_words, WordsError};
 
 pub mod automaton;
+mod departure;
 pub mod forbidden;
 pub mod hazard;
 pub mod list_schedule;
 pub mod mii;
 pub mod modulo;
-mod replay;
 pub mod rthroughput;
 
 /// The drills, in the order `course drill list` shows them.
