@@ -521,30 +521,41 @@ pub fn run<'m>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn views_appear_only_when_asked_for() {
-        let m = Machine::toy();
-        let body = "block t\na: r1 = load [x]\nb: r2 = add r1, 1\n";
-        let mut req = Request {
+    /// A load and its use, for the tests of the views.
+    pub(crate) const BODY: &str = "block t\na: r1 = load [x]\nb: r2 = add r1, 1\n";
+
+    /// One iteration with no view asked for.
+    pub(crate) fn request() -> Request {
+        Request {
             iterations: 1,
             timeline_iterations: 10,
             views: Views::default(),
             skip_unsupported: false,
             memory: mca::MemoryOrder::NoAlias,
-        };
+        }
+    }
+
+    /// Every view but the bottleneck analysis.
+    pub(crate) const ALL_BUT_BOTTLENECK: Views = Views {
+        bottleneck: false,
+        instruction_info: true,
+        resource_pressure: true,
+        timeline: true,
+    };
+
+    #[test]
+    fn views_appear_only_when_asked_for() {
+        let m = Machine::toy();
+        let body = BODY;
+        let mut req = request();
         let out = run(body, "t", &m, &req).unwrap();
         assert_eq!(out.total_cycles, 7);
         let j = serde_json::to_value(&out).unwrap();
         assert!(j.get("timeline").is_none() && j.get("instruction_info").is_none());
-        req.views = Views {
-            bottleneck: false,
-            instruction_info: true,
-            resource_pressure: true,
-            timeline: true,
-        };
+        req.views = ALL_BUT_BOTTLENECK;
         let out = run(body, "t", &m, &req).unwrap();
         assert_eq!(out.timeline.as_ref().unwrap()[1].issue, 4);
         assert_eq!(

@@ -275,29 +275,17 @@ pub fn render_timeline(texts: &[String], r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::mca::{run, Request, Views};
-    use crate::engine::mca::MemoryOrder;
+    use crate::api::mca::run;
+    use crate::api::mca::tests::{request, ALL_BUT_BOTTLENECK, BODY};
 
     #[test]
     fn views_appear_only_when_asked_for() {
         let m = Machine::toy();
-        let body = "block t\na: r1 = load [x]\nb: r2 = add r1, 1\n";
-        let mut req = Request {
-            iterations: 1,
-            timeline_iterations: 10,
-            views: Views::default(),
-            skip_unsupported: false,
-            memory: MemoryOrder::NoAlias,
-        };
-        let t = text(&run(body, "t", &m, &req).unwrap());
+        let mut req = request();
+        let t = text(&run(BODY, "t", &m, &req).unwrap());
         assert!(!t.contains("Timeline view:"), "{t}");
-        req.views = Views {
-            bottleneck: false,
-            instruction_info: true,
-            resource_pressure: true,
-            timeline: true,
-        };
-        let t = text(&run(body, "t", &m, &req).unwrap());
+        req.views = ALL_BUT_BOTTLENECK;
+        let t = text(&run(BODY, "t", &m, &req).unwrap());
         assert!(
             t.contains("Timeline view:") && t.contains("Instruction Info:"),
             "{t}"

@@ -515,22 +515,6 @@ fn usage_columns(m: &Machine, b: &Bounds, ceiling: bool) -> String {
     columns(&rows)
 }
 
-/// The recurrence line: `c → d → e → c: ℓ = 7, d = 2, ⌈7/2⌉ = 4`.
-pub fn recurrence_text(p: &Program, b: &Bounds) -> String {
-    match &b.recurrence {
-        Some(r) => format!(
-            "{}: ℓ = {}, d = {}, ⌈{}/{}⌉ = {}",
-            r.path_string(p),
-            r.latency,
-            r.distance,
-            r.latency,
-            r.distance,
-            r.ratio().ceil()
-        ),
-        None => "none (no dependence cycle)".into(),
-    }
-}
-
 /// The bounds as text: ResMII, RecMII, MII, RThroughput, Theorem 23.1.12.
 pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
     let mut s = String::new();
@@ -542,7 +526,7 @@ pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
         .map(|&r| m.resource(r).name.as_str())
         .collect();
     s.push_str(&format!("ResMII = {} ({})\n", b.res_mii, names.join(", ")));
-    s.push_str(&format!("Critical recurrence: {}\n", recurrence_text(p, b)));
+    s.push_str(&format!("Critical recurrence: {}\n", b.recurrence_text(p)));
     s.push_str(&format!("RecMII = {}\n", b.rec_mii));
     s.push_str(&format!(
         "MII = max({}, {}) = {}\n",

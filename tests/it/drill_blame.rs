@@ -308,9 +308,9 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
         Problem::Mii(p) => {
             let s = p.solution.as_ref().unwrap();
             let values = [
-                ("res_mii", s.res_mii),
-                ("rec_mii", s.rec_mii),
-                ("mii", s.mii),
+                ("res_mii", s.info.res_mii),
+                ("rec_mii", s.info.rec_mii),
+                ("mii", s.info.mii),
             ];
             for (i, (key, v)) in values.iter().enumerate() {
                 let to = match rng.random_range(0..3) {
@@ -329,7 +329,7 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
                 // student's own values.
                 if i < 2 {
                     let own = vals[0].1.max(vals[1].1);
-                    if own != s.mii {
+                    if own != s.info.mii {
                         vals[2].1 = own;
                         let text: String = vals.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
                         let k = key.to_string();

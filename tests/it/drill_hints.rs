@@ -35,7 +35,7 @@ fn assert_no_answer(d: Drill, seed: u64, p: &Problem, text: &str) {
         }
         Problem::Mii(p) => {
             let s = p.solution.as_ref().unwrap();
-            for n in [s.res_mii, s.rec_mii, s.mii] {
+            for n in [s.info.res_mii, s.info.rec_mii, s.info.mii] {
                 assert!(
                     !words(text).contains(&n.to_string().as_str()),
                     "{n} in {at}"
@@ -149,7 +149,7 @@ fn the_answer_checks_catch_a_leak() {
         let leak = match &p {
             Problem::Mii(s) => {
                 let s = s.solution.as_ref().unwrap();
-                format!("ResMII = {}", s.res_mii)
+                format!("ResMII = {}", s.info.res_mii)
             }
             Problem::Modulo(s) => {
                 let s = s.solution.as_ref().unwrap();

@@ -9,7 +9,7 @@ use super::{
     all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProgramProblem, Verdict,
 };
 use crate::generate::GenParams;
-use course_engine::engine::mii::{self, Bounds};
+use course_engine::engine::mii::{self, Bounds, BoundsInfo};
 use course_engine::formats::answer;
 use course_engine::formats::diagnostic::Diagnostic;
 use course_engine::model::machine::Machine;
@@ -22,59 +22,19 @@ pub type Problem = ProgramProblem<Solution>;
 /// The bounds of the loop, as `course analyze` names them.
 #[derive(Clone, Debug, Serialize)]
 pub struct Solution {
-    /// The Theorem 23.1.12 bound, a fraction.
-    pub bound: String,
-    pub critical_recurrence: Option<RecurrenceInfo>,
-    pub mii: u64,
-    pub rec_mii: u64,
-    pub res_mii: u64,
-    /// RThroughput, a fraction such as "5/2".
-    pub rthroughput: String,
-    /// `U_r` per resource, issue first.
-    pub usage: Vec<UsageInfo>,
+    /// ResMII, RecMII, MII, RThroughput, the bound, the usage and the
+    /// critical recurrence, as data (their JSON fields are this struct's).
+    #[serde(flatten)]
+    pub info: BoundsInfo,
     /// The bounds themselves (for the text view).
     #[serde(skip)]
     pub bounds: Bounds,
 }
 
-/// The critical recurrence: its operations, total latency and distance.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RecurrenceInfo {
-    pub distance: u64,
-    pub latency: u64,
-    /// The labels around the cycle.
-    pub ops: Vec<String>,
-}
-
-/// How much of one resource an iteration uses.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct UsageInfo {
-    pub capacity: u32,
-    pub resource: String,
-    pub usage: u64,
-}
-
 impl Solution {
     fn new(p: &Program, m: &Machine, b: Bounds) -> Solution {
         Solution {
-            bound: b.bound.fraction_string(),
-            critical_recurrence: b.recurrence.as_ref().map(|r| RecurrenceInfo {
-                distance: r.distance,
-                latency: r.latency,
-                ops: r.ops(p).iter().map(|&o| p.label(o).to_string()).collect(),
-            }),
-            mii: b.mii,
-            rec_mii: b.rec_mii,
-            res_mii: b.res_mii,
-            rthroughput: b.rthroughput.fraction_string(),
-            usage: m
-                .resource_ids()
-                .map(|r| UsageInfo {
-                    capacity: m.resource(r).capacity,
-                    resource: m.resource(r).name.clone(),
-                    usage: b.usage[r.index()],
-                })
-                .collect(),
+            info: b.info(p, m),
             bounds: b,
         }
     }
@@ -83,7 +43,7 @@ impl Solution {
     pub fn answer(&self) -> String {
         format!(
             "res_mii {}\nrec_mii: {}\nMII = {}\n",
-            self.res_mii, self.rec_mii, self.mii
+            self.info.res_mii, self.info.rec_mii, self.info.mii
         )
     }
 }
@@ -123,22 +83,6 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
     ProgramProblem::new(Drill::Mii, m, p, seed, solution)
 }
 
-/// `c → d → e → c: ℓ = 7, d = 2, ⌈7/2⌉ = 4`, as the mii view prints it.
-fn recurrence_text(p: &Program, b: &Bounds) -> String {
-    match &b.recurrence {
-        Some(r) => format!(
-            "{}: ℓ = {}, d = {}, ⌈{}/{}⌉ = {}",
-            r.path_string(p),
-            r.latency,
-            r.distance,
-            r.latency,
-            r.distance,
-            r.ratio().ceil()
-        ),
-        None => "none (no dependence cycle)".into(),
-    }
-}
-
 /// Checks `res_mii`, `rec_mii` and `mii` lines; a wrong value gets the
 /// reason (the bottleneck resource, the critical recurrence, the maximum).
 pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str) -> Report {
@@ -174,7 +118,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                 m.resource(b.res_bottleneck).capacity,
                 b.res_mii
             ),
-            "rec_mii" => format!("the critical recurrence is {}", recurrence_text(&p, &b)),
+            "rec_mii" => format!("the critical recurrence is {}", b.recurrence_text(&p)),
             _ => format!(
                 "MII = max(ResMII, RecMII) = max({}, {}) = {}",
                 b.res_mii, b.rec_mii, b.mii
@@ -314,7 +258,7 @@ mod tests {
         let s = problem(&m, &params, 2, true).solution.unwrap();
         let text = format!(
             "res_mii {}.0\nrec_mii {}\nmii {}.0\n",
-            s.res_mii, s.rec_mii, s.mii
+            s.info.res_mii, s.info.rec_mii, s.info.mii
         );
         assert!(check(&m, &params, 2, &text, "a.txt").correct);
     }
@@ -332,7 +276,7 @@ mod tests {
             assert!(check(&m, &params, seed, &s.answer(), "a.txt").correct);
             let other = format!(
                 "\u{feff}ResMII: {} # by hand\r\nrec-mii = {}\r\n\r\nmii {}\r\n",
-                s.res_mii, s.rec_mii, s.mii
+                s.info.res_mii, s.info.rec_mii, s.info.mii
             );
             assert!(check(&m, &params, seed, &other, "a.txt").correct, "{other}");
         }

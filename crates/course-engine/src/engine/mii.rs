@@ -126,6 +126,23 @@ impl Bounds {
 }
 
 impl Bounds {
+    /// The critical recurrence as the views print it,
+    /// `c → d → e → c: ℓ = 7, d = 2, ⌈7/2⌉ = 4`, or `none (…)`.
+    pub fn recurrence_text(&self, p: &Program) -> String {
+        match &self.recurrence {
+            Some(r) => format!(
+                "{}: ℓ = {}, d = {}, ⌈{}/{}⌉ = {}",
+                r.path_string(p),
+                r.latency,
+                r.distance,
+                r.latency,
+                r.distance,
+                r.ratio().ceil()
+            ),
+            None => "none (no dependence cycle)".into(),
+        }
+    }
+
     /// The serializable form of the bounds (labels and resource names
     /// instead of ids, fractions as `5/2`).
     pub fn info(&self, p: &Program, m: &Machine) -> BoundsInfo {

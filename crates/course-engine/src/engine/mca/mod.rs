@@ -112,6 +112,27 @@ pub struct Stamp {
     pub retire: Cycle,
 }
 
+impl Stamp {
+    /// The life of operation `op` of `iteration`, dispatched and issued at
+    /// those cycles, of latency `latency`, retired at `retire`.
+    fn retired(
+        iteration: u64,
+        op: u32,
+        (dispatch, issue): (Cycle, Cycle),
+        latency: Cycle,
+        retire: Cycle,
+    ) -> Stamp {
+        Stamp {
+            iteration,
+            op: op as usize,
+            dispatch,
+            issue,
+            executed: issue + latency,
+            retire,
+        }
+    }
+}
+
 /// The outcome of [`simulate`], with llvm-mca's summary fields.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -531,14 +552,9 @@ impl<'a> InOrder<'a> {
             }
             self.in_rob_uops -= u64::from(o.uops);
             if s.iter < self.rec {
-                self.timeline.push(Stamp {
-                    iteration: s.iter,
-                    op: s.op as usize,
-                    dispatch: s.dispatch,
-                    issue: s.issue,
-                    executed: s.issue + o.latency,
-                    retire: self.cycle,
-                });
+                let times = (s.dispatch, s.issue);
+                let stamp = Stamp::retired(s.iter, s.op, times, o.latency, self.cycle);
+                self.timeline.push(stamp);
             }
             self.last_retire = self.cycle;
             self.head += 1;

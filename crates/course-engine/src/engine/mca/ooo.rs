@@ -306,14 +306,9 @@ impl Sim<'_> {
             self.lq -= u64::from(o.load);
             self.sq -= u64::from(o.store);
             if s.iter < self.rec {
-                self.timeline.push(Stamp {
-                    iteration: s.iter,
-                    op: s.op as usize,
-                    dispatch: s.dispatch,
-                    issue: s.issue,
-                    executed: s.issue + o.latency,
-                    retire: self.cycle,
-                });
+                let times = (s.dispatch, s.issue);
+                let stamp = Stamp::retired(s.iter, s.op, times, o.latency, self.cycle);
+                self.timeline.push(stamp);
             }
             self.last_retire = self.cycle;
             self.head += 1;
