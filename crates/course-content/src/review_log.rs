@@ -145,19 +145,11 @@ impl Topic {
     /// `reservation-tables`, then `machine-model`); `machine-model` when no
     /// tag names a topic.
     pub fn of_tags(tags: &[String]) -> Topic {
-        const SPECIFIC_FIRST: [Topic; 9] = [
-            Topic::ForbiddenLatencies,
-            Topic::HazardAutomata,
-            Topic::ListScheduling,
-            Topic::Mii,
-            Topic::Modulo,
-            Topic::Rthroughput,
-            Topic::LlvmMca,
-            Topic::ReservationTables,
-            Topic::MachineModel,
-        ];
-        SPECIFIC_FIRST
-            .into_iter()
+        // The drills' topics, `forbidden-latencies` … `rthroughput` in
+        // listing order, are the most specific.
+        let drills = Topic::ALL[1..7].iter().copied();
+        drills
+            .chain([Topic::LlvmMca, Topic::ReservationTables])
             .find(|t| tags.iter().any(|g| g == t.name()))
             .unwrap_or(Topic::MachineModel)
     }

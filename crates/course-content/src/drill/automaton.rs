@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use super::forbidden::{k, located, named_slip, tables};
 use super::hazard::{advance, union};
-use super::{all_right, mistakes_only, set_text, Drill, Mistake, MistakeKind, Verdict};
+use super::{set_text, Drill, Mistake, MistakeKind, Verdict, Verdicts};
+use course_engine::engine::check::ViolationKind;
 use course_engine::engine::hazard::{set_string, Automaton};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::model::ids::ClassId;
@@ -85,18 +86,10 @@ impl Solution {
     }
 }
 
-/// The outcome of checking an automaton.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    pub correct: bool,
-    pub drill: Drill,
-    /// Lines that could not be read, then each reachable state in
-    /// breadth-first order, then states that are not reachable or given
-    /// twice (serialised as the list of mistakes).
-    #[serde(rename = "mistakes", serialize_with = "mistakes_only")]
-    pub verdicts: Vec<Verdict<StateRow>>,
-    pub seed: u64,
-}
+/// The outcome of checking an automaton: lines that could not be read,
+/// then each reachable state in breadth-first order, then states that are
+/// not reachable or given twice.
+pub type Report = Verdicts<StateRow>;
 
 /// The largest offset a generated class uses.
 const MAX_OFFSET: i64 = 3;
@@ -264,8 +257,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
                 shorten(&set_string(state))
             ));
         } else {
-            verdicts.push(Verdict::Wrong(Mistake::new(
-                MistakeKind::Unknown,
+            verdicts.push(Verdict::Wrong(Mistake::new(ViolationKind::Unknown,
                 format!(
                     "{file}:{}: state {} is not reachable: no sequence of Issue and Advance from ∅ leads there",
                     g.line,
@@ -276,12 +268,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
     }
     attach_knock_on(&mut verdicts, knock_on);
     verdicts.extend(twice);
-    Report {
-        correct: all_right(&verdicts),
-        drill: Drill::Automaton,
-        verdicts,
-        seed,
-    }
+    Verdicts::new(Drill::Automaton, seed, verdicts)
 }
 
 /// The events of a row, in its order: `Issue(A)`, `Issue(B)`, …, `Advance`.
@@ -312,7 +299,7 @@ fn read_answer(text: &str, file: &str, events: &[String]) -> Answer {
         twice: Vec::new(),
     };
     let unread = |line: u32, column: u32, message: String| {
-        located(MistakeKind::Format, file, line, column, message)
+        located(ViolationKind::Format, file, line, column, message)
     };
     for l in answer::lines(text) {
         let items = match answer::set_row(l.text) {
@@ -347,7 +334,7 @@ fn read_answer(text: &str, file: &str, events: &[String]) -> Answer {
         let key: Vec<u32> = state.iter().map(|&x| x as u32).collect();
         if let Some(first) = read.given.get(&key) {
             read.twice.push(Verdict::Wrong(Mistake::new(
-                MistakeKind::Duplicate,
+                ViolationKind::Duplicate,
                 format!(
                     "{}:{}: state {} is listed twice (first on line {})",
                     file,
@@ -407,7 +394,7 @@ fn missing_state(want: &[StateRow], w: &StateRow) -> Verdict<StateRow> {
         _ => "the start state".to_string(),
     };
     Verdict::Wrong(Mistake::new(
-        MistakeKind::Missing,
+        ViolationKind::Missing,
         format!("state {}: missing ({how})", set_string(&w.state)),
     ))
 }
@@ -468,14 +455,14 @@ fn wrong_transitions(
 /// own.
 fn attach_knock_on(verdicts: &mut Vec<Verdict<StateRow>>, knock_on: Vec<String>) {
     match verdicts.iter_mut().find_map(|v| match v {
-        Verdict::Wrong(mk) if mk.kind != MistakeKind::Format => Some(mk),
+        Verdict::Wrong(mk) if mk.kind != MistakeKind::Check(ViolationKind::Format) => Some(mk),
         _ => None,
     }) {
         Some(mk) => mk.consequences.extend(knock_on),
         None => verdicts.extend(
             knock_on
                 .into_iter()
-                .map(|k| Verdict::Wrong(Mistake::new(MistakeKind::Missing, k))),
+                .map(|k| Verdict::Wrong(Mistake::new(ViolationKind::Missing, k))),
         ),
     }
 }

@@ -137,7 +137,7 @@ impl Scene<'_> {
             d.push(
                 y,
                 Mistake::new(
-                    MistakeKind::Latency,
+                    ViolationKind::Latency,
                     format!("cycle {c}: {label} is not ready: {why}"),
                 ),
             );
@@ -197,7 +197,7 @@ impl Scene<'_> {
                 conflict_reason(self.p, self.m, None, conf),
                 c = self.c
             );
-            d.push(y, Mistake::new(MistakeKind::Resource, message));
+            d.push(y, Mistake::new(ViolationKind::Resource, message));
             return;
         }
         d.named.extend(ahead.iter().copied());

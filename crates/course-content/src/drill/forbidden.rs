@@ -10,9 +10,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{
-    all_right, mistakes_only, set_text, Drill, Mistake, MistakeKind, ProblemLine, Verdict,
-};
+use super::{set_text, Drill, Mistake, MistakeKind, ProblemLine, Verdict, Verdicts};
+use course_engine::engine::check::ViolationKind;
 use course_engine::engine::hazard;
 use course_engine::formats::answer::{self, shorten};
 use course_engine::formats::diagnostic::Diagnostic;
@@ -82,17 +81,9 @@ pub struct Right {
     pub value: String,
 }
 
-/// The outcome of checking the sets.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    pub correct: bool,
-    pub drill: Drill,
-    /// Format problems, then each `F(o,o')` in class order, then each
-    /// `CV(o)` (serialised as the list of mistakes).
-    #[serde(rename = "mistakes", serialize_with = "mistakes_only")]
-    pub verdicts: Vec<Verdict<Right>>,
-    pub seed: u64,
-}
+/// The outcome of checking the sets: format problems, then each `F(o,o')`
+/// in class order, then each `CV(o)`.
+pub type Report = Verdicts<Right>;
 
 /// The class names, in order.
 const NAMES: [&str; 3] = ["A", "B", "C"];
@@ -219,7 +210,7 @@ struct Given<'t> {
 
 /// A mistake of `kind` located at `line:column` of `file`.
 pub(super) fn located<R>(
-    kind: MistakeKind,
+    kind: impl Into<MistakeKind>,
     file: &str,
     line: u32,
     column: u32,
@@ -263,12 +254,7 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
         });
         verdicts.push(verdict);
     }
-    Report {
-        correct: all_right(&verdicts),
-        drill: Drill::Forbidden,
-        verdicts,
-        seed,
-    }
+    Verdicts::new(Drill::Forbidden, seed, verdicts)
 }
 
 /// Reads the `KEY = VALUE` lines (or `KEY: VALUE`, as in every key-value
@@ -280,7 +266,7 @@ fn read_keys<'t>(text: &'t str, file: &str) -> (BTreeMap<String, Given<'t>>, Vec
     for l in answer::lines(text) {
         let Some((k, v)) = l.text.split_once(['=', ':']) else {
             verdicts.push(located(
-                MistakeKind::Format,
+                ViolationKind::Format,
                 file,
                 l.line,
                 l.column,
@@ -322,8 +308,7 @@ fn keys_not_asked_for(
                 && !vectors.iter().any(|(c, _)| format!("CV({c})") == **key)
         })
         .map(|(key, g)| {
-            located(
-                MistakeKind::Format,
+            located(ViolationKind::Format,
                 file,
                 g.line,
                 g.key_column,
@@ -348,7 +333,7 @@ fn judge(
 ) -> Verdict<Right> {
     let Some(g) = given.get(&key) else {
         return Verdict::Wrong(Mistake::new(
-            MistakeKind::Missing,
+            ViolationKind::Missing,
             format!("{key}: missing"),
         ));
     };
@@ -356,7 +341,7 @@ fn judge(
         // Elements are at most answer::MAX_SET_ELEMENT.
         Ok(got) => compare(key, got.into_iter().map(|x| x as u32).collect(), g),
         Err(e) => located(
-            MistakeKind::Format,
+            ViolationKind::Format,
             file,
             g.line,
             g.column,
@@ -663,7 +648,7 @@ mod tests {
             assert!(m.contains(why), "{m}");
             assert_eq!(
                 r.verdicts[0].mistake().map(|x| x.kind),
-                Some(MistakeKind::Format)
+                Some(MistakeKind::Check(ViolationKind::Format))
             );
         }
         let r = check(3, "F(A,A) {0}\n", "a.txt");

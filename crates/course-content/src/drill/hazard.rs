@@ -16,6 +16,7 @@ use super::forbidden::{located, named_slip, offsets_on};
 use super::{
     all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, ProblemLine, Verdict,
 };
+use course_engine::engine::check::ViolationKind;
 use course_engine::engine::hazard::{self, set_string, Event, TraceRow};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::model::ids::ResourceId;
@@ -387,7 +388,7 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
         let said = match given.get(i) {
             Some(l) => read_step(l, &implied, file),
             None => Err(Verdict::Wrong(Mistake::new(
-                MistakeKind::Missing,
+                ViolationKind::Missing,
                 format!("{}: missing: no line for this issue attempt", implied.what),
             ))),
         };
@@ -424,7 +425,7 @@ fn check_of(m: &Machine, a: Attempts, text: &str, file: &str) -> Report {
     }
     if let Some(extra) = given.get(want.len()) {
         verdicts.push(located(
-            MistakeKind::Format,
+            ViolationKind::Format,
             file,
             extra.line,
             extra.column,
@@ -552,7 +553,7 @@ fn read_step(l: &answer::Line, implied: &Implied, file: &str) -> Result<Said, Ve
     if word != "accept" && word != "reject" {
         let (kind, message) = if answer::set(l.text).is_ok() {
             (
-                MistakeKind::Missing,
+                ViolationKind::Missing,
                 format!(
                     "{}: the verdict is missing: write accept or reject before the set",
                     implied.what
@@ -560,7 +561,7 @@ fn read_step(l: &answer::Line, implied: &Implied, file: &str) -> Result<Said, Ve
             )
         } else {
             (
-                MistakeKind::Format,
+                ViolationKind::Format,
                 format!(
                     "expected 'accept {{…}}' or 'reject {{…}}', found '{}'",
                     shorten(l.text)
@@ -582,7 +583,7 @@ fn read_step(l: &answer::Line, implied: &Implied, file: &str) -> Result<Said, Ve
             word,
             set: s.into_iter().map(|x| x as u32).collect(),
         }),
-        Err(e) => Err(located(MistakeKind::Format, file, l.line, set_at, e)),
+        Err(e) => Err(located(ViolationKind::Format, file, l.line, set_at, e)),
     }
 }
 
@@ -599,7 +600,7 @@ fn missing_set(
     let own_word = implied.word();
     if word == own_word {
         return located(
-            MistakeKind::Missing,
+            ViolationKind::Missing,
             file,
             l.line,
             set_at,

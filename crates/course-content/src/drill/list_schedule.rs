@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use similar::TextDiff;
 
-use super::{by_label, departure, generated, Drill, Mistake, MistakeKind, ProgramProblem};
+use super::{by_label, departure, generated, Drill, Mistake, ProgramProblem};
 use crate::generate::GenParams;
 use course_engine::engine::check::{self, ViolationKind};
 use course_engine::engine::reference::{self, Schedule};
@@ -123,14 +123,14 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     let mut mistakes: Vec<Mistake> = sub
         .errors
         .iter()
-        .map(|d| Mistake::new(MistakeKind::Format, d.to_string()))
+        .map(|d| Mistake::new(ViolationKind::Format, d.to_string()))
         .collect();
     mistakes.extend(
         result
             .violations
             .iter()
             .filter(|v| v.kind != ViolationKind::Format && !is_hard(v.kind))
-            .map(|v| Mistake::new(v.kind.into(), v.message.clone())),
+            .map(|v| Mistake::new(v.kind, v.message.clone())),
     );
     let departure = departure::first_departure(
         &p,
@@ -157,7 +157,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         match &causes[i] {
             Some(by) => caused.push((i, by.clone())),
             None => {
-                mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
+                mistakes.push(Mistake::new(v.kind, v.message.clone()));
                 owners.push(v.op);
             }
         }
@@ -166,7 +166,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         let v = &result.violations[i];
         let Some(x) = v.op else { continue };
         let text = super::consequence_text(&p, &result, v, x, &by);
-        let own = Mistake::new(v.kind.into(), v.message.clone());
+        let own = Mistake::new(v.kind, v.message.clone());
         attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);
     }
     let consequences = later_differences(&p, &reference.cycles, &result, &departure);
@@ -338,15 +338,15 @@ pub fn placements(
     for (label, c) in placed {
         match labels.get(label.as_str()) {
             None => ignored.push(Mistake::new(
-                MistakeKind::Unknown,
+                ViolationKind::Unknown,
                 format!("'{label}' is not an operation of {}", p.name()),
             )),
             Some(_) if *c < 0 => ignored.push(Mistake::new(
-                MistakeKind::Format,
+                ViolationKind::Format,
                 format!("{label} at {c}: cycles start at 0"),
             )),
             Some(&x) if ops.iter().any(|&(y, _)| y == x) => ignored.push(Mistake::new(
-                MistakeKind::Duplicate,
+                ViolationKind::Duplicate,
                 format!("{label} is placed twice"),
             )),
             Some(&x) => ops.push((x, *c)),
@@ -359,7 +359,7 @@ pub fn placements(
             conflicts: violations
                 .iter()
                 .filter(|v| v.op == Some(x))
-                .map(|v| Mistake::new(v.kind.into(), v.message.clone()))
+                .map(|v| Mistake::new(v.kind, v.message.clone()))
                 .collect(),
             cycle: c,
             label: p.label(x).to_string(),
@@ -499,6 +499,7 @@ pub fn departure_hint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::drill::MistakeKind;
 
     #[test]
     fn solutions_check_as_correct() {
@@ -539,12 +540,12 @@ mod tests {
     #[test]
     fn a_consequence_without_a_cause_to_list_it_under_is_kept() {
         let (x, y) = (OpId::from_index(0), OpId::from_index(1));
-        let own = || Mistake::new(MistakeKind::Resource, "f at 0: issue is full");
+        let own = || Mistake::new(ViolationKind::Resource, "f at 0: issue is full");
         let mut mistakes = Vec::new();
         attach_consequence(&mut mistakes, &[], 0, &[x], "c".into(), own());
         assert_eq!(mistakes, [own()]);
         // A file mistake before it does not take it either.
-        let format = Mistake::new(MistakeKind::Format, "a.txt:1:1: x");
+        let format = Mistake::new(ViolationKind::Format, "a.txt:1:1: x");
         let mut mistakes = vec![format.clone()];
         attach_consequence(&mut mistakes, &[None], 1, &[x], "c".into(), own());
         assert_eq!(mistakes, [format.clone(), own()]);
@@ -591,7 +592,10 @@ mod tests {
         let m = Machine::toy();
         let params = GenParams::block_default();
         let r = check(&m, &params, 4, "# mine\n  a x\n", "a.txt");
-        assert_eq!(r.mistakes[0].kind, MistakeKind::Format);
+        assert_eq!(
+            r.mistakes[0].kind,
+            MistakeKind::Check(ViolationKind::Format)
+        );
         assert_eq!(
             r.mistakes[0].message,
             "a.txt:2:3: a: expected a whole number for the cycle, found 'x'"

@@ -9,6 +9,7 @@ use super::{
     all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProgramProblem, Verdict,
 };
 use crate::generate::GenParams;
+use course_engine::engine::check::ViolationKind;
 use course_engine::engine::mii::{self, Bounds, BoundsInfo};
 use course_engine::formats::answer;
 use course_engine::formats::diagnostic::Diagnostic;
@@ -91,12 +92,12 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     let (given, errors) = answer::key_values(text, file);
     let mut verdicts: Vec<Verdict<Right>> = errors
         .into_iter()
-        .map(|d| Verdict::Wrong(Mistake::new(MistakeKind::Format, d.to_string())))
+        .map(|d| Verdict::Wrong(Mistake::new(ViolationKind::Format, d.to_string())))
         .collect();
     const KEYS: [&str; 3] = ["res_mii", "rec_mii", "mii"];
     for kv in given.iter().filter(|kv| !KEYS.iter().any(|k| kv.is(k))) {
         verdicts.push(Verdict::Wrong(Mistake::new(
-            MistakeKind::Format,
+            ViolationKind::Format,
             Diagnostic::new(
                 file,
                 kv.line,
@@ -162,7 +163,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         // A key given twice counts as its last line.
         let verdict = match given.iter().rev().find(|kv| kv.is(key)) {
             None => Verdict::Wrong(Mistake::new(
-                MistakeKind::Missing,
+                ViolationKind::Missing,
                 format!("{key}: missing (expected a line '{key} N')"),
             )),
             Some(kv) => match whole_value(kv.value) {
@@ -172,7 +173,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                     format!("{key}: you said {got}; {}", reason(key)),
                 )),
                 Err(e) => Verdict::Wrong(Mistake::new(
-                    MistakeKind::Format,
+                    ViolationKind::Format,
                     Diagnostic::new(file, kv.line, kv.column, format!("{key}: {e}")).to_string(),
                 )),
             },

@@ -710,12 +710,12 @@ fn violations(sub: &Submission, result: &CheckResult) -> Vec<Mistake> {
     let located = sub
         .errors
         .iter()
-        .map(|d| Mistake::new(MistakeKind::Format, d.to_string()));
+        .map(|d| Mistake::new(ViolationKind::Format, d.to_string()));
     let checks = result
         .violations
         .iter()
         .filter(|v| v.kind != ViolationKind::Format)
-        .map(|v| Mistake::new(v.kind.into(), v.message.clone()));
+        .map(|v| Mistake::new(v.kind, v.message.clone()));
     located.chain(checks).collect()
 }
 
@@ -749,24 +749,11 @@ pub(crate) fn consequence_text(
     )
 }
 
-/// What kind of mistake an answer has (stable names for JSON).
+/// What kind of mistake an answer has (stable names for JSON): one the
+/// schedule checker names too, or one of the drills' own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MistakeKind {
-    /// The answer file could not be read as the drill's format.
-    Format,
-    /// A part of the answer is absent.
-    Missing,
-    /// An operation placed more than once.
-    Duplicate,
-    /// A label the problem does not have.
-    Unknown,
-    /// A loop schedule without `ii`, or an `ii` on a block.
-    Ii,
-    /// A dependence whose latency has not elapsed.
-    Latency,
-    /// A resource over capacity (Algorithm 23.1.4).
-    Resource,
     /// Not what the list rule does at the first cycle where the answer
     /// departs from it.
     Order,
@@ -784,6 +771,11 @@ pub enum MistakeKind {
     Shifted,
     /// `accept` where the recognizer rejects, or the other way round.
     Swapped,
+    /// A kind of the schedule checker, under its name (`format`, `latency`,
+    /// …): a drill's answer that does not read is a `format` mistake, a
+    /// part left out `missing`, whatever the drill.
+    #[serde(untagged)]
+    Check(ViolationKind),
 }
 
 /// A named slip between a set given and the right one: every offset one
@@ -827,15 +819,7 @@ pub(crate) fn set_slip(said: &[u32], want: &[u32]) -> Option<(MistakeKind, Strin
 
 impl From<ViolationKind> for MistakeKind {
     fn from(k: ViolationKind) -> MistakeKind {
-        match k {
-            ViolationKind::Format => MistakeKind::Format,
-            ViolationKind::Missing => MistakeKind::Missing,
-            ViolationKind::Duplicate => MistakeKind::Duplicate,
-            ViolationKind::Unknown => MistakeKind::Unknown,
-            ViolationKind::Ii => MistakeKind::Ii,
-            ViolationKind::Latency => MistakeKind::Latency,
-            ViolationKind::Resource => MistakeKind::Resource,
-        }
+        MistakeKind::Check(k)
     }
 }
 
@@ -852,9 +836,9 @@ pub struct Mistake {
 }
 
 impl Mistake {
-    pub fn new(kind: MistakeKind, message: impl Into<String>) -> Mistake {
+    pub fn new(kind: impl Into<MistakeKind>, message: impl Into<String>) -> Mistake {
         Mistake {
-            kind,
+            kind: kind.into(),
             message: message.into(),
             consequences: Vec::new(),
         }
@@ -884,6 +868,31 @@ impl<R> Verdict<R> {
         match self {
             Verdict::Right(_) => None,
             Verdict::Wrong(m) => Some(m),
+        }
+    }
+}
+
+/// The outcome of checking an answer that is a list of judged parts and
+/// nothing more (the forbidden and automaton drills).
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdicts<R> {
+    pub correct: bool,
+    pub drill: Drill,
+    /// Each part's verdict, in the drill's order (serialised as the list
+    /// of mistakes).
+    #[serde(rename = "mistakes", serialize_with = "mistakes_only")]
+    pub verdicts: Vec<Verdict<R>>,
+    pub seed: u64,
+}
+
+impl<R> Verdicts<R> {
+    /// The verdicts of `drill` for `seed`; correct when none is a mistake.
+    pub fn new(drill: Drill, seed: u64, verdicts: Vec<Verdict<R>>) -> Verdicts<R> {
+        Verdicts {
+            correct: all_right(&verdicts),
+            drill,
+            verdicts,
+            seed,
         }
     }
 }

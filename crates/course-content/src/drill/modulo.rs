@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, ProgramProblem};
 use crate::generate::GenParams;
 use course_engine::engine::check;
+use course_engine::engine::check::ViolationKind;
 use course_engine::engine::mii;
 use course_engine::engine::modulo::IiFacts;
 use course_engine::engine::reference;
@@ -183,13 +184,12 @@ fn blamed(
     reference_ii: u64,
     ii_mistake: Option<Mistake>,
 ) -> Vec<Mistake> {
-    use course_engine::engine::check::ViolationKind;
     use course_engine::model::ids::OpId;
     let hard = |k: ViolationKind| matches!(k, ViolationKind::Latency | ViolationKind::Resource);
     let mut mistakes: Vec<Mistake> = ii_mistake.into_iter().collect();
     let ii_owner = mistakes.len();
     let mut soft = violations(sub, result);
-    soft.retain(|mk| !matches!(mk.kind, MistakeKind::Latency | MistakeKind::Resource));
+    soft.retain(|mk| !matches!(mk.kind, MistakeKind::Check(k) if hard(k)));
     mistakes.extend(soft);
     let Some(ii) = result.ii else {
         return mistakes;
@@ -229,7 +229,7 @@ fn blamed(
         match &causes[i] {
             Some(by) => later.push((i, by.clone())),
             None => {
-                mistakes.push(Mistake::new(v.kind.into(), v.message.clone()));
+                mistakes.push(Mistake::new(v.kind, v.message.clone()));
                 owners.push(v.op);
             }
         }
@@ -241,7 +241,7 @@ fn blamed(
             mistakes.insert(
                 0,
                 Mistake::new(
-                    MistakeKind::Ii,
+                    ViolationKind::Ii,
                     format!(
                         "ii {ii}: your cycles hold at II = {reference_ii} (the reference II) \
                          but not at II = {ii}"
@@ -271,13 +271,13 @@ fn blamed(
                     "takes what is needed by"
                 };
                 mistakes.push(Mistake::new(
-                    v.kind.into(),
+                    v.kind,
                     format!("{} at {c} {how} {} at {at}", p.label(w), p.label(x)),
                 ));
                 owners.push(Some(w));
             }
         }
-        let own = Mistake::new(v.kind.into(), v.message.clone());
+        let own = Mistake::new(v.kind, v.message.clone());
         super::list_schedule::attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);
     }
     mistakes
@@ -417,7 +417,7 @@ mod tests {
             &s.answer().replacen("ii", "# ii", 1),
             "a.txt",
         );
-        assert_eq!(r.mistakes[0].kind, MistakeKind::Ii);
+        assert_eq!(r.mistakes[0].kind, MistakeKind::Check(ViolationKind::Ii));
         assert!(r.valid.is_none());
     }
 

@@ -11,6 +11,7 @@ use super::{
     all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, Verdict,
 };
 use crate::generate::GenParams;
+use course_engine::engine::check::ViolationKind;
 use course_engine::engine::mii::{self, Bounds};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::formats::diagnostic::Diagnostic;
@@ -114,7 +115,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     let lines: Vec<answer::Line> = answer::lines(text).collect();
     let located = |line: u32, column: u32, message: String| {
         Verdict::Wrong(Mistake::new(
-            MistakeKind::Format,
+            ViolationKind::Format,
             Diagnostic::new(file, line, column, message).to_string(),
         ))
     };
@@ -295,7 +296,7 @@ mod tests {
             assert_eq!(message(&r), expect);
             assert_eq!(
                 r.verdicts[0].mistake().map(|x| x.kind),
-                Some(MistakeKind::Format)
+                Some(MistakeKind::Check(ViolationKind::Format))
             );
         }
     }

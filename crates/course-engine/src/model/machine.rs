@@ -203,20 +203,8 @@ pub struct Machine {
     /// Resource 0 is `issue` with capacity W.
     resources: Vec<Resource>,
     classes: Vec<Class>,
-    /// LLVM's MicroOpBufferSize: 0 means in-order issue.
-    micro_op_buffer_size: u32,
-    /// LLVM's LoadLatency (Definition 23.1.8): the default latency of a
-    /// class's folded load part.
-    load_latency: u32,
-    /// Reorder-buffer entries (LLVM's RetireControlUnit); defaults to the
-    /// micro-op buffer size.
-    reorder_buffer_size: u32,
-    /// Instructions retired per cycle at most; 0 for no limit.
-    retire_width: u32,
-    /// Loads in flight at most (LLVM's LoadQueue); 0 for no limit.
-    load_queue_size: u32,
-    /// Stores in flight at most (LLVM's StoreQueue); 0 for no limit.
-    store_queue_size: u32,
+    /// The top-level numbers: buffers, queues, LoadLatency, retire width.
+    top: TopLevel,
     opcode_class: BTreeMap<String, ClassId>,
     /// The folded-load form of a class, by register-form class.
     memory_form: BTreeMap<ClassId, ClassId>,
@@ -249,7 +237,9 @@ pub const ISSUE: ResourceId = ResourceId(0);
 /// (Definitions 23.1.1 and 23.1.2) and the optional LLVM-style fields of
 /// Definition 23.1.8 (groups, scheduler buffers, LoadLatency, retire width,
 /// resource uses with ReleaseAtCycles, folded loads, ReadAdvance per
-/// operand).
+/// operand). In this struct and those under it a field left out of the
+/// file reads as `None` when it is an `Option`, and as its default where
+/// it says `#[serde(default)]`; every other field is required.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MachineFile {
@@ -258,24 +248,18 @@ pub struct MachineFile {
     /// `issue_width:`, W: micro-ops dispatched per cycle (Definition 23.1.8).
     pub issue_width: i64,
     /// `micro_op_buffer_size:`; 0 or absent means in-order.
-    #[serde(default)]
     pub micro_op_buffer_size: Option<i64>,
     /// `load_latency:`, LLVM's LoadLatency: the default latency of a folded
     /// load part (`load:` of a class).
-    #[serde(default)]
     pub load_latency: Option<i64>,
     /// `reorder_buffer_size:`; defaults to `micro_op_buffer_size`.
-    #[serde(default)]
     pub reorder_buffer_size: Option<i64>,
     /// `retire_width:`, instructions retired per cycle at most (0 = no limit).
-    #[serde(default)]
     pub retire_width: Option<i64>,
     /// `load_queue_size:`, loads in flight (dispatched, not retired) at
     /// most; LLVM's LoadQueue (0 = no limit).
-    #[serde(default)]
     pub load_queue_size: Option<i64>,
     /// `store_queue_size:`, stores in flight at most; LLVM's StoreQueue.
-    #[serde(default)]
     pub store_queue_size: Option<i64>,
     /// `resources:`.
     pub resources: Vec<ResourceFile>,
@@ -290,13 +274,10 @@ pub struct ResourceFile {
     /// `name:`.
     pub name: String,
     /// `capacity:`, required for a kind, absent for a group.
-    #[serde(default)]
     pub capacity: Option<i64>,
     /// `group:`, the member kinds of a ProcResGroup.
-    #[serde(default)]
     pub group: Option<Vec<String>>,
     /// `buffer_size:`, LLVM's BufferSize (a scheduler queue of this many entries).
-    #[serde(default)]
     pub buffer_size: Option<i64>,
 }
 
@@ -311,44 +292,33 @@ pub struct ClassFile {
     /// `opcodes:`.
     pub opcodes: Vec<String>,
     /// `unit:`.
-    #[serde(default)]
     pub unit: Option<String>,
     /// `occupancy:`.
-    #[serde(default)]
     pub occupancy: Option<i64>,
     /// `reservation:`.
-    #[serde(default)]
     pub reservation: Option<Vec<(String, i64)>>,
     /// `uses:`, LLVM-style `[resource, ReleaseAtCycles]` pairs: each resource
     /// is held from offset 0 for that many cycles.
-    #[serde(default)]
     pub uses: Option<Vec<(String, i64)>>,
     /// `uops:`.
-    #[serde(default)]
     pub uops: Option<i64>,
     /// `read_advance:`, a number (every register operand outside an address)
     /// or a list of entries.
-    #[serde(default)]
     pub read_advance: Option<ReadAdvanceFile>,
     /// `load:`, the folded-load form of the class.
-    #[serde(default)]
     pub load: Option<LoadFile>,
     /// `forms:`, the operand forms the class models (`"r = r, i"`,
     /// [`Form`]); absent for any form.
-    #[serde(default)]
     pub forms: Option<Vec<String>>,
     /// `zero_idiom:`, the variant of the class for an operation whose two
     /// register operands are one register (`xorq rax, rax`).
-    #[serde(default)]
     pub zero_idiom: Option<ZeroIdiomFile>,
     /// `write_latencies:`, the latency of each register written, in the
     /// lab line's order ([`Class::write_latencies`]); default `latency` for
     /// each.
-    #[serde(default)]
     pub write_latencies: Option<Vec<i64>>,
     /// `stores:`, whether the class writes memory although it writes a
     /// register ([`Class::stores`]); default false.
-    #[serde(default)]
     pub stores: Option<bool>,
 }
 
@@ -361,16 +331,12 @@ pub struct ClassFile {
 #[serde(deny_unknown_fields)]
 pub struct ZeroIdiomFile {
     /// `name:` of the variant; `NAME-zero` when absent.
-    #[serde(default)]
     pub name: Option<String>,
     /// `opcodes:` of the class it applies to; all of them when absent.
-    #[serde(default)]
     pub opcodes: Option<Vec<String>>,
     /// `latency:`; default 0.
-    #[serde(default)]
     pub latency: Option<i64>,
     /// `uops:`; default 1.
-    #[serde(default)]
     pub uops: Option<i64>,
     /// `uses:`, like a class's; default none (no execution port).
     #[serde(default)]
@@ -394,10 +360,8 @@ pub struct ReadAdvanceEntryFile {
     /// `cycles:`.
     pub cycles: i64,
     /// `operands:`, 0-based positions after the opcode; absent for all.
-    #[serde(default)]
     pub operands: Option<Vec<i64>>,
     /// `writes:`, producer class names; absent for all.
-    #[serde(default)]
     pub writes: Option<Vec<String>>,
 }
 
@@ -410,20 +374,16 @@ pub struct ReadAdvanceEntryFile {
 #[serde(deny_unknown_fields)]
 pub struct LoadFile {
     /// `name:` of the folded form; `NAME-mem` when absent.
-    #[serde(default)]
     pub name: Option<String>,
     /// `latency:`; the machine's `load_latency` when absent.
-    #[serde(default)]
     pub latency: Option<i64>,
     /// `uops:` added; default 1.
-    #[serde(default)]
     pub uops: Option<i64>,
     /// `uses:` of the load part, like a class's.
     #[serde(default)]
     pub uses: Vec<(String, i64)>,
     /// `forms:` of the folded form; by default each form of the class with
     /// its first register operand made the memory operand.
-    #[serde(default)]
     pub forms: Option<Vec<String>>,
 }
 
@@ -506,16 +466,16 @@ impl Machine {
 
     /// LLVM's MicroOpBufferSize: 0 means in-order issue (Definition 23.1.8).
     pub fn micro_op_buffer_size(&self) -> u32 {
-        self.micro_op_buffer_size
+        self.top.micro_op_buffer_size
     }
 
     /// The same machine with another MicroOpBufferSize (0 = in-order),
     /// capped at the largest size a machine file may state.
     pub fn with_micro_op_buffer_size(mut self, size: u32) -> Machine {
-        if self.reorder_buffer_size == self.micro_op_buffer_size {
-            self.reorder_buffer_size = size.min(1 << 16);
+        if self.top.reorder_buffer_size == self.top.micro_op_buffer_size {
+            self.top.reorder_buffer_size = size.min(1 << 16);
         }
-        self.micro_op_buffer_size = size.min(1 << 16);
+        self.top.micro_op_buffer_size = size.min(1 << 16);
         self
     }
 
@@ -574,27 +534,27 @@ impl Machine {
 
     /// LLVM's LoadLatency (0 when the file does not give it).
     pub fn load_latency(&self) -> u32 {
-        self.load_latency
+        self.top.load_latency
     }
 
     /// Reorder-buffer entries (micro-ops) of an out-of-order run.
     pub fn reorder_buffer_size(&self) -> u32 {
-        self.reorder_buffer_size
+        self.top.reorder_buffer_size
     }
 
     /// Instructions retired per cycle at most; 0 for no limit.
     pub fn retire_width(&self) -> u32 {
-        self.retire_width
+        self.top.retire_width
     }
 
     /// Loads in flight (dispatched, not retired) at most; 0 for no limit.
     pub fn load_queue_size(&self) -> u32 {
-        self.load_queue_size
+        self.top.load_queue_size
     }
 
     /// Stores in flight at most; 0 for no limit.
     pub fn store_queue_size(&self) -> u32 {
-        self.store_queue_size
+        self.top.store_queue_size
     }
 
     /// The groups that contain resource kind `r` (empty for a group).
@@ -785,10 +745,10 @@ impl Machine {
                 })
                 .collect(),
             issue_width: self.issue_width,
-            load_latency: self.load_latency,
-            micro_op_buffer_size: self.micro_op_buffer_size,
+            load_latency: self.top.load_latency,
+            micro_op_buffer_size: self.top.micro_op_buffer_size,
             name: self.name.clone(),
-            reorder_buffer_size: self.reorder_buffer_size,
+            reorder_buffer_size: self.top.reorder_buffer_size,
             resources: self
                 .resources
                 .iter()
@@ -803,7 +763,7 @@ impl Machine {
                     name: r.name.clone(),
                 })
                 .collect(),
-            retire_width: self.retire_width,
+            retire_width: self.top.retire_width,
         }
     }
 }
@@ -912,10 +872,10 @@ impl fmt::Display for Machine {
             "machine {}: issue width {}, micro-op buffer {}",
             self.name,
             self.issue_width,
-            if self.micro_op_buffer_size == 0 {
+            if self.top.micro_op_buffer_size == 0 {
                 "0 (in-order)".to_string()
             } else {
-                self.micro_op_buffer_size.to_string()
+                self.top.micro_op_buffer_size.to_string()
             }
         )?;
         write!(f, "resources:")?;
@@ -940,13 +900,21 @@ impl fmt::Display for Machine {
 const LIMIT: i64 = 1 << 16;
 
 /// The top-level numbers of a machine file, checked (Definition 23.1.8).
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct TopLevel {
+    /// LLVM's MicroOpBufferSize: 0 means in-order issue.
     micro_op_buffer_size: u32,
+    /// LLVM's LoadLatency (Definition 23.1.8): the default latency of a
+    /// class's folded load part.
     load_latency: u32,
+    /// Reorder-buffer entries (LLVM's RetireControlUnit); defaults to the
+    /// micro-op buffer size.
     reorder_buffer_size: u32,
+    /// Instructions retired per cycle at most; 0 for no limit.
     retire_width: u32,
+    /// Loads in flight at most (LLVM's LoadQueue); 0 for no limit.
     load_queue_size: u32,
+    /// Stores in flight at most (LLVM's StoreQueue); 0 for no limit.
     store_queue_size: u32,
 }
 
@@ -1738,12 +1706,7 @@ impl<'a> MachineBuilder<'a> {
             issue_width: self.file.issue_width as u32,
             resources: self.resources,
             classes: self.classes,
-            micro_op_buffer_size: self.top.micro_op_buffer_size,
-            load_latency: self.top.load_latency,
-            reorder_buffer_size: self.top.reorder_buffer_size,
-            retire_width: self.top.retire_width,
-            load_queue_size: self.top.load_queue_size,
-            store_queue_size: self.top.store_queue_size,
+            top: self.top,
             opcode_class: self.opcode_class,
             memory_form: self.memory_form,
             zero_form: self.zero_form,
@@ -1858,34 +1821,33 @@ mod tests {
                 "issue_width: 2\nresources:\n  - {{ name: alu, capacity: 2 }}\nclasses:\n{extra}"
             )
         };
-        let e = reject(&base(
-            "  - { name: a, latency: 1, opcodes: [add], unit: alu, occupancy: 2 }\n",
-        ));
-        assert!(
-            e.contains("classes[0].occupancy") && e.contains("exceeds latency"),
-            "{e}"
-        );
-        let e = reject(&base(
-            "  - { name: a, latency: 1, opcodes: [add], unit: fpu }\n",
-        ));
-        assert!(
-            e.contains("classes[0].unit") && e.contains("unknown resource 'fpu'"),
-            "{e}"
-        );
-        let e = reject(&base(
-            "  - { name: a, latency: 1, opcodes: [add], reservation: [[alu, -1]] }\n",
-        ));
-        assert!(
-            e.contains("classes[0].reservation[0]") && e.contains("offset"),
-            "{e}"
-        );
-        let e = reject(&base(
-            "  - { name: a, latency: 1, opcodes: [add], unit: alu }\n  - { name: a, latency: 1, opcodes: [sub], unit: alu }\n",
-        ));
-        assert!(
-            e.contains("classes[1].name") && e.contains("duplicate"),
-            "{e}"
-        );
+        // (classes, the field the message names, what it says of it)
+        let cases = [
+            (
+                "  - { name: a, latency: 1, opcodes: [add], unit: alu, occupancy: 2 }\n",
+                "classes[0].occupancy",
+                "exceeds latency",
+            ),
+            (
+                "  - { name: a, latency: 1, opcodes: [add], unit: fpu }\n",
+                "classes[0].unit",
+                "unknown resource 'fpu'",
+            ),
+            (
+                "  - { name: a, latency: 1, opcodes: [add], reservation: [[alu, -1]] }\n",
+                "classes[0].reservation[0]",
+                "offset",
+            ),
+            (
+                "  - { name: a, latency: 1, opcodes: [add], unit: alu }\n  - { name: a, latency: 1, opcodes: [sub], unit: alu }\n",
+                "classes[1].name",
+                "duplicate",
+            ),
+        ];
+        for (classes, field, says) in cases {
+            let e = reject(&base(classes));
+            assert!(e.contains(field) && e.contains(says), "{e}");
+        }
         let e = reject("issue_width: 2\nresources:\n  - { name: alu, capacity: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [add], unit: alu }\n");
         assert!(e.contains("resources[0].capacity"), "{e}");
         let e = reject("issue_width: 2\nresources: [\n");

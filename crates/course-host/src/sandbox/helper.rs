@@ -75,11 +75,7 @@ pub fn main(config: &str) -> ! {
     // SAFETY: the keeper is single-threaded; the child only runs `child`.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
-        fail(
-            &mut status,
-            "fork",
-            &std::io::Error::last_os_error().to_string(),
-        );
+        fail_os(&mut status, "fork");
     }
     if pid == 0 {
         child(&cfg, &prepared);
@@ -92,6 +88,11 @@ fn fail(status: &mut impl Write, stage: &str, why: &str) -> ! {
     let why = why.replace('\n', " ");
     let _ = writeln!(status, "E {stage}: {why}");
     std::process::exit(3)
+}
+
+/// [`fail`] with the last system error as the reason.
+fn fail_os(status: &mut impl Write, stage: &str) -> ! {
+    fail(status, stage, &std::io::Error::last_os_error().to_string())
 }
 
 /// Waits for the child (pid 1 of the namespace) or the grader's `K`.
@@ -132,7 +133,7 @@ fn keep(pid: libc::pid_t, status: &mut impl Write) -> ! {
             std::process::exit(0);
         }
         if r < 0 {
-            fail(status, "wait", &std::io::Error::last_os_error().to_string());
+            fail_os(status, "wait");
         }
     }
 }
@@ -186,11 +187,7 @@ fn child(cfg: &HelperConfig, p: &Prepared) -> ! {
         libc::fork()
     };
     if pid < 0 {
-        fail(
-            &mut status,
-            "fork",
-            &std::io::Error::last_os_error().to_string(),
-        );
+        fail_os(&mut status, "fork");
     }
     if pid == 0 {
         program(p);
@@ -206,11 +203,7 @@ fn child(cfg: &HelperConfig, p: &Prepared) -> ! {
             unsafe { libc::_exit(0) }
         }
         if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            fail(
-                &mut status,
-                "wait",
-                &std::io::Error::last_os_error().to_string(),
-            );
+            fail_os(&mut status, "wait");
         }
     }
 }

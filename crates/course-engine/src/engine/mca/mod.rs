@@ -113,22 +113,26 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    /// The life of operation `op` of `iteration`, dispatched and issued at
-    /// those cycles, of latency `latency`, retired at `retire`.
-    fn retired(
-        iteration: u64,
-        op: u32,
+    /// Records in `timeline` the life of operation `op` of `iteration`,
+    /// dispatched and issued at those cycles, of latency `latency`, retired
+    /// at `retire`, when the iteration is one of the first `kept`.
+    fn record(
+        timeline: &mut Vec<Stamp>,
+        kept: u64,
+        (iteration, op): (u64, u32),
         (dispatch, issue): (Cycle, Cycle),
         latency: Cycle,
         retire: Cycle,
-    ) -> Stamp {
-        Stamp {
-            iteration,
-            op: op as usize,
-            dispatch,
-            issue,
-            executed: issue + latency,
-            retire,
+    ) {
+        if iteration < kept {
+            timeline.push(Stamp {
+                iteration,
+                op: op as usize,
+                dispatch,
+                issue,
+                executed: issue + latency,
+                retire,
+            });
         }
     }
 }
@@ -197,7 +201,14 @@ impl Report {
     }
 }
 
+/// The issue cycle of an instance not issued yet.
 const NOT_ISSUED: Cycle = Cycle::MAX;
+
+/// Whether an instance issued at `issue` ([`NOT_ISSUED`] if it has not)
+/// with latency `latency` has executed before `cycle`, so it may retire.
+fn executed_before(issue: Cycle, latency: Cycle, cycle: Cycle) -> bool {
+    issue != NOT_ISSUED && issue + latency < cycle
+}
 
 /// Per-op data the inner loop needs, flattened once.
 struct BodyOp {
@@ -547,15 +558,13 @@ impl<'a> InOrder<'a> {
         while self.head < self.tail {
             let s = &self.slots[self.head as usize & self.mask];
             let o = &self.body[s.op as usize];
-            if s.issue == NOT_ISSUED || s.issue + o.latency >= self.cycle {
+            if !executed_before(s.issue, o.latency, self.cycle) {
                 break;
             }
             self.in_rob_uops -= u64::from(o.uops);
-            if s.iter < self.rec {
-                let times = (s.dispatch, s.issue);
-                let stamp = Stamp::retired(s.iter, s.op, times, o.latency, self.cycle);
-                self.timeline.push(stamp);
-            }
+            let times = (s.dispatch, s.issue);
+            let (at, lat) = ((s.iter, s.op), o.latency);
+            Stamp::record(&mut self.timeline, self.rec, at, times, lat, self.cycle);
             self.last_retire = self.cycle;
             self.head += 1;
         }

@@ -42,12 +42,13 @@
 
 use super::ports::{bookings, Booking, Ports};
 use super::steady::Steady;
-use super::{check_counts, McaError, Options, Report, Shortcuts, Stamp, MAX_RING};
+use super::{
+    check_counts, executed_before, McaError, Options, Report, Shortcuts, Stamp, MAX_RING,
+    NOT_ISSUED,
+};
 use crate::model::ids::{ClassId, Cycle, OpId};
 use crate::model::machine::Machine;
 use crate::model::program::{EdgeKind, Kind, Program};
-
-const NOT_ISSUED: Cycle = Cycle::MAX;
 
 /// A value an operation waits for: a register read or a memory edge.
 #[derive(Clone, Copy, Debug)]
@@ -299,17 +300,15 @@ impl Sim<'_> {
         while self.head < self.tail && (self.retire_width == 0 || retired < self.retire_width) {
             let s = &self.slots[self.head as usize & self.mask];
             let o = &self.body[s.op as usize];
-            if s.issue == NOT_ISSUED || s.issue + o.latency >= self.cycle {
+            if !executed_before(s.issue, o.latency, self.cycle) {
                 break;
             }
             self.rob_used -= o.entries;
             self.lq -= u64::from(o.load);
             self.sq -= u64::from(o.store);
-            if s.iter < self.rec {
-                let times = (s.dispatch, s.issue);
-                let stamp = Stamp::retired(s.iter, s.op, times, o.latency, self.cycle);
-                self.timeline.push(stamp);
-            }
+            let times = (s.dispatch, s.issue);
+            let (at, lat) = ((s.iter, s.op), o.latency);
+            Stamp::record(&mut self.timeline, self.rec, at, times, lat, self.cycle);
             self.last_retire = self.cycle;
             self.head += 1;
             retired += 1;

@@ -1340,11 +1340,10 @@ mod tests {
         let e = parse("block b\na: r1, r2 = add r3, r4\n", "b.txt", &open).unwrap_err();
         let d = e.iter().next().unwrap();
         assert_eq!(d.column, 13);
+        let msg = &d.message;
         assert!(
-            d.message
-                .contains("writes 2 registers, but class alu of machine"),
-            "{}",
-            d.message
+            msg.contains("writes 2 registers, but class alu of machine"),
+            "{msg}"
         );
         let (col, msg) = first("a: q0, q0, x8 = ldp [x]");
         assert_eq!(col, 8);
