@@ -14,12 +14,11 @@ use std::path::Path;
 
 use crate::common::root;
 
-/// What only `course-host`, `course-bench` and the binaries may do.
-const OUTSIDE_WORLD: &[&str] = &[
-    "std::fs",
-    "std::env::",
-    "std::process",
-    "std::net",
+/// What only `course-host`, `course-bench` and the binaries may do: the
+/// modules of the standard library that reach outside, then the calls and
+/// macros that talk to the terminal.
+const OUTSIDE_MODULES: &[&str] = &["fs", "env", "process", "net"];
+const OUTSIDE_CALLS: &[&str] = &[
     "stdin()",
     "stdout()",
     "stderr()",
@@ -69,13 +68,75 @@ fn code_lines(src: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// `file:line: uses X` for every use of the outside world in `src`.
+/// The first segment of each item of a `std::{…}` group, given the text
+/// after its `{` and the lines that follow: `io` and `fs` of
+/// `std::{io::{self, Write}, fs as f}`.
+fn grouped_modules<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut items = Vec::new();
+    let (mut depth, mut item, mut top) = (1, String::new(), true);
+    for c in lines.flat_map(str::chars) {
+        match c {
+            // `fs as f`: the item is the part before the space.
+            _ if c.is_whitespace() => top &= item.is_empty(),
+            '{' => depth += 1,
+            '}' | ',' if depth == 1 => {
+                if !item.is_empty() {
+                    items.push(std::mem::take(&mut item));
+                }
+                top = true;
+                if c == '}' {
+                    break;
+                }
+            }
+            '}' => depth -= 1,
+            ':' if depth == 1 => top = false,
+            _ if depth == 1 && top => item.push(c),
+            _ => {}
+        }
+    }
+    items
+}
+
+/// `file:line: uses X` for every use of the outside world in `src`: a path
+/// `std::fs…` (spaces between its parts too), an item of a `use std::{…}`
+/// group, or a terminal call.
 fn outside_uses(file: &str, src: &str) -> Vec<String> {
+    let lines = code_lines(src);
     let mut found = Vec::new();
-    for (line, code) in code_lines(src) {
-        for pat in OUTSIDE_WORLD {
-            if code.contains(pat) && !ALLOWED.contains(&(file, pat)) {
-                found.push(format!("{file}:{line}: uses {pat}"));
+    let mut report = |line: usize, what: String| {
+        if !ALLOWED.contains(&(file, what.as_str())) {
+            found.push(format!("{file}:{line}: uses {what}"));
+        }
+    };
+    for (k, &(line, code)) in lines.iter().enumerate() {
+        // `std :: fs` as `std::fs`.
+        let compact = code
+            .split("::")
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join("::");
+        for m in OUTSIDE_MODULES {
+            let path = format!("std::{m}");
+            let named = compact.match_indices(&path).any(|(at, _)| {
+                let next = compact[at + path.len()..].chars().next();
+                !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            });
+            if named {
+                report(line, path);
+            }
+        }
+        if let Some(at) = compact.find("std::{") {
+            let rest =
+                std::iter::once(&compact[at + 6..]).chain(lines[k + 1..].iter().map(|&(_, l)| l));
+            for m in grouped_modules(rest) {
+                if OUTSIDE_MODULES.contains(&m.as_str()) {
+                    report(line, format!("std::{m}"));
+                }
+            }
+        }
+        for pat in OUTSIDE_CALLS {
+            if code.contains(pat) {
+                report(line, (*pat).to_string());
             }
         }
     }
@@ -106,7 +167,20 @@ fn the_scan_finds_the_outside_world_in_a_fake_source() {
     let src = "use std::fs;\n// std::process in a comment\nlet s = \"a//b\"; std::env::var(\"X\");\n#[cfg(test)]\nmod tests { fn f() { println!(); } }\n";
     assert_eq!(
         outside_uses("fake.rs", src),
-        ["fake.rs:1: uses std::fs", "fake.rs:3: uses std::env::"]
+        ["fake.rs:1: uses std::fs", "fake.rs:3: uses std::env"]
+    );
+    // Spaced paths and grouped imports, on one line or several; modules
+    // that only share a prefix (`std::fmt`, `std::envy`) are not the world.
+    let src = "use std :: fs;\nuse std::{io::{self, Write}, process::Command};\nuse std::{\n    fmt,\n    net as n,\n};\nuse std::envy;\nuse std::env as e;\nuse std::{ fmt as f, env };\n";
+    assert_eq!(
+        outside_uses("fake.rs", src),
+        [
+            "fake.rs:1: uses std::fs",
+            "fake.rs:2: uses std::process",
+            "fake.rs:3: uses std::net",
+            "fake.rs:8: uses std::env",
+            "fake.rs:9: uses std::env"
+        ]
     );
 }
 
