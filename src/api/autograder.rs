@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::api::grade::{fenced, gradescope_student, Feedback, Gradescope, RunRequest};
+use crate::api::grade::{Feedback, Gradescope, RunRequest, fenced, gradescope_student};
 use crate::content::data::Source;
 use crate::content::lab::{self, Lab, StudentReport};
 use crate::formats::zip;
@@ -185,14 +185,14 @@ pub fn gradescope(req: &BundleRequest) -> Result<Bundle, String> {
             });
         }
     }
-    if let Some(secret) = req.run.as_ref().and_then(|r| r.secret.as_ref()) {
-        if req.run.as_ref().is_some_and(|r| r.hidden > 0) {
-            entries.push(zip::Entry {
-                name: "secret-seed".into(),
-                mode: 0o600,
-                data: secret.as_bytes().to_vec(),
-            });
-        }
+    if let Some(secret) = req.run.as_ref().and_then(|r| r.secret.as_ref())
+        && req.run.as_ref().is_some_and(|r| r.hidden > 0)
+    {
+        entries.push(zip::Entry {
+            name: "secret-seed".into(),
+            mode: 0o600,
+            data: secret.as_bytes().to_vec(),
+        });
     }
     let bytes = zip::write(&entries)?;
     disk::write_file(req.out, &bytes)?;

@@ -254,19 +254,19 @@ fn answer_problem(req: &DrillRequest<'_>, a: Answer<'_>) -> Result<Asked, Error>
 /// request's drill and seed are not used.
 pub fn replay(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error> {
     // An answer's own problem line, if any, must name these attempts.
-    if let Some(a) = req.check {
-        if let Some((named, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)? {
-            let same = match &named {
-                Named::Events { events: e, .. } => same_events(e, events),
-                Named::Seed(_) => false,
-            };
-            if !same {
-                return Err(Error::Answer(format!(
-                    "{}:{at}: this answer's first line names another problem than \
+    if let Some(a) = req.check
+        && let Some((named, at)) = ProblemLine::find(a.text, a.file).map_err(Error::Answer)?
+    {
+        let same = match &named {
+            Named::Events { events: e, .. } => same_events(e, events),
+            Named::Seed(_) => false,
+        };
+        if !same {
+            return Err(Error::Answer(format!(
+                "{}:{at}: this answer's first line names another problem than \
                      --events '{events}'",
-                    a.file
-                )));
-            }
+                a.file
+            )));
         }
     }
     replay_events(req, events)

@@ -17,8 +17,8 @@ use std::path::PathBuf;
 
 use crate::content::data::Source;
 use crate::content::flash::{
-    read_state, schedule, Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck,
-    NotARating, NothingDue, Rating, ReviewEnd, ReviewStart, State, StateRead,
+    Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck, NotARating, NothingDue,
+    Rating, ReviewEnd, ReviewStart, State, StateRead, read_state, schedule,
 };
 use crate::content::flash_log::Logged;
 use crate::formats::diagnostic::Diagnostics;
@@ -489,9 +489,10 @@ mod tests {
         let n = cards.list().due;
         let mut r = cards.review(false).unwrap();
         assert_eq!(r.start().cards, n);
-        assert!(r
-            .front()
-            .is_some_and(|f| f.number == 1 && f.state.is_none()));
+        assert!(
+            r.front()
+                .is_some_and(|f| f.number == 1 && f.state.is_none())
+        );
         assert!(r.reveal("").is_some());
         assert!(matches!(r.rate("maybe"), Ok(Rated::NotARating(_))));
         let Ok(Rated::Scheduled(s)) = r.rate("good") else {

@@ -51,10 +51,10 @@ pub fn run(
     m: &Machine,
 ) -> Result<GenOutput, String> {
     let params = params(source, kind)?;
-    if let Some(n) = ops {
-        if n == 0 || n > generate::MAX_OPS {
-            return Err(format!("--ops must be between 1 and {}", generate::MAX_OPS));
-        }
+    if let Some(n) = ops
+        && (n == 0 || n > generate::MAX_OPS)
+    {
+        return Err(format!("--ops must be between 1 and {}", generate::MAX_OPS));
     }
     let text = match kind {
         Kind::Block => generate::block(m, &params, seed, ops),

@@ -421,11 +421,7 @@ fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
         .iter()
         .filter(|w| !w.contains(sandbox::INPUT) && !w.is_empty() && !Path::new(w).is_absolute())
         .any(|w| std::fs::symlink_metadata(dir.join(w)).is_ok());
-    if named {
-        Mode::Student
-    } else {
-        Mode::Class
-    }
+    if named { Mode::Student } else { Mode::Class }
 }
 
 /// The sandbox of a `--run`, its isolation tried for real once, before
@@ -572,20 +568,22 @@ fn in_parallel<T: Sync, R: Send>(
     jobs: usize,
     f: impl Fn(usize, &T) -> R + Sync,
 ) -> Vec<R> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let jobs = jobs.clamp(1, items.len().max(1));
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));
     std::thread::scope(|s| {
         for slot in 0..jobs {
             let (next, done, f) = (&next, &done, &f);
-            s.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = f(slot, item);
-                if let Ok(mut d) = done.lock() {
-                    d.push((i, r));
+            s.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let r = f(slot, item);
+                    if let Ok(mut d) = done.lock() {
+                        d.push((i, r));
+                    }
                 }
             });
         }
@@ -665,9 +663,11 @@ mod tests {
         assert!(amy.inputs[0].valid && !amy.inputs[1].valid);
         assert_eq!(amy.score, l.points);
         assert_eq!(g.students[1].score, 0.0);
-        assert!(g.students[1].inputs[0].violations[0]
-            .message
-            .contains("bob is a symbolic link"));
+        assert!(
+            g.students[1].inputs[0].violations[0]
+                .message
+                .contains("bob is a symbolic link")
+        );
         assert_eq!(student(&l, "amy", &dir.join("amy")), *amy);
         let _ = std::fs::remove_dir_all(&dir);
     }

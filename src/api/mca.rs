@@ -359,7 +359,7 @@ fn pressure_output(m: &Machine, pr: &mca::Pressure, texts: &[String]) -> Pressur
         pr.resources
             .iter()
             .zip(row)
-            .filter(|(_, &u)| u != 0.0)
+            .filter(|&(_, &u)| u != 0.0)
             .map(|(&x, &u)| (m.resource(x).name.clone(), round2(u)))
             .collect()
     };

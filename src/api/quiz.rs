@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use crate::content::data::Source;
 use crate::content::quiz::{
-    outcome, reply_text, AnswerFile, Asked, Bank, BankCheck, Feedback, InputEnded, Instance, Intro,
-    LastResult, NothingMissed, Outcome, Question, QuestionList, Results, Retry, Reveal, Status,
-    Summary,
+    AnswerFile, Asked, Bank, BankCheck, Feedback, InputEnded, Instance, Intro, LastResult,
+    NothingMissed, Outcome, Question, QuestionList, Results, Retry, Reveal, Status, Summary,
+    outcome, reply_text,
 };
 use crate::formats::diagnostic::Diagnostics;
 use crate::host::clock;
@@ -39,7 +39,9 @@ pub enum QuizError {
     SeedMismatch { flag: u64, file: u64 },
     #[error("no data folder (HOME and XDG_DATA_HOME are unset); use --state FILE")]
     NoDataFolder,
-    #[error("{0}: no quiz result yet; take the quiz first (course quiz {1}), then --missed asks again what was not right")]
+    #[error(
+        "{0}: no quiz result yet; take the quiz first (course quiz {1}), then --missed asks again what was not right"
+    )]
     NoLastResult(String, u32),
     #[error("{path}: the last result is of chapter {found}, not {chapter}")]
     OtherChapter {
@@ -134,7 +136,7 @@ pub fn grade(
     let file = AnswerFile::parse(text, origin, &known).map_err(QuizError::AnswerFile)?;
     let seed = match (seed, file.seed) {
         (Some(flag), Some(file)) if flag != file => {
-            return Err(QuizError::SeedMismatch { flag, file })
+            return Err(QuizError::SeedMismatch { flag, file });
         }
         (a, b) => a.or(b).unwrap_or(0),
     };
@@ -410,10 +412,11 @@ mod tests {
                         Err(r) => {
                             assert_eq!(y.status, Status::FormatError, "reply {k}, seed {seed}");
                             assert_eq!(r.message, y.message);
-                            assert!(y
-                                .location
-                                .as_deref()
-                                .is_some_and(|l| l.starts_with("a.txt:")));
+                            assert!(
+                                y.location
+                                    .as_deref()
+                                    .is_some_and(|l| l.starts_with("a.txt:"))
+                            );
                         }
                     }
                 }

@@ -7,8 +7,8 @@ use clap::Subcommand;
 
 use course::api::autograder::{self, BundleRequest, RunConfig};
 
-use super::grade::{run_request, RunOpts};
-use super::{print, print_json, CmdResult, Ctx};
+use super::grade::{RunOpts, run_request};
+use super::{CmdResult, Ctx, print, print_json};
 
 #[derive(clap::Args, Debug)]
 pub struct AutograderArgs {

@@ -9,8 +9,8 @@ use course::view;
 use course::formats::diagnostic::Diagnostics;
 
 use super::{
-    print, print_json, print_with, read_file, CliError, CmdResult, Ctx, DrillArgs, DrillChoice,
-    Format, GenArgs, GenKind, GraphFormat, InputArgs, MachineArgs, Out, ScheduleArgs,
+    CliError, CmdResult, Ctx, DrillArgs, DrillChoice, Format, GenArgs, GenKind, GraphFormat,
+    InputArgs, MachineArgs, Out, ScheduleArgs, print, print_json, print_with, read_file,
 };
 
 pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
@@ -103,11 +103,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
 
 /// How an input path is named in diagnostics.
 pub fn origin(path: &str) -> &str {
-    if path == "-" {
-        "<stdin>"
-    } else {
-        path
-    }
+    if path == "-" { "<stdin>" } else { path }
 }
 
 /// A text or DOT writer of a command on one input.

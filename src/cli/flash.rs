@@ -11,7 +11,7 @@ use course::content::flash::Date;
 use course::view::flash as view;
 
 use super::quiz::{echo, read_line};
-use super::{print, read_file, CliError, CmdResult, Ctx};
+use super::{CliError, CmdResult, Ctx, print, read_file};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\

@@ -6,11 +6,11 @@ use clap::ValueEnum;
 
 use course::api;
 use course::api::grade::Grades;
-use course::host::roster::{merge_csv, Roster};
+use course::host::roster::{Roster, merge_csv};
 use course::host::students::Mode;
 use course::view::grade as grade_view;
 
-use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
+use super::{CliError, CmdResult, Ctx, print, print_json, read_file};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum GradeFormat {
@@ -425,14 +425,14 @@ fn report_paths(p: &Path, class: Option<&Path>) -> Result<(PathBuf, PathBuf), Cl
             };
             parent.canonicalize().ok()
         };
-        if let (Some(at), Ok(class)) = (folder(p), class.canonicalize()) {
-            if at.starts_with(&class) {
-                return Err(CliError(format!(
-                    "--report {}: inside the class folder {}; write the report outside it",
-                    p.display(),
-                    class.display()
-                )));
-            }
+        if let (Some(at), Ok(class)) = (folder(p), class.canonicalize())
+            && at.starts_with(&class)
+        {
+            return Err(CliError(format!(
+                "--report {}: inside the class folder {}; write the report outside it",
+                p.display(),
+                class.display()
+            )));
         }
     }
     let json = p.with_extension("json");

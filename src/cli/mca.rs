@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
+use super::{CliError, CmdResult, Ctx, print, print_json, read_file};
 use course::api::mca::{self, Request, Views};
 use course::engine::mca::DEFAULT_TIMELINE_ITERATIONS;
 use course::view;

@@ -338,7 +338,7 @@ fn run(cli: Cli, width: usize) -> CmdResult {
             (Some(spec), Some(g)) if spec != g => {
                 return Err(CliError(format!(
                     "two machines: `{spec}` and --machine {g}; give one"
-                )))
+                )));
             }
             (spec, g) => load_machine(spec.or(g))?,
         },

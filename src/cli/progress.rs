@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use course::api::progress as api;
 use course::content::flash::Date;
-use course::content::review_log::{is_who, Review, MAX_WHO};
+use course::content::review_log::{MAX_WHO, Review, is_who};
 use course::view::progress as view;
 
-use super::{print, print_json, CliError, CmdResult, Format};
+use super::{CliError, CmdResult, Format, print, print_json};
 
 /// Where reviews are logged and under which name.
 #[derive(clap::Args, Debug, Clone, Default)]

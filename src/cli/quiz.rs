@@ -11,7 +11,7 @@ use clap::ValueEnum;
 use course::api::quiz::{self as api, Missed, Reply, Selection, Session};
 use course::view::quiz as view;
 
-use super::{print, print_json, read_file, CliError, CmdResult, Ctx};
+use super::{CliError, CmdResult, Ctx, print, print_json, read_file};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum QuizFormat {

@@ -407,7 +407,7 @@ mod tests {
     use super::*;
     use crate::content::class_report::class_report;
     use crate::content::data::Source;
-    use crate::content::lab::{grade_input, load_lab, StudentReport};
+    use crate::content::lab::{StudentReport, grade_input, load_lab};
 
     #[test]
     fn every_string_is_escaped_and_every_figure_is_in_an_attribute() {

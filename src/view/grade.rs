@@ -293,8 +293,8 @@ pub fn sandbox_text(c: &crate::host::sandbox::SandboxCheck) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::grade::{gradescope, InputGrade};
-    use crate::content::lab::{grade_input, LabInput};
+    use crate::api::grade::{InputGrade, gradescope};
+    use crate::content::lab::{LabInput, grade_input};
     use crate::model::machine::Machine;
     use crate::model::program;
 

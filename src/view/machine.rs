@@ -13,7 +13,7 @@
 //! seconds on any machine it accepts (BENCHMARKS.md, "Machine views and
 //! YAML nesting").
 
-use crate::api::machine::{MachineOutput, LIST_STATES};
+use crate::api::machine::{LIST_STATES, MachineOutput};
 use crate::engine::hazard::{self, Automaton};
 use crate::model::ids::{ClassId, ResourceId};
 use crate::model::machine::{Class, Machine};
@@ -79,11 +79,7 @@ fn wide_table(m: &Machine, c: &Class) -> String {
                 } else {
                     format!("{first}–{last}")
                 };
-                if n == 1 {
-                    at
-                } else {
-                    format!("{at} ({n}×)")
-                }
+                if n == 1 { at } else { format!("{at} ({n}×)") }
             })
             .collect();
         rows.push(vec![
@@ -157,9 +153,11 @@ fn reservation_table(m: &Machine, c: &Class) -> String {
     if d >= WIDE_TABLE {
         return wide_table(m, c);
     }
-    let mut rows = vec![std::iter::once("  ".to_string())
-        .chain((0..=d).map(|k| k.to_string()))
-        .collect::<Vec<_>>()];
+    let mut rows = vec![
+        std::iter::once("  ".to_string())
+            .chain((0..=d).map(|k| k.to_string()))
+            .collect::<Vec<_>>(),
+    ];
     // `folded` is sorted by resource, then offset: one row per run.
     for run in c.folded.chunk_by(|a, b| a.0 == b.0) {
         let mut row = vec![format!("  {}", m.resource(run[0].0).name)];
@@ -204,9 +202,11 @@ fn resource_views(m: &Machine, transitions: usize) -> String {
 /// The forbidden-latency matrix of a capacity-1 unit (Definition 23.1.5):
 /// F(row, column) for each pair of its users, from their `offsets` on it.
 fn forbidden_matrix(m: &Machine, offsets: &[(ClassId, Vec<u32>)], users: &[ClassId]) -> String {
-    let mut rows = vec![std::iter::once("    ".to_string())
-        .chain(users.iter().map(|&c| m.class(c).name.clone()))
-        .collect::<Vec<_>>()];
+    let mut rows = vec![
+        std::iter::once("    ".to_string())
+            .chain(users.iter().map(|&c| m.class(c).name.clone()))
+            .collect::<Vec<_>>(),
+    ];
     for (a, ka) in offsets {
         let mut row = vec![format!("    {}", m.class(*a).name)];
         for (_, kb) in offsets {

@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 
 use crate::api::mca::{
-    expand_tabs, BottleneckView, InstructionRow, McaOutput, PressureOutput, TablesOutput,
+    BottleneckView, InstructionRow, McaOutput, PressureOutput, TablesOutput, expand_tabs,
 };
 use crate::engine::mca::{Report, TIMELINE_MAX_CYCLES};
 use crate::model::ids::ResourceId;
-use crate::model::machine::{Machine, ISSUE};
+use crate::model::machine::{ISSUE, Machine};
 
 /// The bottleneck section as text.
 pub fn bottleneck_text(b: &BottleneckView) -> String {
@@ -276,7 +276,7 @@ pub fn render_timeline(texts: &[String], r: &Report) -> String {
 mod tests {
     use super::*;
     use crate::api::mca::run;
-    use crate::api::mca::tests::{request, ALL_BUT_BOTTLENECK, BODY};
+    use crate::api::mca::tests::{ALL_BUT_BOTTLENECK, BODY, request};
 
     #[test]
     fn views_appear_only_when_asked_for() {

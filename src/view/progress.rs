@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::content::progress::{Practice, Progress, Tally, TopicProgress, RECENT};
+use crate::content::progress::{Practice, Progress, RECENT, Tally, TopicProgress};
 
 fn percent(t: &Tally) -> String {
     t.percent().map_or_else(|| "-".into(), |p| format!("{p} %"))

@@ -10,10 +10,10 @@ use crate::engine::mii::Bounds;
 use crate::engine::modulo::exact::{self, Proof};
 use crate::engine::modulo::{IiFacts, Minimality};
 use crate::model::ids::{ClassId, Cycle};
-use crate::model::machine::{Machine, ISSUE};
+use crate::model::machine::{ISSUE, Machine};
 use crate::model::program::{EdgeKind, Program};
-use crate::util::order::{collect_sorted, inverse, stable_sorted_by_key, Gathered};
-use crate::util::text::{columns, write_columns, Row};
+use crate::util::order::{Gathered, collect_sorted, inverse, stable_sorted_by_key};
+use crate::util::text::{Row, columns, write_columns};
 
 /// One reservation pair of a placed operation: the row it lands in, the
 /// operation (its position in placement order), the resource and the units
@@ -118,11 +118,7 @@ fn placement_order(p: &Program, t: &[Cycle]) -> (Gathered, Vec<Cycle>, Vec<Class
     drop(ids);
     let names = Gathered::new(&pos, 2, |x, j| {
         let op = &p.ops()[x];
-        if j == 0 {
-            &op.label
-        } else {
-            &op.opcode
-        }
+        if j == 0 { &op.label } else { &op.opcode }
     });
     let mut cycle: Vec<Cycle> = vec![0; pos.len()];
     let mut class = vec![ClassId(0); pos.len()];
@@ -587,7 +583,9 @@ mod tests {
         let rows: Vec<Vec<&str>> = t.lines().map(|l| l.split_whitespace().collect()).collect();
         assert_eq!(
             rows[0],
-            vec!["cycle", "issue", "(2)", "alu", "(2)", "mem", "(1)", "mul", "(1)", "placed"]
+            vec![
+                "cycle", "issue", "(2)", "alu", "(2)", "mem", "(1)", "mul", "(1)", "placed"
+            ]
         );
         let expect = [
             "0 1 . c . c (load)",

@@ -229,8 +229,7 @@ mod tests {
 
     #[test]
     fn diffs_marks_and_over_capacity_cells() {
-        let report =
-            "✗ i at 3\n\n--- yours\n+++ reference\n@@ -1 +1 @@\n a 0\n-i 3\n+i 4\n\nTable:\n\
+        let report = "✗ i at 3\n\n--- yours\n+++ reference\n@@ -1 +1 @@\n a 0\n-i 3\n+i 4\n\nTable:\n\
 cycle  issue (2)  alu (2)  mul (1)  placed\n\
 3      3          .        b,i      b (mul), i (mul)\n\
 4      1          a        .        a (add)\n";

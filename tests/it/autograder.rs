@@ -97,10 +97,12 @@ fn every_upload_layout_is_found() {
         if what == "wrong names" {
             let t = &j["tests"][0]["output"];
             assert!(t.as_str().unwrap().contains("found Running.sched"), "{t}");
-            assert!(j["output"]
-                .as_str()
-                .unwrap()
-                .contains("Found: Running.sched"));
+            assert!(
+                j["output"]
+                    .as_str()
+                    .unwrap()
+                    .contains("Found: Running.sched")
+            );
         }
     }
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use course::content::generate::{self, GenParams};
 use course::engine::{check, mca, reference};
 use course::model::machine::Machine;
-use course::model::program::{parse, Kind, Program};
+use course::model::program::{Kind, Program, parse};
 use course::util::rng::Rng;
 
 use crate::common::Course;

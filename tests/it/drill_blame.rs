@@ -538,10 +538,10 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
                             Some(t) if j == e => t.clone(),
                             _ => step(&st, j),
                         };
-                        if let Some(t) = t {
-                            if !seen.contains(&t) {
-                                seen.push(t);
-                            }
+                        if let Some(t) = t
+                            && !seen.contains(&t)
+                        {
+                            seen.push(t);
                         }
                     }
                     k += 1;

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::common::{self, tempdir, Course};
+use crate::common::{self, Course, tempdir};
 
 /// `flash 23 --tag llvm-mca --state S --today DAY` plus extra args.
 fn flash(state: &Path, day: &str, extra: &[&str], stdin: &str) -> common::Output {
@@ -173,9 +173,10 @@ fn bad_ratings_are_asked_again_and_eof_stops() {
     assert_eq!(state_json(&st)["cards"].as_object().unwrap().len(), 1);
     // A bare Enter at the rating prompt is asked again with the choices.
     let o = flash(&dir.join("t.json"), "2026-01-01", &[], "\n\ngood\n");
-    assert!(o
-        .stdout
-        .contains("Type a rating: again, hard, good or easy (or 0-3); q stops."));
+    assert!(
+        o.stdout
+            .contains("Type a rating: again, hard, good or easy (or 0-3); q stops.")
+    );
     assert!(!o.stdout.contains("`` is not a rating"));
     // A long reply is echoed shortened, within 80 columns.
     let o = flash(
@@ -461,9 +462,10 @@ fn a_killed_session_keeps_every_rated_card() {
     assert_eq!(card(&v, "rthroughput-def")["box"], 3);
     let o = flash(&st, "2026-01-01", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
-    assert!(o
-        .stdout
-        .contains(&format!("{CARDS} cards, {} due", CARDS - 2)));
+    assert!(
+        o.stdout
+            .contains(&format!("{CARDS} cards, {} due", CARDS - 2))
+    );
 }
 
 /// Issue 11, point 15: a card rated `again` comes back later in the same
@@ -758,7 +760,7 @@ fn concurrent_ratings(p: usize, n: usize) -> Vec<&'static str> {
 /// log's order, through the library's `schedule`.
 #[test]
 fn concurrent_sessions_on_the_same_cards_lose_no_review() {
-    use course::content::flash::{schedule, CardState, Date, Rating};
+    use course::content::flash::{CardState, Date, Rating, schedule};
     use std::collections::BTreeMap;
     use std::io::Read;
     const PROCS: usize = 3;
@@ -985,9 +987,10 @@ fn a_lost_state_is_rebuilt_from_the_log() {
     std::fs::remove_file(&st).unwrap();
     let o = flash(&st, "2026-01-02", &["--list"], "");
     assert!(o.stderr.is_empty(), "{}", o.stderr);
-    assert!(o
-        .stdout
-        .contains("rthroughput-def          box 3  due 2026-01-05"));
+    assert!(
+        o.stdout
+            .contains("rthroughput-def          box 3  due 2026-01-05")
+    );
     let o = flash(&st, "2026-01-02", &[], "q\n");
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(state_json(&st), before);

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{self, first_message, Course};
+use crate::common::{self, Course, first_message};
 
 const RUNNING: &str = "labs/ch23-sched/inputs/running.txt";
 const DOT: &str = "labs/ch23-sched/inputs/dot.txt";
@@ -181,10 +181,12 @@ fn a_class_folder_with_bad_files_is_graded_whole() {
             }
         }
     }
-    assert!(j["bob"]["tests"][0]["output"]
-        .as_str()
-        .unwrap()
-        .contains("not a text file"));
+    assert!(
+        j["bob"]["tests"][0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("not a text file")
+    );
     let csv = grade_lab(d, "csv-long").stdout;
     assert_eq!(csv.lines().count(), 1 + 3 * 8);
     let book = grade_lab(d, "csv").stdout;

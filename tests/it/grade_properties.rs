@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use course::content::generate::{self, GenParams};
-use course::content::lab::{grade_input, LabInput};
-use course::engine::check::{check, check_cycles, submission_text, ViolationKind};
+use course::content::lab::{LabInput, grade_input};
+use course::engine::check::{ViolationKind, check, check_cycles, submission_text};
 use course::model::machine::Machine;
 use course::model::program::{Kind, Program};
 use course::util::rng::Rng;

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::common::{self, first_message, input, Course};
+use crate::common::{self, Course, first_message, input};
 
 const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "correct horse battery staple";

@@ -8,7 +8,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use crate::common::{self, student, Course};
+use crate::common::{self, Course, student};
 
 const RUNNING: &str = "labs/ch23-sched/inputs/running.txt";
 
@@ -134,9 +134,10 @@ fn hidden_entries_are_not_students_and_a_stray_sched_is_an_error() {
     let o = grade(d, "text", &["--class"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(o.stdout.starts_with("== alice: 80/80"), "{}", o.stdout);
-    assert!(o
-        .stderr
-        .contains("note: ignored at the top of the class folder"));
+    assert!(
+        o.stderr
+            .contains("note: ignored at the top of the class folder")
+    );
     // --student grades the folder as one student, whatever it holds.
     let o = grade(d, "text", &["--student"]);
     assert!(o.stdout.contains("running: valid"), "{}", o.stdout);
@@ -269,10 +270,12 @@ fn an_unreadable_file_is_a_grading_error_not_a_zero() {
     assert_eq!(student(&j, "alice")["score"], 80.0, "the others are graded");
     let bob = &student(&j, "bob")["inputs"][0];
     assert!(bob["violations"].as_array().unwrap().is_empty(), "{bob}");
-    assert!(bob["grading_error"]
-        .as_str()
-        .unwrap()
-        .contains("permission denied"));
+    assert!(
+        bob["grading_error"]
+            .as_str()
+            .unwrap()
+            .contains("permission denied")
+    );
     let text = run("text").stdout;
     assert!(
         text.contains("running: NOT GRADED · grading error"),
@@ -356,7 +359,7 @@ fn every_spelling_of_the_ii_line_is_accepted() {
 #[test]
 fn an_operation_labelled_ii_cannot_break_its_submission() {
     use course::content::generate::{self, GenParams};
-    use course::content::lab::{grade_input, LabInput};
+    use course::content::lab::{LabInput, grade_input};
     use course::model::{machine::Machine, program::Kind};
     let m = Machine::toy();
     for kind in [Kind::Block, Kind::Loop] {

@@ -3,7 +3,7 @@
 //! and `Fits`/`Place` of Algorithm 23.1.4 on a global table give the same answer
 //! for every query, on several machines.
 
-use course::engine::hazard::{pathological_machine, Automaton, Recognizer};
+use course::engine::hazard::{Automaton, Recognizer, pathological_machine};
 use course::engine::rtable::GlobalTable;
 use course::model::ids::{ClassId, ResourceId};
 use course::model::machine::Machine;

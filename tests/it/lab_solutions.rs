@@ -44,11 +44,13 @@ fn the_lab_covers_what_the_spec_promises() {
     let find = |s: &str| lab.inputs.iter().find(|i| i.stem == s).unwrap();
     let has_op = |s: &str, op: &str| find(s).program.ops().iter().any(|o| o.opcode == op);
     assert!(has_op("divide", "div"));
-    assert!(find("alias")
-        .program
-        .edges()
-        .iter()
-        .any(|e| e.kind == course::model::program::EdgeKind::Mem));
+    assert!(
+        find("alias")
+            .program
+            .edges()
+            .iter()
+            .any(|e| e.kind == course::model::program::EdgeKind::Mem)
+    );
     let bounds = |s: &str| course::engine::mii::analyze(&find(s).program, m);
     assert!(
         bounds("stream").res_mii > bounds("stream").rec_mii,

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use course::api::mca::{self, expand_tabs, Request, Views};
+use course::api::mca::{self, Request, Views, expand_tabs};
 use course::content::data::builtin_machine;
 use course::model::machine::Machine;
 use course::view::mca::render_timeline;
@@ -176,7 +176,9 @@ fn the_recordings_are_llvm_mca_14s() {
             std::env::var_os("CI").is_none(),
             "CI: llvm-mca-14 must be installed to check the clang corpus recordings"
         );
-        common::note("SKIP mca_clang recordings: no llvm-mca of LLVM 14 (the comparison with the recorded numbers ran)");
+        common::note(
+            "SKIP mca_clang recordings: no llvm-mca of LLVM 14 (the comparison with the recorded numbers ran)",
+        );
         return;
     };
     let mut failures = Vec::new();

@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use course::api::mca::{self, expand_tabs, Request, Views};
+use course::api::mca::{self, Request, Views, expand_tabs};
 use course::content::data::builtin_machine;
 use course::model::machine::Machine;
 use course::view::mca::render_timeline;
@@ -113,7 +113,9 @@ fn llvm_timeline(text: &str) -> String {
 #[test]
 fn course_mca_agrees_with_llvm_mca_14() {
     let Some(bin) = llvm_mca_14() else {
-        common::note("SKIP mca_corpus: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the differential corpus did not run");
+        common::note(
+            "SKIP mca_corpus: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the differential corpus did not run",
+        );
         return;
     };
     let root = common::root().join("tests/data/mca-corpus");
@@ -267,8 +269,8 @@ fn the_corpus_assembly_reads_as_its_lab_form() {
 /// from, or the critical recurrence.
 #[test]
 fn the_bottleneck_names_the_bound_the_corpus_sits_on() {
-    use course::engine::mca::bottleneck::{bottleneck, Binding};
-    use course::engine::mca::{recurrence, simulate, Options};
+    use course::engine::mca::bottleneck::{Binding, bottleneck};
+    use course::engine::mca::{Options, recurrence, simulate};
     use course::engine::mii;
     let root = common::root().join("tests/data/mca-corpus");
     let mut named = 0;

@@ -14,8 +14,8 @@ use std::path::Path;
 
 use course::content::data::builtin_machine;
 use course::engine::mca::{
-    self, llvm_memory, simulate, simulate_full, simulate_with, MemoryOrder, Options, Report,
-    Shortcuts,
+    self, MemoryOrder, Options, Report, Shortcuts, llvm_memory, simulate, simulate_full,
+    simulate_with,
 };
 use course::model::machine::Machine;
 use course::model::program::{self, Program};
@@ -291,7 +291,9 @@ fn shortcuts_change_nothing_on_random_machines_and_loops() {
                 runs += 1;
                 match compare(&p, &m, n, timeline) {
                     Ok(r) => extrapolated += u32::from(n == 1000 && r.extrapolated_iterations > 0),
-                    Err(e) => panic!("seed {seed}, {order:?}, {n} iterations, timeline {timeline}: {e}\n{yaml}\n{text}"),
+                    Err(e) => panic!(
+                        "seed {seed}, {order:?}, {n} iterations, timeline {timeline}: {e}\n{yaml}\n{text}"
+                    ),
                 }
             }
         }

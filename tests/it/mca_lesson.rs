@@ -103,8 +103,10 @@ fn the_model_box() {
     let cols = |l: &str| l.split_whitespace().map(str::to_string).collect::<Vec<_>>();
     let imul = cols(lines[1]);
     assert_eq!(&imul[..3], ["1", "3", "1.00"], "{}", lines[1]);
-    assert!(lines[1]
-        .contains("SKLPort1,SKLPort01,SKLPort15,SKLPort16,SKLPort015,SKLPort0156,SKLPortAny"));
+    assert!(
+        lines[1]
+            .contains("SKLPort1,SKLPort01,SKLPort15,SKLPort16,SKLPort015,SKLPort0156,SKLPortAny")
+    );
     assert!(lines[1].contains("imulq    %rsi, %rdi"), "{}", lines[1]);
     let div = cols(lines[2]);
     assert_eq!(&div[..3], ["1", "14", "8.00"], "{}", lines[2]);

@@ -4,7 +4,7 @@
 use course::content::data::builtin_machine;
 use course::content::generate::{self, GenParams};
 use course::engine::check::check_cycles;
-use course::engine::mca::{self, simulate, Options};
+use course::engine::mca::{self, Options, simulate};
 use course::engine::mii;
 use course::model::machine::Machine;
 use course::model::program::Kind;

@@ -10,7 +10,7 @@ use course::content::generate::{self, GenParams};
 use course::engine::modulo::{self, Minimality};
 use course::engine::{check, mii, modulo::exact};
 use course::model::machine::Machine;
-use course::model::program::{parse, Kind, Program};
+use course::model::program::{Kind, Program, parse};
 use course::util::rng::Rng;
 
 use crate::common::Course;
@@ -32,10 +32,10 @@ fn longest_paths(p: &Program, ii: i64) -> Vec<Vec<Option<i64>>> {
             for _ in 0..n {
                 for e in p.edges() {
                     let w = i64::from(e.latency) - i64::from(e.distance) * ii;
-                    if let Some(a) = dist[e.from.index()] {
-                        if dist[e.to.index()].is_none_or(|b| b < a + w) {
-                            dist[e.to.index()] = Some(a + w);
-                        }
+                    if let Some(a) = dist[e.from.index()]
+                        && dist[e.to.index()].is_none_or(|b| b < a + w)
+                    {
+                        dist[e.to.index()] = Some(a + w);
                     }
                 }
             }

@@ -6,7 +6,7 @@
 use course::content::generate::{self, GenParams};
 use course::engine::{check, reference};
 use course::model::machine::Machine;
-use course::model::program::{parse, Kind, Program};
+use course::model::program::{Kind, Program, parse};
 
 const RECORD: &str = include_str!("../data/modulo-ii.txt");
 

@@ -23,7 +23,7 @@ use std::process::Command;
 
 use course::api::mca::{self, Request, Views};
 use course::content::data::{builtin_machine, builtin_machine_names};
-use course::model::form::{Form, Shape, IMM, MEM, REG};
+use course::model::form::{Form, IMM, MEM, REG, Shape};
 use course::model::ids::ClassId;
 use course::model::machine::Machine;
 use course::model::program;
@@ -418,7 +418,9 @@ fn llvm_regions(bin: &Path, cp: &Counterpart, asm: &str) -> Vec<String> {
 #[test]
 fn modelled_forms_agree_with_llvm_mca_14() {
     let Some(bin) = llvm_mca_14() else {
-        common::note("SKIP operand_forms: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the modelled forms were not compared");
+        common::note(
+            "SKIP operand_forms: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the modelled forms were not compared",
+        );
         return;
     };
     let mut compared = 0;

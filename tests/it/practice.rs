@@ -3,7 +3,7 @@
 //! `course machine --reverse` and `pathological:D`, the view's size limit,
 //! the §3 trace replay and the automaton drill.
 
-use course::engine::hazard::{pathological_machine, Automaton};
+use course::engine::hazard::{Automaton, pathological_machine};
 use course::engine::rtable::GlobalTable;
 use course::model::ids::{ClassId, ResourceId};
 use course::model::machine::Machine;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::common::{self, tempdir, Course};
+use crate::common::{self, Course, tempdir};
 
 /// 2026-01-05 00:00:00 UTC.
 const NOW: &str = "1767571200";

@@ -7,7 +7,7 @@ use course::content::generate::{self, GenParams};
 use course::engine::list::list_schedule;
 use course::engine::mii;
 use course::model::machine::Machine;
-use course::model::program::{parse, Kind, Program};
+use course::model::program::{Kind, Program, parse};
 use course::util::ratio::Ratio;
 use course::util::rng::Rng;
 

@@ -15,7 +15,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::common::{self, first_message, input, Course};
+use crate::common::{self, Course, first_message, input};
 
 const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "hostile-secret-7f3a9c21";

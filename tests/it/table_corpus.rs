@@ -20,7 +20,7 @@
 //!   `ModuloTable`, with its `first_fit`), where offsets of one class can
 //!   share a row.
 
-use course::engine::hazard::{pathological_machine, Automaton, Recognizer};
+use course::engine::hazard::{Automaton, Recognizer, pathological_machine};
 use course::engine::rtable::{GlobalTable, ModuloTable, WindowTable};
 use course::model::ids::{ClassId, Cycle, OpId, ResourceId};
 use course::model::machine::Machine;

@@ -3,7 +3,7 @@
 //! multiplier's automaton, and the pathological family of Lesson 23.1 §5.
 
 use crate::common;
-use course::engine::hazard::{self, set_string, Automaton, Event};
+use course::engine::hazard::{self, Automaton, Event, set_string};
 use course::engine::list::list_schedule;
 use course::model::machine::Machine;
 use course::model::program::parse;
@@ -22,7 +22,9 @@ fn course_schedule_running_is_the_worked_example() {
         .collect();
     assert_eq!(
         sched,
-        ["c 0", "a 1", "b 2", "e 3", "f 4", "d 5", "g 5", "h 6", "i 8", "j 9"]
+        [
+            "c 0", "a 1", "b 2", "e 3", "f 4", "d 5", "g 5", "h 6", "i 8", "j 9"
+        ]
     );
     // The table's rows are the lesson's; `view::report`'s unit test holds
     // them. Here: the binary prints that view of the reference schedule.

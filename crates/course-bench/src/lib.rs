@@ -649,11 +649,11 @@ pub fn mii_ladder_with(
         measurements: ms,
         fits: fits.into_iter().flatten().collect(),
     };
-    if let Some(d) = doubling_factor(&s.measurements, "enumerate", 6) {
-        if let Some(m) = s.measurements.iter_mut().rfind(|m| m.label == "enumerate") {
-            m.note
-                .push_str(&format!("; time ×{d:.2} per step of k over the last 6"));
-        }
+    if let Some(d) = doubling_factor(&s.measurements, "enumerate", 6)
+        && let Some(m) = s.measurements.iter_mut().rfind(|m| m.label == "enumerate")
+    {
+        m.note
+            .push_str(&format!("; time ×{d:.2} per step of k over the last 6"));
     }
     s
 }
@@ -959,10 +959,11 @@ mod tests {
                 .count(),
             3
         );
-        assert!(s
-            .fits
-            .iter()
-            .any(|f| f.label == "schedule" && f.from == 50 && f.to == 200));
+        assert!(
+            s.fits
+                .iter()
+                .any(|f| f.label == "schedule" && f.from == 50 && f.to == 200)
+        );
         let s = mii_random_sizes(&m, o, &[20, 40]);
         assert_eq!(s.measurements.len(), 2);
         let s = mii_ladder_with(&m, o, Duration::ZERO, &[3], 5);

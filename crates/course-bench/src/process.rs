@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{fit, median, Options};
+use super::{Options, fit, median};
 use crate::report::{Measurement, Section};
 
 /// What a workload runs on.
@@ -326,7 +326,7 @@ pub fn processes(opts: Options, bins: Binaries<'_>, cap: Duration) -> Result<Sec
         let finished: Vec<Measurement> = ms
             .iter()
             .zip(&stopped)
-            .filter(|(_, &s)| !s)
+            .filter(|&(_, &s)| !s)
             .map(|(m, _)| m.clone())
             .collect();
         let first = sizes.first().copied().unwrap_or(0);

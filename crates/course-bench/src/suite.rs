@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::{Options, Section, NAMES};
+use crate::{NAMES, Options, Section};
 use course_engine::model::machine::Machine;
 
 use crate::report::BenchOutput;
@@ -26,7 +26,7 @@ pub fn run(
             return Err(format!(
                 "unknown benchmark '{n}' (expected one of: {})",
                 NAMES.join(", ")
-            ))
+            ));
         }
         None => NAMES.to_vec(),
     };

@@ -33,11 +33,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::lab::{round2, InputReport, Lab, LabInput, StudentReport};
+use crate::lab::{InputReport, Lab, LabInput, StudentReport, round2};
 use course_engine::engine::check::{Detail, Violation, ViolationKind};
 use course_engine::engine::mii;
 use course_engine::model::ids::{Cycle, OpId, ResourceId};
-use course_engine::model::machine::{Machine, ISSUE};
+use course_engine::model::machine::{ISSUE, Machine};
 use course_engine::model::program::{EdgeKind, Kind, Program};
 
 /// How many bins a histogram of scores has.
@@ -513,10 +513,11 @@ fn violation_cause(
                     Cause::Hidden(ViolationKind::Resource)
                 });
             };
-            if let Detail::Dependence { edge, .. } = d {
-                if below_rec && facts.on_recurrence(edge.from, edge.to) {
-                    return None;
-                }
+            if let Detail::Dependence { edge, .. } = d
+                && below_rec
+                && facts.on_recurrence(edge.from, edge.to)
+            {
+                return None;
             }
             detail_cause(p, m, ii, d, x)
         }
@@ -856,7 +857,7 @@ impl<'l> ClassCounts<'l> {
 mod tests {
     use super::*;
     use crate::data::Source;
-    use crate::lab::{grade_input, load_lab, Unread};
+    use crate::lab::{Unread, grade_input, load_lab};
 
     fn lab() -> Lab {
         load_lab(&Source::Embedded, "ch23-sched").unwrap()

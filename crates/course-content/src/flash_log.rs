@@ -31,7 +31,7 @@
 //! edit) is reported as `file:line:column: ...` and skipped; the lines
 //! after it still count.
 
-use crate::flash::{schedule, Date, Rating, State};
+use crate::flash::{Date, Rating, State, schedule};
 use crate::log_lines;
 use course_engine::formats::diagnostic::Diagnostic;
 

@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use course_engine::formats::yaml;
-use course_engine::model::form::{Shape as FormShape, IMM, MEM, REG};
+use course_engine::model::form::{IMM, MEM, REG, Shape as FormShape};
 use course_engine::model::machine::{Class, Machine};
-use course_engine::model::program::{parse, Kind, Program};
+use course_engine::model::program::{Kind, Program, parse};
 use course_engine::util::rng::Rng;
 
 /// An inclusive range of operation counts.
@@ -377,10 +377,10 @@ impl<'a> Draft<'a> {
                     (Some(self.symbol(rng, i)), None)
                 };
                 line.addr = Some(addr);
-                if sh == Shape::Store {
-                    if let Some(d) = self.pick(rng) {
-                        line.srcs.push(Src::Reg(d, None));
-                    }
+                if sh == Shape::Store
+                    && let Some(d) = self.pick(rng)
+                {
+                    line.srcs.push(Src::Reg(d, None));
                 }
             }
             Shape::Imm => line.srcs.push(Src::Imm(rng.range(0, 15) as i64)),
@@ -539,11 +539,11 @@ fn add_recurrences(lines: &mut [Line], defs: &[u64], params: &GenParams, rng: &m
             continue; // `li` takes an immediate, never a register
         }
         if line.opcode == "load" || line.srcs.is_empty() {
-            if line.opcode == "load" {
-                if let Some((_, r)) = &mut line.addr {
-                    *r = Some(Src::Reg(d, None));
-                    made += 1;
-                }
+            if line.opcode == "load"
+                && let Some((_, r)) = &mut line.addr
+            {
+                *r = Some(Src::Reg(d, None));
+                made += 1;
             }
             continue;
         }

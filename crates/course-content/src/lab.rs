@@ -501,10 +501,11 @@ mod tests {
         );
         assert!(!r.valid);
         assert_eq!(r.score, 0.0);
-        assert!(r
-            .violations
-            .iter()
-            .any(|v| v.message.contains("d at 4: mul is taken at cycle 4 by f")));
+        assert!(
+            r.violations
+                .iter()
+                .any(|v| v.message.contains("d at 4: mul is taken at cycle 4 by f"))
+        );
         let r = grade_input(&li, &m, 10.0, Err("no submission file x.sched".into()));
         assert!(!r.valid && r.violations[0].message.contains("no submission file"));
         assert_eq!(r.submitted, None);

@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::drill::Drill;
-use crate::flash::{schedule, CardState, Date, Rating};
-use crate::review_log::{drill_seed, Origin, Review, Topic};
+use crate::flash::{CardState, Date, Rating, schedule};
+use crate::review_log::{Origin, Review, Topic, drill_seed};
 
 /// How many of a topic's latest reviews its trend and its weakness count.
 pub const RECENT: usize = 10;

@@ -221,11 +221,7 @@ pub fn clean_who(s: &str) -> String {
             }
         })
         .collect();
-    if w.is_empty() {
-        "me".into()
-    } else {
-        w
-    }
+    if w.is_empty() { "me".into() } else { w }
 }
 
 /// A field made safe for a line: blanks and other characters a field may
@@ -239,11 +235,7 @@ fn clean_field(s: &str, max: usize) -> String {
         }
         w.push(c);
     }
-    if w.is_empty() {
-        "-".into()
-    } else {
-        w
-    }
+    if w.is_empty() { "-".into() } else { w }
 }
 
 /// The item of a drill answer: `DRILL:SEED`.

@@ -227,10 +227,12 @@ mod tests {
     fn a_script_is_not_a_static_program() {
         let d = std::env::temp_dir().join(format!("course-elf-{}", std::process::id()));
         std::fs::write(&d, "#!/bin/sh\n").unwrap();
-        assert!(static_binary_problem(&d)
-            .unwrap()
-            .unwrap()
-            .contains("not a Linux program"));
+        assert!(
+            static_binary_problem(&d)
+                .unwrap()
+                .unwrap()
+                .contains("not a Linux program")
+        );
         let _ = std::fs::remove_file(&d);
     }
 }

@@ -57,7 +57,7 @@ pub fn today(secs: i64) -> Date {
 }
 
 #[cfg(unix)]
-extern "C" {
+unsafe extern "C" {
     /// POSIX: reads `TZ` (localtime_r need not).
     fn tzset();
 }

@@ -386,10 +386,10 @@ fn append_log(path: &Path, tail: LogTail, entry: &Logged) -> Result<usize, State
             .open(&log)?;
         f.write_all(text.as_bytes())?;
         f.sync_all()?;
-        if tail.lines == 0 {
-            if let Ok(d) = File::open(folder(path)) {
-                let _ = d.sync_all();
-            }
+        if tail.lines == 0
+            && let Ok(d) = File::open(folder(path))
+        {
+            let _ = d.sync_all();
         }
         Ok(())
     };

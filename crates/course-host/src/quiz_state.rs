@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::flash_state::{data_file, StateError};
+use crate::flash_state::{StateError, data_file};
 use course_content::quiz::LastResult;
 
 /// The default file: `$XDG_DATA_HOME/course/quiz-<chapter>.json`, else

@@ -13,8 +13,8 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::flash_state::{data_file, StateError};
-use course_content::review_log::{self, LogRead, Review, HEADER};
+use crate::flash_state::{StateError, data_file};
+use course_content::review_log::{self, HEADER, LogRead, Review};
 
 /// The log's file name in the data folder.
 pub const FILE_NAME: &str = "reviews.log";

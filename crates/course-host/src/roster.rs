@@ -88,10 +88,10 @@ pub fn merge_csv(class: &str, class_origin: &str, update: &str) -> Result<String
         match rows.iter_mut().find(|r| r.first() == n.first()) {
             Some(r) => {
                 for c in 1..=2 {
-                    if n.get(c).is_some_and(String::is_empty) {
-                        if let Some(old) = r.get(c) {
-                            n[c] = old.clone();
-                        }
+                    if n.get(c).is_some_and(String::is_empty)
+                        && let Some(old) = r.get(c)
+                    {
+                        n[c] = old.clone();
                     }
                 }
                 *r = n;
@@ -119,12 +119,16 @@ mod tests {
         .unwrap();
         assert_eq!(roster.get("bob"), Some(("18", "bob@u.edu")));
         assert_eq!(roster.get("cid"), None);
-        assert!(Roster::parse("id\n1\n", "r.csv")
-            .unwrap_err()
-            .contains("no 'folder' column"));
-        assert!(Roster::parse("folder\nann\nann\n", "r.csv")
-            .unwrap_err()
-            .contains("r.csv:3: the folder ann is listed twice"));
+        assert!(
+            Roster::parse("id\n1\n", "r.csv")
+                .unwrap_err()
+                .contains("no 'folder' column")
+        );
+        assert!(
+            Roster::parse("folder\nann\nann\n", "r.csv")
+                .unwrap_err()
+                .contains("r.csv:3: the folder ann is listed twice")
+        );
     }
 
     #[test]
@@ -142,8 +146,10 @@ mod tests {
              bob,18,bob@u.edu,6,10,6,\n\
              cid,,,1,10,1,\n"
         );
-        assert!(merge_csv("a,b\n", "x.csv", regraded)
-            .unwrap_err()
-            .contains("header"));
+        assert!(
+            merge_csv("a,b\n", "x.csv", regraded)
+                .unwrap_err()
+                .contains("header")
+        );
     }
 }

@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 
 #[cfg(target_os = "linux")]
-pub use crate::sandbox::{Limits, Wanted, INPUT};
+pub use crate::sandbox::{INPUT, Limits, Wanted};
 
 /// What to run, within which limits and how isolated.
 #[cfg(target_os = "linux")]
@@ -36,7 +36,7 @@ pub struct RunSpec {
 
 /// Splits a command into words by the rule of the module documentation.
 pub fn split_command(cmd: &str) -> Result<Vec<String>, String> {
-    use course_engine::util::text::{split_words, WordsError};
+    use course_engine::util::text::{WordsError, split_words};
     let words = split_words(cmd).map_err(|e| match e {
         WordsError::Unclosed(q) => format!("the command has an unclosed {q}"),
         WordsError::LineBreak => "the command is one line".to_string(),

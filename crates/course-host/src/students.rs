@@ -357,13 +357,13 @@ fn decide(dir: &Path, entries: &[Entry], mode: Mode) -> Result<(Mode, Vec<String
                     dir.display(),
                     scheds.join(", "),
                     if scheds.len() == 1 { "it" } else { "them" }
-                ))
+                ));
             }
             (true, false) if entries.is_empty() => {
                 return Err(format!(
                     "{}: an empty folder: neither a student folder (STEM.sched files) nor a class folder (one folder per student)",
                     dir.display()
-                ))
+                ));
             }
             (true, false) => Mode::Student,
         },

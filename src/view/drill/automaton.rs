@@ -3,7 +3,7 @@
 //! reachable state.
 
 use super::{answer_text, header, problem_header, verdict_lines};
-use crate::content::drill::automaton::{resource, Problem, Report, StateRow};
+use crate::content::drill::automaton::{Problem, Report, StateRow, resource};
 use crate::engine::hazard::set_string;
 use crate::util::text::columns;
 
@@ -44,10 +44,12 @@ pub fn problem(p: &Problem) -> String {
             "\nSolution: {} reachable states, breadth first from ∅\n\n",
             s.states.len()
         ));
-        let mut rows = vec![std::iter::once("  state".to_string())
-            .chain(issues.iter().cloned())
-            .chain(["Advance".to_string()])
-            .collect::<Vec<_>>()];
+        let mut rows = vec![
+            std::iter::once("  state".to_string())
+                .chain(issues.iter().cloned())
+                .chain(["Advance".to_string()])
+                .collect::<Vec<_>>(),
+        ];
         for row in &s.states {
             rows.push(
                 std::iter::once(format!("  {}", set_string(&row.state)))

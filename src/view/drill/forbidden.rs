@@ -3,7 +3,7 @@
 //! and collision vector (with its bit order).
 
 use super::{answer_text, problem_header, verdict_lines};
-use crate::content::drill::forbidden::{resource, Problem, Report};
+use crate::content::drill::forbidden::{Problem, Report, resource};
 use crate::engine::hazard::{bit_order, set_string};
 use crate::util::text::columns;
 

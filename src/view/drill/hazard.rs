@@ -4,7 +4,7 @@
 
 use super::{answer_text, header, machine_arg, problem_header, verdict_lines};
 use crate::content::drill::hazard::{Problem, Report};
-use crate::engine::hazard::{set_string, TraceRow};
+use crate::engine::hazard::{TraceRow, set_string};
 use crate::model::ids::ResourceId;
 use crate::model::machine::Machine;
 use crate::util::text::columns;

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::content::drill::{
-    machine_flag, DrillEntry, Mistake, Problem, ProblemLine, ProgramProblem, Report, Verdict,
+    DrillEntry, Mistake, Problem, ProblemLine, ProgramProblem, Report, Verdict, machine_flag,
 };
 use crate::model::machine::Machine;
 use crate::model::program::Program;

@@ -12,7 +12,7 @@ use course::content::drill::{Drill, Problem, Report};
 use course::model::machine::Machine;
 use course::view;
 
-use crate::{lab, pretty, Stamp};
+use crate::{Stamp, lab, pretty};
 
 /// `{"cmd":"drill","drill":NAME,"seed":N,…}`: `course drill NAME --seed N
 /// [--solution] [--check FILE] [--hint …]`.

@@ -9,12 +9,12 @@ use course::api;
 use course::api::flash::{KeptState, Rated, Review};
 use course::content::data::Source;
 use course::content::flash::{
-    read_state, state_text, CardFront, CardList, CardState, Date, Rating, StateRead,
+    CardFront, CardList, CardState, Date, Rating, StateRead, read_state, state_text,
 };
 use course::content::review_log::flash_review;
 use course::view;
 
-use crate::{with_session, Stamp, CHAPTER, STYLE};
+use crate::{CHAPTER, STYLE, Stamp, with_session};
 
 /// How the page names the flashcard state it keeps.
 const KEPT_IN: &str = "this browser's local storage";
@@ -254,7 +254,7 @@ pub(crate) fn import(a: &ImportReq) -> Result<Imported, String> {
             return Err(format!(
                 "{}: not a review state ({problem}); nothing imported",
                 a.name
-            ))
+            ));
         }
     };
     let warnings = dropped

@@ -12,7 +12,7 @@ use course::model::machine::Machine;
 use course::view;
 
 use crate::progress::MAX_IMPORT_BYTES;
-use crate::{pretty, Text};
+use crate::{Text, pretty};
 
 /// The lab the page grades, its inputs and kernels under `labs/LAB/`.
 const LAB: &str = "ch23-sched";

@@ -210,7 +210,7 @@ fn with_session<S, T>(
 /// little-endian `u32` length, then the bytes) and frees both buffers.
 #[cfg(target_arch = "wasm32")]
 mod abi {
-    use std::alloc::{alloc, dealloc, Layout};
+    use std::alloc::{Layout, alloc, dealloc};
 
     fn layout(len: usize) -> Layout {
         Layout::from_size_align(len.max(1), 4).unwrap_or(Layout::new::<u32>())
@@ -251,7 +251,7 @@ mod abi {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::{json, Value};
+    use serde_json::{Value, json};
 
     use course::content::data;
     use course::content::drill::Drill;
@@ -288,10 +288,12 @@ mod tests {
         let v = ask(json!({"cmd": "quiz_reply", "line": "1"}));
         assert_eq!(v["error"], "no quiz is running");
         let v = ask(json!({"cmd": "drill", "drill": "mii", "seed": 1, "machine": "vax"}));
-        assert!(v["error"]
-            .as_str()
-            .unwrap()
-            .contains("not a built-in machine"));
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("not a built-in machine")
+        );
     }
 
     #[test]
@@ -316,11 +318,13 @@ mod tests {
         let state = v["state"].as_str().unwrap().to_string();
         let v = ask(json!({"cmd": "flash_open", "today": "2026-01-01", "state": state}));
         let listed = &v["list"]["cards"];
-        assert!(listed
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["state"]["box"] == 2));
+        assert!(
+            listed
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["state"]["box"] == 2)
+        );
         let v = ask(json!({"cmd": "flash_import", "name": "f.json", "text": "nonsense"}));
         assert_eq!(v["ok"], false);
         let v = ask(json!({"cmd": "flash_import", "name": "f.json", "text": state}));
@@ -356,10 +360,12 @@ mod tests {
             "input_text": data::RUNNING_TXT, "name": "mine.sched",
             "submission": "c 0\na 1\nb 2\ne 3\nf 4\nd 4\ng 5\nh 6\ni 8\nj 9\n"}));
         assert_eq!(v["valid"], false, "{v}");
-        assert!(v["text"]
-            .as_str()
-            .unwrap()
-            .contains("d at 4: mul is taken at cycle 4 by f"));
+        assert!(
+            v["text"]
+                .as_str()
+                .unwrap()
+                .contains("d at 4: mul is taken at cycle 4 by f")
+        );
         assert!(v["tables"]["mine"].is_string() && v["tables"]["reference"].is_string());
         let info = ask(json!({"cmd": "info"}));
         for k in info["kernels"].as_array().unwrap() {
@@ -430,13 +436,17 @@ mod tests {
         // The weakest: a topic got wrong (0 of 1), not one never tried.
         assert_eq!(v["practice"]["progress"]["tally"]["attempts"], 1);
         assert_eq!(v["practice"]["progress"]["tally"]["right"], 0);
-        assert!(v["warnings"][0]
-            .as_str()
-            .unwrap()
-            .starts_with("review log:3:1:"));
-        assert!(v["progress_text"]
-            .as_str()
-            .unwrap()
-            .starts_with("Progress on 2026-01-05"));
+        assert!(
+            v["warnings"][0]
+                .as_str()
+                .unwrap()
+                .starts_with("review log:3:1:")
+        );
+        assert!(
+            v["progress_text"]
+                .as_str()
+                .unwrap()
+                .starts_with("Progress on 2026-01-05")
+        );
     }
 }

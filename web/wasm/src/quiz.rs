@@ -12,7 +12,7 @@ use course::content::quiz::{Asked, Intro, Status, Summary};
 use course::content::review_log::quiz_review;
 use course::view;
 
-use crate::{with_session, Stamp, CHAPTER, STYLE};
+use crate::{CHAPTER, STYLE, Stamp, with_session};
 
 thread_local! {
     static QUIZ: RefCell<Option<Session>> = const { RefCell::new(None) };

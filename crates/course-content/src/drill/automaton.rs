@@ -12,13 +12,13 @@ use serde::Serialize;
 
 use super::forbidden::{k, located, named_slip, tables};
 use super::hazard::{advance, union};
-use super::{set_text, Drill, Mistake, MistakeKind, Verdict, Verdicts};
+use super::{Drill, Mistake, MistakeKind, Verdict, Verdicts, set_text};
 use course_engine::engine::check::ViolationKind;
-use course_engine::engine::hazard::{set_string, Automaton};
+use course_engine::engine::hazard::{Automaton, set_string};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::model::ids::ClassId;
 use course_engine::model::machine::{Machine, MachineInfo};
-use course_engine::util::rng::{Rng, GENERATOR_VERSION};
+use course_engine::util::rng::{GENERATOR_VERSION, Rng};
 
 /// The problem: the generated classes and their offsets on `r`.
 #[derive(Clone, Debug, Serialize)]
@@ -147,7 +147,7 @@ fn offsets(a: &Automaton, s: u32) -> Vec<u32> {
         .counts
         .iter()
         .enumerate()
-        .filter(|(_, &n)| n > 0)
+        .filter(|&(_, &n)| n > 0)
         .map(|(k, _)| k as u32)
         .collect()
 }

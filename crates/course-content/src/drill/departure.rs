@@ -22,10 +22,10 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
 use super::{Mistake, MistakeKind};
-use course_engine::engine::check::{conflict_reason, Violation, ViolationKind};
+use course_engine::engine::check::{Violation, ViolationKind, conflict_reason};
 use course_engine::engine::rtable::{Conflict, GlobalTable};
 use course_engine::model::ids::{Cycle, OpId};
-use course_engine::model::machine::{Machine, ISSUE};
+use course_engine::model::machine::{ISSUE, Machine};
 use course_engine::model::program::Program;
 
 /// What the first departure explains.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{set_text, Drill, Mistake, MistakeKind, ProblemLine, Verdict, Verdicts};
+use super::{Drill, Mistake, MistakeKind, ProblemLine, Verdict, Verdicts, set_text};
 use course_engine::engine::check::ViolationKind;
 use course_engine::engine::hazard;
 use course_engine::formats::answer::{self, shorten};
@@ -18,7 +18,7 @@ use course_engine::formats::diagnostic::Diagnostic;
 use course_engine::model::ids::{ClassId, ResourceId};
 use course_engine::model::json::MachineJson;
 use course_engine::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
-use course_engine::util::rng::{Rng, GENERATOR_VERSION};
+use course_engine::util::rng::{GENERATOR_VERSION, Rng};
 
 /// The problem: the generated classes and their offsets on `r`.
 #[derive(Clone, Debug, Serialize)]
@@ -485,9 +485,11 @@ mod tests {
             let r = check(seed, &text, "a.txt");
             let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
             assert_eq!(mk[0].kind, MistakeKind::Shifted, "{mk:#?}");
-            assert!(mk[0]
-                .message
-                .starts_with(&format!("{key}: the right set shifted up by one")));
+            assert!(
+                mk[0]
+                    .message
+                    .starts_with(&format!("{key}: the right set shifted up by one"))
+            );
             return;
         }
         panic!("no seed has a collision vector that reads differently reversed");
@@ -594,7 +596,9 @@ mod tests {
         let line = s.answer().lines().count() + 1;
         assert_eq!(
             messages(&r),
-            vec![format!("a.txt:{line}:1: 'F(A,C)' is not asked for: the classes are A, B, and the answer gives F(o,o') for every pair and CV(o) for every class")]
+            vec![format!(
+                "a.txt:{line}:1: 'F(A,C)' is not asked for: the classes are A, B, and the answer gives F(o,o') for every pair and CV(o) for every class"
+            )]
         );
     }
 
@@ -622,7 +626,9 @@ mod tests {
         let wrong = s.answer().replace("CV(B) = 01001", "CV(B) = 1001");
         assert_eq!(
             messages(&check(1, &wrong, "a.txt")),
-            vec!["CV(B): you said 1001, it is 01001 (offsets 0..4, offset 0 first): right after B issues, r is reserved at the offsets K(B) = {1,4}"]
+            vec![
+                "CV(B): you said 1001, it is 01001 (offsets 0..4, offset 0 first): right after B issues, r is reserved at the offsets K(B) = {1,4}"
+            ]
         );
     }
 

@@ -14,15 +14,15 @@ use serde::Serialize;
 
 use super::forbidden::{located, named_slip, offsets_on};
 use super::{
-    all_right, mistakes_only, Drill, DrillError, Mistake, MistakeKind, ProblemLine, Verdict,
+    Drill, DrillError, Mistake, MistakeKind, ProblemLine, Verdict, all_right, mistakes_only,
 };
 use course_engine::engine::check::ViolationKind;
-use course_engine::engine::hazard::{self, set_string, Event, TraceRow};
+use course_engine::engine::hazard::{self, Event, TraceRow, set_string};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::model::ids::ResourceId;
 use course_engine::model::json::MachineJson;
 use course_engine::model::machine::Machine;
-use course_engine::util::rng::{Rng, GENERATOR_VERSION};
+use course_engine::util::rng::{GENERATOR_VERSION, Rng};
 
 /// The problem: issue attempts on the multiplier.
 #[derive(Clone, Debug, Serialize)]
@@ -87,11 +87,7 @@ impl Step {
 
 /// `accept` for an accepted issue, `reject` otherwise.
 fn verdict_word(accepted: bool) -> &'static str {
-    if accepted {
-        "accept"
-    } else {
-        "reject"
-    }
+    if accepted { "accept" } else { "reject" }
 }
 
 impl Solution {
@@ -222,7 +218,7 @@ pub fn parse_events(
             Some(_) if at < cycle => {
                 return Err(bad(format!(
                     "{item} comes after cycle {cycle}: the recognizer only moves forward (Algorithm 23.1.7), so give the cycles in order"
-                )))
+                )));
             }
             Some(_) => {}
         }
@@ -616,7 +612,11 @@ fn missing_set(
             "{what}: {word} is the wrong verdict: K = {} and s = {} {}, so it is {own_word}; and the set after it is missing: write {own_word} {{…}}",
             set_string(&implied.k),
             set_string(&implied.before),
-            if implied.accepted { "do not meet" } else { "meet" },
+            if implied.accepted {
+                "do not meet"
+            } else {
+                "meet"
+            },
         ),
     )
 }
@@ -866,7 +866,13 @@ mod tests {
             first.message
         );
         let r = check(&with(1, "{0,1,2}"));
-        assert!(messages(&r)[0].ends_with("cycle 5: Issue(mul): the verdict is missing: write accept or reject before the set"), "{:?}", messages(&r));
+        assert!(
+            messages(&r)[0].ends_with(
+                "cycle 5: Issue(mul): the verdict is missing: write accept or reject before the set"
+            ),
+            "{:?}",
+            messages(&r)
+        );
         // Carried forward from a wrong state: the next step follows from
         // it, so it is listed under it (tests/it/drill_blame.rs checks
         // this on every seed).

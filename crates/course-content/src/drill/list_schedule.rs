@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use similar::TextDiff;
 
-use super::{by_label, departure, generated, Drill, Mistake, ProgramProblem};
+use super::{Drill, Mistake, ProgramProblem, by_label, departure, generated};
 use crate::generate::GenParams;
 use course_engine::engine::check::{self, ViolationKind};
 use course_engine::engine::reference::{self, Schedule};
@@ -519,10 +519,11 @@ mod tests {
         let params = GenParams::block_default();
         let r = check(&m, &params, 4, "", "a.txt");
         assert!(!r.correct);
-        assert!(r
-            .mistakes
-            .iter()
-            .any(|x| x.message.contains("no cycle for")));
+        assert!(
+            r.mistakes
+                .iter()
+                .any(|x| x.message.contains("no cycle for"))
+        );
         // One operation late: feasible, but not the list scheduler's choice.
         let s = problem(&m, &params, 4, true).solution.unwrap();
         let (last, c) = s.schedule.iter().max_by_key(|(_, c)| **c).unwrap();
@@ -582,9 +583,11 @@ mod tests {
         let r = placements(&m, &params, 4, &placed);
         assert!(!r.placed[last].conflicts.is_empty(), "{r:?}");
         assert_eq!(r.ignored.len(), 2);
-        assert!(r.placed[last].conflicts[0]
-            .message
-            .starts_with(&format!("{label} at 0: ")));
+        assert!(
+            r.placed[last].conflicts[0]
+                .message
+                .starts_with(&format!("{label} at 0: "))
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{
-    all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProgramProblem, Verdict,
+    Drill, Mistake, MistakeKind, ProgramProblem, Verdict, all_right, generated, mistakes_only,
 };
 use crate::generate::GenParams;
 use course_engine::engine::check::ViolationKind;
@@ -145,19 +145,19 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         ("rec_mii", b.rec_mii),
         ("mii", b.mii),
     ] {
-        if key == "mii" {
-            if let (Some(got), Some(own_mii), Some(cause)) = (own(key), own_mii, wrong_part) {
-                if got == own_mii && got != want {
-                    // The wrong part's verdict is among the last two.
-                    let at = verdicts.len() - 2 + cause;
-                    if let Verdict::Wrong(mk) = &mut verdicts[at] {
-                        mk.consequences.push(format!(
+        if key == "mii"
+            && let (Some(got), Some(own_mii), Some(cause)) = (own(key), own_mii, wrong_part)
+            && got == own_mii
+            && got != want
+        {
+            // The wrong part's verdict is among the last two.
+            let at = verdicts.len() - 2 + cause;
+            if let Verdict::Wrong(mk) = &mut verdicts[at] {
+                mk.consequences.push(format!(
                             "mii {got} follows from it: max(ResMII, RecMII) of your values; with the right ones {}",
                             reason(key)
                         ));
-                        continue;
-                    }
-                }
+                continue;
             }
         }
         // A key given twice counts as its last line.
@@ -314,7 +314,9 @@ mod tests {
         assert!(!r.correct);
         assert_eq!(
             messages(&r),
-            vec!["a.txt:4:3: 'ii' is not asked for: the answer has the lines res_mii, rec_mii and mii"]
+            vec![
+                "a.txt:4:3: 'ii' is not asked for: the answer has the lines res_mii, rec_mii and mii"
+            ]
         );
     }
 }

@@ -50,7 +50,7 @@ use course_engine::model::json::{EdgesJson, MachineJson, OpsJson};
 use course_engine::model::machine::Machine;
 use course_engine::model::program::{Kind, Program};
 use course_engine::util::rng::GENERATOR_VERSION;
-use course_engine::util::text::{split_words, WordsError};
+use course_engine::util::text::{WordsError, split_words};
 
 pub mod automaton;
 mod departure;
@@ -205,11 +205,15 @@ static KINDS: [DrillKind; 7] = [
         hints: list_schedule::HINTS,
         problem: |m, p, seed, solution| {
             let p = params_or(p, GenParams::block_default);
-            Ok(Problem::ListSchedule(list_schedule::problem(m, &p, seed, solution)))
+            Ok(Problem::ListSchedule(list_schedule::problem(
+                m, &p, seed, solution,
+            )))
         },
         check: |m, p, seed, answer, file| {
             let p = params_or(p, GenParams::block_default);
-            Ok(Report::ListSchedule(list_schedule::check(m, &p, seed, answer, file)))
+            Ok(Report::ListSchedule(list_schedule::check(
+                m, &p, seed, answer, file,
+            )))
         },
     },
     DrillKind {
@@ -246,7 +250,9 @@ static KINDS: [DrillKind; 7] = [
         params_file: None,
         hints: forbidden::HINTS,
         problem: |_, _, seed, solution| Ok(Problem::Forbidden(forbidden::problem(seed, solution))),
-        check: |_, _, seed, answer, file| Ok(Report::Forbidden(forbidden::check(seed, answer, file))),
+        check: |_, _, seed, answer, file| {
+            Ok(Report::Forbidden(forbidden::check(seed, answer, file)))
+        },
     },
     DrillKind {
         name: "hazard",
@@ -262,7 +268,9 @@ static KINDS: [DrillKind; 7] = [
         params_file: None,
         hints: automaton::HINTS,
         problem: |_, _, seed, solution| Ok(Problem::Automaton(automaton::problem(seed, solution))),
-        check: |_, _, seed, answer, file| Ok(Report::Automaton(automaton::check(seed, answer, file))),
+        check: |_, _, seed, answer, file| {
+            Ok(Report::Automaton(automaton::check(seed, answer, file)))
+        },
     },
     DrillKind {
         name: "rthroughput",
@@ -271,11 +279,15 @@ static KINDS: [DrillKind; 7] = [
         hints: rthroughput::HINTS,
         problem: |m, p, seed, solution| {
             let p = params_or(p, GenParams::loop_default);
-            Ok(Problem::Rthroughput(rthroughput::problem(m, &p, seed, solution)))
+            Ok(Problem::Rthroughput(rthroughput::problem(
+                m, &p, seed, solution,
+            )))
         },
         check: |m, p, seed, answer, file| {
             let p = params_or(p, GenParams::loop_default);
-            Ok(Report::Rthroughput(rthroughput::check(m, &p, seed, answer, file)))
+            Ok(Report::Rthroughput(rthroughput::check(
+                m, &p, seed, answer, file,
+            )))
         },
     },
 ];

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{by_label, generated, violations, Drill, Mistake, MistakeKind, ProgramProblem};
+use super::{Drill, Mistake, MistakeKind, ProgramProblem, by_label, generated, violations};
 use crate::generate::GenParams;
 use course_engine::engine::check;
 use course_engine::engine::check::ViolationKind;
@@ -262,20 +262,20 @@ fn blamed(
         let text = super::consequence_text(p, result, v, x, &by);
         // A wrong step with no violation of its own is named by the first
         // one it causes.
-        if !by.iter().any(|w| owners.contains(&Some(*w))) {
-            if let Some(&w) = by.first() {
-                let c = result.placed[w.index()].unwrap_or_default();
-                let how = if v.kind == ViolationKind::Latency {
-                    "is too late for"
-                } else {
-                    "takes what is needed by"
-                };
-                mistakes.push(Mistake::new(
-                    v.kind,
-                    format!("{} at {c} {how} {} at {at}", p.label(w), p.label(x)),
-                ));
-                owners.push(Some(w));
-            }
+        if !by.iter().any(|w| owners.contains(&Some(*w)))
+            && let Some(&w) = by.first()
+        {
+            let c = result.placed[w.index()].unwrap_or_default();
+            let how = if v.kind == ViolationKind::Latency {
+                "is too late for"
+            } else {
+                "takes what is needed by"
+            };
+            mistakes.push(Mistake::new(
+                v.kind,
+                format!("{} at {c} {how} {} at {at}", p.label(w), p.label(x)),
+            ));
+            owners.push(Some(w));
         }
         let own = Mistake::new(v.kind, v.message.clone());
         super::list_schedule::attach_consequence(&mut mistakes, &owners, first_own, &by, text, own);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{
-    all_right, generated, mistakes_only, Drill, Mistake, MistakeKind, ProblemLine, Verdict,
+    Drill, Mistake, MistakeKind, ProblemLine, Verdict, all_right, generated, mistakes_only,
 };
 use crate::generate::GenParams;
 use course_engine::engine::check::ViolationKind;
@@ -19,7 +19,7 @@ use course_engine::model::json::{MachineJson, OpsJson};
 use course_engine::model::machine::Machine;
 use course_engine::model::program::{Kind, Program};
 use course_engine::util::ratio::Ratio;
-use course_engine::util::rng::{Rng, GENERATOR_VERSION};
+use course_engine::util::rng::{GENERATOR_VERSION, Rng};
 
 /// The problem: a loop body's operations.
 #[derive(Clone, Debug, Serialize)]

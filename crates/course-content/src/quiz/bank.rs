@@ -504,7 +504,7 @@ fn number_answer(q: &RawQuestion, tolerance: Ratio) -> Result<Expected, Misplace
     let a = match &q.answer {
         Some(RawAnswer::One(s)) => s.text(),
         Some(RawAnswer::Many(_)) => {
-            return Err(("answer", None, "a number answer is one value".into()))
+            return Err(("answer", None, "a number answer is one value".into()));
         }
         None => return Err(missing_answer()),
     };
@@ -543,7 +543,7 @@ fn set_answer(q: &RawQuestion) -> Result<Expected, Misplaced> {
                     "answer",
                     many.then_some(j),
                     format!("set element `{}` is not a non-negative integer", s.text()),
-                ))
+                ));
             }
         }
     }

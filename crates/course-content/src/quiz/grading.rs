@@ -674,9 +674,10 @@ mod tests {
             e.contains("binary literal") && e.contains("offset 0 first"),
             "{e}"
         );
-        assert!(q
-            .rules()
-            .contains("offset 0 first, such as 0101 (no 0b prefix"));
+        assert!(
+            q.rules()
+                .contains("offset 0 first, such as 0101 (no 0b prefix")
+        );
     }
 
     #[test]
@@ -708,10 +709,11 @@ mod tests {
         let Expected::Single { choices, answer } = &q.expected else {
             panic!()
         };
-        assert!(q
-            .grade(&answer::letter(*answer).to_ascii_uppercase().to_string())
-            .unwrap()
-            .correct());
+        assert!(
+            q.grade(&answer::letter(*answer).to_ascii_uppercase().to_string())
+                .unwrap()
+                .correct()
+        );
         assert!(q.grade(&choices[*answer].to_uppercase()).unwrap().correct());
         assert!(q.grade("z").is_err());
         // A choice whose text ends in `)` is read as that text.

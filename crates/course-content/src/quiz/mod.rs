@@ -37,12 +37,12 @@ pub mod generators;
 pub mod grading;
 pub mod results;
 
+pub use bank::{Bank, Expected, Kind, Question, RESERVED_ID, TECHNIQUE_TAGS, default_tolerance};
 pub(crate) use bank::{all_tags, check_item_id, select_by_tags};
-pub use bank::{default_tolerance, Bank, Expected, Kind, Question, RESERVED_ID, TECHNIQUE_TAGS};
-pub use generators::{tables_machine, Generated, Generator, Variant};
+pub use generators::{Generated, Generator, Variant, tables_machine};
 pub use grading::{
-    grade_answers, outcome, reply_text, total, AnswerFile, FormatError, Grade, Instance, Outcome,
-    Results, Status, Summary,
+    AnswerFile, FormatError, Grade, Instance, Outcome, Results, Status, Summary, grade_answers,
+    outcome, reply_text, total,
 };
 pub use results::{
     Asked, BankCheck, Feedback, InputEnded, Intro, LastResult, Listed, NothingMissed, QuestionList,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quiz::bank::{Bank, Expected, Kind, Question};
 use crate::quiz::generators::Generator;
-use crate::quiz::grading::{answer_text, Instance, Outcome, Status, Summary};
+use crate::quiz::grading::{Instance, Outcome, Status, Summary, answer_text};
 use course_engine::formats::diagnostic::Diagnostics;
 
 /// One question of `--list`, for one seed.

@@ -34,9 +34,9 @@ use serde::Serialize;
 use crate::engine::rtable::{Conflict, GlobalTable};
 use crate::formats::submission::Submission;
 use crate::model::ids::{Cycle, OpId};
-use crate::model::machine::{Machine, ISSUE};
+use crate::model::machine::{ISSUE, Machine};
 use crate::model::program::{Edge, EdgeKind, Kind, Program};
-use crate::util::order::{inverse, stable_sorted_by_key, Gathered};
+use crate::util::order::{Gathered, inverse, stable_sorted_by_key};
 
 /// What kind of mistake a violation is (stable names for JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
@@ -720,9 +720,11 @@ mod tests {
                 }
             }
             // Nothing wrong, nothing caused.
-            assert!(caused_by(&p, &m, &placed, None, &vs, &[])
-                .iter()
-                .all(Option::is_none));
+            assert!(
+                caused_by(&p, &m, &placed, None, &vs, &[])
+                    .iter()
+                    .all(Option::is_none)
+            );
         }
         assert!(consequences > 0);
     }
@@ -833,9 +835,11 @@ mod tests {
     fn adversarial_lines() {
         let v = msgs("\u{feff}c 0\r\na\t1  \r\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n");
         assert!(v.is_empty(), "{v:?}");
-        assert!(msgs("")
-            .iter()
-            .any(|m| m.starts_with("missing: no cycle for a, b, c")));
+        assert!(
+            msgs("")
+                .iter()
+                .any(|m| m.starts_with("missing: no cycle for a, b, c"))
+        );
         assert!(msgs(&format!("{GOOD}a 9223372036854775808\n"))[0].contains("out of range"));
         assert!(msgs(&format!("{GOOD}a -3\n"))[0].contains("negative"));
         assert!(

@@ -308,7 +308,9 @@ pub fn trace(m: &Machine, r: ResourceId, start_cycle: i64, events: &[Event]) -> 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AutomatonError {
     /// The packed state of the resources would not fit in 128 bits.
-    #[error("the state of these resources needs {bits} bits, more than the 128 an automaton state may use")]
+    #[error(
+        "the state of these resources needs {bits} bits, more than the 128 an automaton state may use"
+    )]
     TooWide {
         /// The bits the state would need.
         bits: u32,
@@ -554,7 +556,7 @@ impl Automaton {
                     .counts
                     .iter()
                     .enumerate()
-                    .filter(|(_, &n)| n > 0)
+                    .filter(|&(_, &n)| n > 0)
                     .map(|(k, &n)| {
                         if n == 1 {
                             k.to_string()

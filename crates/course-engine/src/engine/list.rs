@@ -220,10 +220,10 @@ pub fn list_schedule(p: &Program, m: &Machine) -> BlockSchedule {
                 if failed[c] {
                     continue;
                 }
-                if let Some(top) = heap.peek() {
-                    if best.is_none_or(|(_, b)| top > b) {
-                        best = Some((c, top));
-                    }
+                if let Some(top) = heap.peek()
+                    && best.is_none_or(|(_, b)| top > b)
+                {
+                    best = Some((c, top));
                 }
             }
             let Some((c, k)) = best else { break };

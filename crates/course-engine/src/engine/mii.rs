@@ -82,7 +82,7 @@ impl Recurrence {
             .edges
             .iter()
             .enumerate()
-            .min_by_key(|(_, &e)| p.edges()[e as usize].from)
+            .min_by_key(|&(_, &e)| p.edges()[e as usize].from)
             .map(|(i, _)| i)
         {
             self.edges.rotate_left(pos);
@@ -604,7 +604,9 @@ mod tests {
     #[test]
     fn two_recurrences_pick_the_larger_ratio() {
         // b→b: 1/1; chain c→d→e→c: 3 + 3 + 1 over distance 2 = 7/2.
-        let p = prog("loop l\nb: r2 = add r2, 1\nc: r3 = load [x + r5@2]\nd: r4 = mul r3, 2\ne: r5 = add r4, 1\n");
+        let p = prog(
+            "loop l\nb: r2 = add r2, 1\nc: r3 = load [x + r5@2]\nd: r4 = mul r3, 2\ne: r5 = add r4, 1\n",
+        );
         let rec = critical_recurrence(&p).unwrap();
         assert_eq!(rec.ratio(), Ratio::new(7, 2));
         assert_eq!(rec.path_string(&p), "c → d → e → c");

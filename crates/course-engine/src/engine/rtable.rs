@@ -83,7 +83,7 @@
 //! [`Class::folded`]: crate::model::machine::Class::folded
 
 use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
-use crate::model::machine::{Machine, MAX_PAIRS};
+use crate::model::machine::{MAX_PAIRS, Machine};
 use crate::util::name::NameMap;
 
 /// One triple `(r, k, n)` of a folded reservation table.
@@ -631,10 +631,10 @@ impl ModuloTable {
             if self.counts[key] < self.caps[r.index()] {
                 self.full[r.index()].remove(key / self.nres);
             }
-            if let Some(owners) = self.owners.get_mut(&key) {
-                if let Some(pos) = owners.iter().position(|&o| o == op) {
-                    owners.swap_remove(pos);
-                }
+            if let Some(owners) = self.owners.get_mut(&key)
+                && let Some(pos) = owners.iter().position(|&o| o == op)
+            {
+                owners.swap_remove(pos);
             }
         }
     }

@@ -107,10 +107,11 @@ pub fn shorten(s: &str) -> String {
 pub fn whole(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let digits = t.strip_prefix('+').unwrap_or(t);
-    if let Some(rest) = digits.strip_prefix('-') {
-        if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
-            return Err(format!("'{}' is negative", shorten(t)));
-        }
+    if let Some(rest) = digits.strip_prefix('-')
+        && !rest.is_empty()
+        && rest.chars().all(|c| c.is_ascii_digit())
+    {
+        return Err(format!("'{}' is negative", shorten(t)));
     }
     if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
         return Err(format!("'{}' is not a whole number", shorten(t)));
@@ -280,7 +281,7 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
                     return Err(format!(
                         "'{}' does not end with '{close}'; {SET_SYNTAX}",
                         shorten(t)
-                    ))
+                    ));
                 }
             }
         }
@@ -325,7 +326,7 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
                 return Err(format!(
                     "'{}' is not a non-negative integer; {SET_SYNTAX}",
                     shorten(tok)
-                ))
+                ));
             }
         }
     }
@@ -340,8 +341,7 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
 }
 
 /// How a bit vector is written, for messages and prompts.
-pub const BITS_SYNTAX: &str =
-    "write bits such as 0101, offset 0 first and no 0b (or the set of the offsets holding 1, {1, 3})";
+pub const BITS_SYNTAX: &str = "write bits such as 0101, offset 0 first and no 0b (or the set of the offsets holding 1, {1, 3})";
 
 /// A bit vector written offset 0 first (`000101`, blanks between bits
 /// allowed), or the set of its ones (`{3, 5}`, `[3, 5]`): the offsets
@@ -373,7 +373,7 @@ pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
                 return Err(format!(
                     "'{}' is not a bit vector; {BITS_SYNTAX}",
                     shorten(t)
-                ))
+                ));
             }
         }
         k += 1;
@@ -456,15 +456,15 @@ pub fn choice(s: &str, choices: &[String]) -> Result<usize, String> {
     if let Some(i) = letter_index(s, choices.len()) {
         return Ok(i);
     }
-    if let Ok(several) = self::choices(s, choices) {
-        if several.len() > 1 {
-            return Err(format!(
-                "'{}' names {} choices; this question takes one letter {} (or the text of a choice)",
-                shorten(s.trim()),
-                several.len(),
-                choice_range(choices.len())
-            ));
-        }
+    if let Ok(several) = self::choices(s, choices)
+        && several.len() > 1
+    {
+        return Err(format!(
+            "'{}' names {} choices; this question takes one letter {} (or the text of a choice)",
+            shorten(s.trim()),
+            several.len(),
+            choice_range(choices.len())
+        ));
     }
     Err(format!(
         "'{}' is neither a letter {} nor the text of a choice",
@@ -474,8 +474,7 @@ pub fn choice(s: &str, choices: &[String]) -> Result<usize, String> {
 }
 
 /// How several choices are written, for messages and prompts.
-pub const CHOICES_SYNTAX: &str =
-    "letters separated by commas, blanks, ';' or 'and' (a, c · a c · a; c · a and c · ac), or choice texts separated by ';'";
+pub const CHOICES_SYNTAX: &str = "letters separated by commas, blanks, ';' or 'and' (a, c · a c · a; c · a and c · ac), or choice texts separated by ';'";
 
 /// Letters of one `;`-separated part of a several-choices answer.
 fn letters_into(part: &str, n: usize, out: &mut BTreeSet<usize>) -> Result<(), String> {
@@ -499,7 +498,7 @@ fn letters_into(part: &str, n: usize, out: &mut BTreeSet<usize>) -> Result<(), S
                     "'{}' is neither letters {} nor the text of a choice; write {CHOICES_SYNTAX}",
                     shorten(tok),
                     choice_range(n)
-                ))
+                ));
             }
         }
     }
@@ -668,7 +667,7 @@ pub fn set_row(s: &str) -> Result<Vec<RowItem>, (usize, String)> {
                         "'{}' is neither a set ({{0, 2}}, {{}} or ∅) nor '-'",
                         shorten(item)
                     ),
-                ))
+                ));
             }
         };
         out.push(RowItem { offset: i, set });
@@ -761,9 +760,11 @@ mod tests {
             e,
             "'0b1111' is a binary literal; write the number in decimal (15), such as 3, 5/2 or 2.5"
         );
-        assert!(number("0x1F")
-            .unwrap_err()
-            .contains("hexadecimal literal; write the number in decimal (31)"));
+        assert!(
+            number("0x1F")
+                .unwrap_err()
+                .contains("hexadecimal literal; write the number in decimal (31)")
+        );
     }
 
     #[test]

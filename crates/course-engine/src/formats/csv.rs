@@ -130,8 +130,10 @@ mod tests {
             parse(crlf, "t.csv").unwrap(),
             vec![vec!["a", "b"], vec!["1", "2"]]
         );
-        assert!(parse("a,\"b\n", "t.csv")
-            .unwrap_err()
-            .starts_with("t.csv:1:"));
+        assert!(
+            parse("a,\"b\n", "t.csv")
+                .unwrap_err()
+                .starts_with("t.csv:1:")
+        );
     }
 }

@@ -71,7 +71,7 @@ pub fn write(entries: &[Entry]) -> Result<Vec<u8>, String> {
         shared.extend_from_slice(&size.to_le_bytes());
         shared.extend_from_slice(&name_len.to_le_bytes());
         shared.extend_from_slice(&0u16.to_le_bytes()); // extra
-                                                       // Local file header.
+        // Local file header.
         out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
         out.extend_from_slice(&shared);
         out.extend_from_slice(e.name.as_bytes());

@@ -49,7 +49,7 @@
 //!   `-skip-unsupported-instructions`).
 
 use crate::formats::diagnostic::{Diagnostic, Diagnostics};
-use crate::model::form::{Shape, IMM, MEM, REG};
+use crate::model::form::{IMM, MEM, REG, Shape};
 use crate::model::machine::Machine;
 
 /// The two assembly dialects read.
@@ -110,11 +110,7 @@ pub fn dialect_of(text: &str) -> Dialect {
         let code = l.split('#').next().unwrap_or("");
         code.contains('%')
     });
-    if att {
-        Dialect::X86
-    } else {
-        Dialect::AArch64
-    }
+    if att { Dialect::X86 } else { Dialect::AArch64 }
 }
 
 /// A register as written: its physical register and its kind.
@@ -596,10 +592,10 @@ fn x86_reg(name: &str) -> Option<Reg> {
         });
     }
     for (k, p) in ["xmm", "ymm", "zmm"].iter().enumerate() {
-        if let Some(n) = lower.strip_prefix(p) {
-            if n.parse::<u32>().is_ok_and(|v| v < 32) {
-                return Some(mk(format!("V{n}"), ['x', 'Y', 'Z'][k]));
-            }
+        if let Some(n) = lower.strip_prefix(p)
+            && n.parse::<u32>().is_ok_and(|v| v < 32)
+        {
+            return Some(mk(format!("V{n}"), ['x', 'Y', 'Z'][k]));
         }
     }
     for (i, g) in X86_GPR.iter().enumerate() {
@@ -619,10 +615,11 @@ fn x86_reg(name: &str) -> Option<Reg> {
     if let Some(rest) = lower.strip_prefix('r') {
         let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
         let suffix = &rest[digits.len()..];
-        if let Ok(n) = digits.parse::<u32>() {
-            if (8..16).contains(&n) && matches!(suffix, "" | "d" | "w" | "b") {
-                return Some(mk(format!("R{n}"), 'g'));
-            }
+        if let Ok(n) = digits.parse::<u32>()
+            && (8..16).contains(&n)
+            && matches!(suffix, "" | "d" | "w" | "b")
+        {
+            return Some(mk(format!("R{n}"), 'g'));
         }
     }
     None
@@ -782,7 +779,7 @@ fn x86_semantics(insn: &Insn) -> Result<Sem, String> {
         _ => {
             return Err(format!(
                 "{m}: the last operand is not a register or an address"
-            ))
+            ));
         }
     }
     Ok(sem)

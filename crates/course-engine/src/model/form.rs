@@ -169,8 +169,8 @@ impl FromStr for Form {
                         'm' => MEM,
                         _ => {
                             return Err(format!(
-                            "'{part}' in '{s}' is not an operand kind (r register, i immediate, m memory)"
-                        ))
+                                "'{part}' in '{s}' is not an operand kind (r register, i immediate, m memory)"
+                            ));
                         }
                     };
                 }

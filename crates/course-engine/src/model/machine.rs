@@ -646,12 +646,12 @@ impl Machine {
     }
 
     /// Every resource id, `issue` first.
-    pub fn resource_ids(&self) -> impl Iterator<Item = ResourceId> {
+    pub fn resource_ids(&self) -> impl Iterator<Item = ResourceId> + use<> {
         (0..self.resources.len()).map(ResourceId::from_index)
     }
 
     /// Every class id, in file order.
-    pub fn class_ids(&self) -> impl Iterator<Item = ClassId> {
+    pub fn class_ids(&self) -> impl Iterator<Item = ClassId> + use<> {
         (0..self.classes.len()).map(ClassId::from_index)
     }
 
@@ -1074,7 +1074,7 @@ impl<'a> MachineBuilder<'a> {
                 return Err(self.bad(
                     Field::Resource(i, "buffer_size"),
                     format!("buffer_size must be between 1 and {LIMIT}, got {b}"),
-                ))
+                ));
             }
         };
         let (capacity, members) = self.capacity(i, r)?;
@@ -1378,7 +1378,7 @@ impl<'a> MachineBuilder<'a> {
         self.reserve(at(field), uops as usize + pairs)?;
         match (&c.unit, c.occupancy, &c.reservation, &c.uses) {
             (None, Some(_), _, _) => {
-                return Err(self.bad(at("occupancy"), "occupancy needs a unit".into()))
+                return Err(self.bad(at("occupancy"), "occupancy needs a unit".into()));
             }
             (Some(unit), occ, _, _) => reservation.extend(self.unit_pairs(i, c, unit, occ)?),
             (None, None, Some(list), _) => reservation.extend(self.listed_pairs(i, list)?),
@@ -1611,13 +1611,13 @@ impl<'a> MachineBuilder<'a> {
                 .as_ref()
                 .map(|fs| fs.iter().filter_map(Form::folded).collect()),
         };
-        if let Some(fs) = &forms {
-            if let Some(f) = fs.iter().find(|f| f.dests != 1 || !f.has_memory()) {
-                return Err(self.bad(
-                    at,
-                    format!("the folded form '{f}' needs a destination and a memory operand"),
-                ));
-            }
+        if let Some(fs) = &forms
+            && let Some(f) = fs.iter().find(|f| f.dests != 1 || !f.has_memory())
+        {
+            return Err(self.bad(
+                at,
+                format!("the folded form '{f}' needs a destination and a memory operand"),
+            ));
         }
         Ok(forms)
     }
@@ -1848,7 +1848,9 @@ mod tests {
             let e = reject(&base(classes));
             assert!(e.contains(field) && e.contains(says), "{e}");
         }
-        let e = reject("issue_width: 2\nresources:\n  - { name: alu, capacity: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [add], unit: alu }\n");
+        let e = reject(
+            "issue_width: 2\nresources:\n  - { name: alu, capacity: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [add], unit: alu }\n",
+        );
         assert!(e.contains("resources[0].capacity"), "{e}");
         let e = reject("issue_width: 2\nresources: [\n");
         assert!(e.starts_with("m.yaml:"), "{e}");
@@ -1895,13 +1897,17 @@ mod tests {
             let d = Machine::from_yaml(&format!("{base}{extra}"), "m.yaml").unwrap_err();
             (d.line, d.column, d.message)
         };
-        let (l, _, msg) = at("  - { name: p01, group: [p0, p9] }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        let (l, _, msg) = at(
+            "  - { name: p01, group: [p0, p9] }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n",
+        );
         assert_eq!(l, 6);
         assert!(
             msg.starts_with("resources[2].group: unknown resource 'p9'"),
             "{msg}"
         );
-        let (l, _, msg) = at("  - { name: p01, group: [p0, p1], capacity: 2 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        let (l, _, msg) = at(
+            "  - { name: p01, group: [p0, p1], capacity: 2 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n",
+        );
         assert_eq!(l, 6);
         assert!(msg.contains("is a group"), "{msg}");
         let (l, _, msg) =
@@ -1914,14 +1920,20 @@ mod tests {
         let (_, _, msg) =
             at("classes:\n  - { name: a, latency: 1, opcodes: [a], uses: [[p0, 1]], unit: p1 }\n");
         assert!(msg.contains("give one of"), "{msg}");
-        let (_, _, msg) = at("classes:\n  - { name: a, latency: 1, opcodes: [a], read_advance: [{ cycles: 1, writes: [b] }] }\n");
+        let (_, _, msg) = at(
+            "classes:\n  - { name: a, latency: 1, opcodes: [a], read_advance: [{ cycles: 1, writes: [b] }] }\n",
+        );
         assert!(
             msg.starts_with("classes[0].read_advance: unknown class 'b'"),
             "{msg}"
         );
-        let (_, _, msg) = at("classes:\n  - { name: a, latency: 1, opcodes: [a], load: { name: a, uses: [[p0, 1]] } }\n");
+        let (_, _, msg) = at(
+            "classes:\n  - { name: a, latency: 1, opcodes: [a], load: { name: a, uses: [[p0, 1]] } }\n",
+        );
         assert!(msg.starts_with("classes[0].load:"), "{msg}");
-        let (_, _, msg) = at("  - { name: q, capacity: 1, buffer_size: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n");
+        let (_, _, msg) = at(
+            "  - { name: q, capacity: 1, buffer_size: 0 }\nclasses:\n  - { name: a, latency: 1, opcodes: [a] }\n",
+        );
         assert!(msg.starts_with("resources[2].buffer_size"), "{msg}");
     }
 
@@ -1973,7 +1985,9 @@ mod tests {
         // A few numbers stand for many pairs: uops beyond MAX_UOPS are
         // refused at once, and the tables of all classes together have a
         // ceiling that is checked before a table is built.
-        let e = reject("issue_width: 4\nresources: []\nclasses:\n  - { name: a, latency: 1, opcodes: [a], uops: 4194304 }\n");
+        let e = reject(
+            "issue_width: 4\nresources: []\nclasses:\n  - { name: a, latency: 1, opcodes: [a], uops: 4194304 }\n",
+        );
         assert_eq!(
             e,
             "m.yaml:4:42: classes[0].uops: uops must be at most 64, got 4194304"

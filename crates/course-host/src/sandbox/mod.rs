@@ -37,7 +37,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use rustix::process::{Resource, Rlimit};
@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use course_content::lab::Unread;
 
-pub use helper::{main as keeper_main, HELPER_ARG};
+pub use helper::{HELPER_ARG, main as keeper_main};
 
 /// The program's uid and gid inside the namespaces.
 pub const SANDBOX_UID: u32 = 1000;
@@ -76,9 +76,15 @@ impl Isolation {
     /// How reports name it.
     pub fn describe(self) -> &'static str {
         match self {
-            Isolation::Namespaces => "namespaces (user, pid, mount, network, IPC, UTS), an unprivileged uid, no capabilities, no_new_privs, seccomp",
-            Isolation::Uid => "a separate unprivileged uid, no_new_privs, seccomp (no namespaces: the kernel refused them)",
-            Isolation::Off => "NONE: --unsandboxed; the students' programs ran with the grader's rights",
+            Isolation::Namespaces => {
+                "namespaces (user, pid, mount, network, IPC, UTS), an unprivileged uid, no capabilities, no_new_privs, seccomp"
+            }
+            Isolation::Uid => {
+                "a separate unprivileged uid, no_new_privs, seccomp (no namespaces: the kernel refused them)"
+            }
+            Isolation::Off => {
+                "NONE: --unsandboxed; the students' programs ran with the grader's rights"
+            }
         }
     }
 }
@@ -526,7 +532,7 @@ pub fn run(sb: &Sandbox, job: &Job) -> Result<String, Unread> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Unread::Student(format!(
                     "could not start {shown}: there is no {program} in the submission"
-                )))
+                )));
             }
             Err(e) => return Err(Unread::Grader(format!("could not look for {program}: {e}"))),
         }
@@ -775,11 +781,11 @@ fn run_keeper(
         abandon(&mut child);
         return Err(grader(format!("uid map: {e}")));
     }
-    if let Some(c) = control.as_mut() {
-        if c.write_all(b"G").and_then(|_| c.flush()).is_err() {
-            abandon(&mut child);
-            return Err(grader("the keeper went away".into()));
-        }
+    if let Some(c) = control.as_mut()
+        && c.write_all(b"G").and_then(|_| c.flush()).is_err()
+    {
+        abandon(&mut child);
+        return Err(grader("the keeper went away".into()));
     }
     let out = Output::start(&mut child, sb.limits.output);
     let mut lines = Vec::new();
@@ -1105,34 +1111,34 @@ fn finish(end: End, out: &Output, limits: &Limits, shown: &str) -> Result<Vec<u8
         End::TimedOut => {
             return student(format!(
                 "{shown} gave no answer within {secs} s and was stopped"
-            ))
+            ));
         }
         End::TooMuch => {
             return student(format!(
                 "{shown} printed more than {} KiB and was stopped",
                 limits.output >> 10
-            ))
+            ));
         }
         End::Exited(_, Some(sig)) if sig == libc::SIGXCPU => {
             return student(format!(
                 "{shown} used more than {} s of CPU time and was stopped",
                 Rlimits::from(limits).cpu_secs
-            ))
+            ));
         }
         End::Exited(_, Some(libc::SIGXFSZ)) => {
             return student(format!(
                 "{shown} wrote a file larger than {} MiB and was stopped",
                 limits.file_size >> 20
-            ))
+            ));
         }
         End::Exited(_, Some(sig)) => {
             return student(format!(
                 "{shown} crashed: killed by signal {sig}{}",
                 signal_name(sig)
-            ))
+            ));
         }
         End::Exited(Some(code), None) if code != 0 => {
-            return student(format!("{shown} failed: it exited with status {code}"))
+            return student(format!("{shown} failed: it exited with status {code}"));
         }
         End::Exited(..) => {}
     }
@@ -1316,16 +1322,14 @@ pub fn choose(sb: &Sandbox, wanted: Wanted) -> Result<Isolation, String> {
     };
     choose_from(wanted, ns.is_ok(), uid.is_ok()).map_err(|_| {
         let mut why = String::from("--run: no sandbox is available for the students' programs");
-        if let Err(e) = &ns {
-            if wanted != Wanted::Uid {
+        if let Err(e) = &ns
+            && wanted != Wanted::Uid {
                 why.push_str(&format!("\n  namespaces: {e}"));
             }
-        }
-        if let Err(e) = &uid {
-            if wanted != Wanted::Namespaces {
+        if let Err(e) = &uid
+            && wanted != Wanted::Namespaces {
                 why.push_str(&format!("\n  uid separation: {e}"));
             }
-        }
         why.push_str(
             "\n  To allow it: let unprivileged users make user namespaces (sysctl user.max_user_namespaces=15000;\n  kernel.unprivileged_userns_clone=1 on Debian; kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu),\n  or grade as root. `course grade --check-sandbox` says what this machine allows.\n  --unsandboxed runs the programs with the grader's rights (limits only).",
         );

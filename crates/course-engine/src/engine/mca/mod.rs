@@ -35,7 +35,7 @@
 use crate::engine::mii;
 use crate::engine::rtable::WindowTable;
 use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
-use crate::model::machine::{Machine, ISSUE};
+use crate::model::machine::{ISSUE, Machine};
 use crate::model::program::{Edge, EdgeKind, Program};
 use crate::util::ratio::Ratio;
 
@@ -80,13 +80,19 @@ pub enum McaError {
     #[error("--iterations must be between 1 and {MAX_ITERATIONS}, got {0}")]
     Iterations(u64),
     /// Iterations times instructions exceed `MAX_INSTRUCTIONS`.
-    #[error("{0} iterations of {1} instructions exceed the limit of {MAX_INSTRUCTIONS} simulated instructions")]
+    #[error(
+        "{0} iterations of {1} instructions exceed the limit of {MAX_INSTRUCTIONS} simulated instructions"
+    )]
     TooMany(u64, u64),
     /// The timeline would record more than `MAX_TIMELINE` instances.
-    #[error("a timeline of {0} iterations of {1} instructions exceeds the limit of {MAX_TIMELINE} lines: lower --timeline-max-iterations")]
+    #[error(
+        "a timeline of {0} iterations of {1} instructions exceeds the limit of {MAX_TIMELINE} lines: lower --timeline-max-iterations"
+    )]
     Timeline(u64, u64),
     /// The in-flight window the simulation needs exceeds `MAX_RING` slots.
-    #[error("the model and loop need {0} in-flight instance slots (buffer, latencies, distances), more than the {MAX_RING} the simulator keeps")]
+    #[error(
+        "the model and loop need {0} in-flight instance slots (buffer, latencies, distances), more than the {MAX_RING} the simulator keeps"
+    )]
     TooWide(u64),
 }
 

@@ -40,11 +40,11 @@
 //! instances wait for it); and [`super::steady`] skips whole periods once
 //! the state repeats.
 
-use super::ports::{bookings, Booking, Ports};
+use super::ports::{Booking, Ports, bookings};
 use super::steady::Steady;
 use super::{
-    check_counts, executed_before, McaError, Options, Report, Shortcuts, Stamp, MAX_RING,
-    NOT_ISSUED,
+    MAX_RING, McaError, NOT_ISSUED, Options, Report, Shortcuts, Stamp, check_counts,
+    executed_before,
 };
 use crate::model::ids::{ClassId, Cycle, OpId};
 use crate::model::machine::Machine;
@@ -700,10 +700,10 @@ pub(super) fn simulate(
     let mut sim = new_sim(p, m, opts, &body, buffer_caps, total, need);
     let mut steady = shortcuts.extrapolate.then(|| Steady::new(&sim));
     while sim.head < total {
-        if let Some(st) = steady.as_mut() {
-            if st.at_cycle_top(&mut sim) {
-                steady = None;
-            }
+        if let Some(st) = steady.as_mut()
+            && st.at_cycle_top(&mut sim)
+        {
+            steady = None;
         }
         sim.step(shortcuts.skip);
     }
@@ -796,14 +796,14 @@ fn issue(sim: &mut Sim<'_>, g: u64, now: Cycle) {
     waiters.clear();
     sim.slot(g).waiters = waiters;
     let op = sim.slot(g).op as usize;
-    if sim.body[op].load || sim.body[op].store {
-        if let Some(first) = sim.oldest_unissued_mem() {
-            let s = sim.slot(first);
-            if s.mem_blocked && s.pending == 0 && s.ready <= now {
-                s.mem_blocked = false;
-                let class = sim.body[s.op as usize].class.index();
-                sim.ready_set.push(class, first);
-            }
+    if (sim.body[op].load || sim.body[op].store)
+        && let Some(first) = sim.oldest_unissued_mem()
+    {
+        let s = sim.slot(first);
+        if s.mem_blocked && s.pending == 0 && s.ready <= now {
+            s.mem_blocked = false;
+            let class = sim.body[s.op as usize].class.index();
+            sim.ready_set.push(class, first);
         }
     }
 }

@@ -12,7 +12,7 @@
 //! so one long reservation does not widen every kind's window.
 
 use crate::model::ids::{Cycle, ResourceId};
-use crate::model::machine::{Machine, ISSUE};
+use crate::model::machine::{ISSUE, Machine};
 
 /// One resource a class books: a kind or a group, at some offsets after
 /// issue (`0..ReleaseAtCycles` for an LLVM-style use).
@@ -280,11 +280,7 @@ impl Ports {
     #[inline]
     fn busy(&self, kind: ResourceId, t: Cycle) -> u32 {
         let (c, n) = self.cells[self.cell(kind, t)];
-        if c == t {
-            n
-        } else {
-            0
-        }
+        if c == t { n } else { 0 }
     }
 
     #[inline]

@@ -62,7 +62,7 @@
 use crate::engine::mii;
 use crate::engine::rtable::ModuloTable;
 use crate::model::ids::{ClassId, Cycle, OpId, ResourceId};
-use crate::model::machine::{Machine, ISSUE};
+use crate::model::machine::{ISSUE, Machine};
 use crate::model::program::Program;
 
 /// The largest loop the reference searches exactly; above it iterative

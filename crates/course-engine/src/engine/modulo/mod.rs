@@ -352,13 +352,13 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize, g: &Components) -> O
             if y == x {
                 continue;
             }
-            if let Some(ty) = t[y] {
-                if ty + i64::from(e.distance) * iil < when + i64::from(e.latency) {
-                    mrt.remove(m, class(y), ty, OpId::from_index(y));
-                    t[y] = None;
-                    placed -= 1;
-                    queue.push((h[y], Reverse(y as u32)));
-                }
+            if let Some(ty) = t[y]
+                && ty + i64::from(e.distance) * iil < when + i64::from(e.latency)
+            {
+                mrt.remove(m, class(y), ty, OpId::from_index(y));
+                t[y] = None;
+                placed -= 1;
+                queue.push((h[y], Reverse(y as u32)));
             }
         }
         // And predecessors scheduled after an eviction round may now clash.
@@ -367,13 +367,13 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize, g: &Components) -> O
             if q == x {
                 continue;
             }
-            if let Some(tq) = t[q] {
-                if when + i64::from(e.distance) * iil < tq + i64::from(e.latency) {
-                    mrt.remove(m, class(q), tq, OpId::from_index(q));
-                    t[q] = None;
-                    placed -= 1;
-                    queue.push((h[q], Reverse(q as u32)));
-                }
+            if let Some(tq) = t[q]
+                && when + i64::from(e.distance) * iil < tq + i64::from(e.latency)
+            {
+                mrt.remove(m, class(q), tq, OpId::from_index(q));
+                t[q] = None;
+                placed -= 1;
+                queue.push((h[q], Reverse(q as u32)));
             }
         }
     }

@@ -454,7 +454,7 @@ impl Program {
     }
 
     /// Every operation id, in source order.
-    pub fn op_ids(&self) -> impl Iterator<Item = OpId> {
+    pub fn op_ids(&self) -> impl Iterator<Item = OpId> + use<> {
         (0..self.ops.len()).map(OpId::from_index)
     }
 
@@ -670,8 +670,10 @@ mod tests {
             ),
             "{e}"
         );
-        assert!(errors("block b\na: r1 = li 1\nb: r1 = li 2\n")
-            .starts_with("in.txt:3:4: register r1 is already defined by a"));
+        assert!(
+            errors("block b\na: r1 = li 1\nb: r1 = li 2\n")
+                .starts_with("in.txt:3:4: register r1 is already defined by a")
+        );
         assert!(
             errors("block b\na: r1 = load [x\n").starts_with("in.txt:2:16: expected '+' or ']'")
         );
@@ -680,16 +682,20 @@ mod tests {
             errors("block b\nh: r1 = store [w], r2\n"),
             "in.txt:2:4: a store writes memory and defines no register: drop 'r1 =' (write 'h: store …')"
         );
-        assert!(errors("block b\na r1 = li 1\n")
-            .starts_with("in.txt:2:3: expected ':' after the label"));
+        assert!(
+            errors("block b\na r1 = li 1\n")
+                .starts_with("in.txt:2:3: expected ':' after the label")
+        );
         assert!(errors("block b\na: r1 = add r2@1, 1\n").contains("only loops"));
         assert!(errors("loop l\na: r1 = add r2@0, 1\n").contains("1 ≤ k"));
         assert!(
             errors("loop l\na: r1 = add r9@1, 1\n").contains("no operation of the loop defines")
         );
         assert!(errors("block b\na: r1 = li 99999999999999999999\n").contains("64 bits"));
-        assert!(errors("block b\na: r1 = li 1\na: r2 = li 2\n")
-            .contains("label 'a' is already used on line 2"));
+        assert!(
+            errors("block b\na: r1 = li 1\na: r2 = li 2\n")
+                .contains("label 'a' is already used on line 2")
+        );
         assert!(errors("blok b\n").starts_with("in.txt:1:1: expected the header"));
         assert!(errors("block b\n").contains("has no operations"));
         assert!(errors("block b\na: r1 = li $3\n").contains("unexpected character '$'"));

@@ -9,12 +9,12 @@
 //! reused for every line; names become inline [`Name`]s.
 
 use super::deps::build_edges;
-use super::{Address, Diagnostic, Kind, Op, Operand, Program, RegUse, MAX_DIAGNOSTICS, MAX_EDGES};
+use super::{Address, Diagnostic, Kind, MAX_DIAGNOSTICS, MAX_EDGES, Op, Operand, Program, RegUse};
 use crate::formats::diagnostic::{self as formats, Diagnostics};
-use crate::model::form::{Form, Shape, IMM, MAX_DESTS, MEM, REG};
+use crate::model::form::{Form, IMM, MAX_DESTS, MEM, REG, Shape};
 use crate::model::ids::ClassId;
 use crate::model::machine::Machine;
-use crate::util::name::{hash_name, repeats, Name, NameIndex, Repeat};
+use crate::util::name::{Name, NameIndex, Repeat, hash_name, repeats};
 
 // ---------------------------------------------------------------- lexer
 
@@ -222,11 +222,7 @@ impl<'a, 't> Cursor<'a, 't> {
         }
     }
     fn expect(&mut self, c: char, what: &str) -> LineResult<()> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            self.fail(what)
-        }
+        if self.eat(c) { Ok(()) } else { self.fail(what) }
     }
     fn at_end(&self) -> bool {
         self.pos >= self.toks.len()
@@ -962,12 +958,11 @@ fn choose_form(
 ) -> Result<ClassId, LineDiag> {
     let raw = &scratch.operands;
     let mut class = base;
-    if let [Operand::Reg(a), Operand::Reg(b)] = operands {
-        if a == b {
-            if let Some(z) = machine.zero_form(base, op.opcode) {
-                class = z;
-            }
-        }
+    if let [Operand::Reg(a), Operand::Reg(b)] = operands
+        && a == b
+        && let Some(z) = machine.zero_form(base, op.opcode)
+    {
+        class = z;
     }
     let shape = Shape {
         dests: u8::from(op.dest.is_some()) + scratch.more_dests.len() as u8,
