@@ -217,7 +217,7 @@ mod abi {
     }
 
     /// A buffer of `len` bytes for the page to fill.
-    #[no_mangle]
+    #[unsafe(no_mangle)]
     pub extern "C" fn course_alloc(len: usize) -> *mut u8 {
         // SAFETY: the layout has a non-zero size.
         unsafe { alloc(layout(len)) }
@@ -227,9 +227,11 @@ mod abi {
     ///
     /// # Safety
     /// `ptr` and `len` must be those of a buffer this module handed out.
-    #[no_mangle]
+    #[unsafe(no_mangle)]
     pub unsafe extern "C" fn course_free(ptr: *mut u8, len: usize) {
-        dealloc(ptr, layout(len))
+        // SAFETY: the caller hands back a buffer of this module's, with its
+        // length, so the layout is the one it was allocated with.
+        unsafe { dealloc(ptr, layout(len)) }
     }
 
     /// Answers the request in `ptr[..len]`; the response buffer holds
@@ -237,14 +239,18 @@ mod abi {
     ///
     /// # Safety
     /// `ptr[..len]` must be a buffer from [`course_alloc`], filled.
-    #[no_mangle]
+    #[unsafe(no_mangle)]
     pub unsafe extern "C" fn course_call(ptr: *const u8, len: usize) -> *mut u8 {
-        let bytes = std::slice::from_raw_parts(ptr, len);
+        // SAFETY: the caller filled `ptr[..len]`, a buffer of this module's.
+        let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
         let out = super::call(&String::from_utf8_lossy(bytes));
         let n = out.len();
         let buf = course_alloc(4 + n);
-        std::ptr::copy_nonoverlapping((n as u32).to_le_bytes().as_ptr(), buf, 4);
-        std::ptr::copy_nonoverlapping(out.as_ptr(), buf.add(4), n);
+        // SAFETY: `buf` holds `4 + n` bytes and overlaps neither source.
+        unsafe {
+            std::ptr::copy_nonoverlapping((n as u32).to_le_bytes().as_ptr(), buf, 4);
+            std::ptr::copy_nonoverlapping(out.as_ptr(), buf.add(4), n);
+        }
         buf
     }
 }
