@@ -145,10 +145,14 @@ impl Topic {
     /// `reservation-tables`, then `machine-model`); `machine-model` when no
     /// tag names a topic.
     pub fn of_tags(tags: &[String]) -> Topic {
-        // The drills' topics, `forbidden-latencies` … `rthroughput` in
-        // listing order, are the most specific.
-        let drills = Topic::ALL[1..7].iter().copied();
-        drills
+        // The topics a drill practises, in listing order, are the most
+        // specific.
+        let drilled = |t: &Topic| {
+            crate::drill::Drill::ALL
+                .iter()
+                .any(|&d| Topic::of_drill(d) == *t)
+        };
+        (Topic::ALL.into_iter().filter(drilled))
             .chain([Topic::LlvmMca, Topic::ReservationTables])
             .find(|t| tags.iter().any(|g| g == t.name()))
             .unwrap_or(Topic::MachineModel)
@@ -562,6 +566,11 @@ mod tests {
             Topic::HazardAutomata
         );
         assert_eq!(Topic::of_tags(&tags(&["other"])), Topic::MachineModel);
+        // Between two drilled topics, the one listed first.
+        assert_eq!(
+            Topic::of_tags(&tags(&["rthroughput", "mii", "forbidden-latencies"])),
+            Topic::ForbiddenLatencies
+        );
         for t in Topic::ALL {
             assert_eq!(Topic::from_name(t.name()), Some(t));
             assert_eq!(

@@ -118,20 +118,37 @@ pub struct Stamp {
     pub retire: Cycle,
 }
 
-impl Stamp {
-    /// Records in `timeline` the life of operation `op` of `iteration`,
-    /// dispatched and issued at those cycles, of latency `latency`, retired
-    /// at `retire`, when the iteration is one of the first `kept`.
-    fn record(
-        timeline: &mut Vec<Stamp>,
-        kept: u64,
-        (iteration, op): (u64, u32),
+/// The timeline being recorded: the lives of the instances of the first
+/// `kept` iterations, in retirement order.
+struct Timeline {
+    kept: u64,
+    stamps: Vec<Stamp>,
+}
+
+impl Timeline {
+    /// Room for `kept` iterations of `b` operations (the product is at most
+    /// [`MAX_TIMELINE`], checked before a simulation starts).
+    fn new(kept: u64, b: u64) -> Timeline {
+        Timeline {
+            kept,
+            stamps: Vec::with_capacity((kept * b) as usize),
+        }
+    }
+
+    /// Records operation `op` of `iteration`, dispatched and issued at those
+    /// cycles, of latency `latency`, retired at `retire`, when the iteration
+    /// is one the timeline keeps.
+    #[inline]
+    fn retired(
+        &mut self,
+        iteration: u64,
+        op: u32,
         (dispatch, issue): (Cycle, Cycle),
         latency: Cycle,
         retire: Cycle,
     ) {
-        if iteration < kept {
-            timeline.push(Stamp {
+        if iteration < self.kept {
+            self.stamps.push(Stamp {
                 iteration,
                 op: op as usize,
                 dispatch,
@@ -464,9 +481,7 @@ struct InOrder<'a> {
     rob_uops: u64,
     mask: usize,
     slots: Vec<Slot>,
-    /// Iterations the timeline records, and its rows.
-    rec: u64,
-    timeline: Vec<Stamp>,
+    timeline: Timeline,
     table: WindowTable,
     /// The instances issued this cycle.
     issued: Vec<u64>,
@@ -531,8 +546,7 @@ impl<'a> InOrder<'a> {
                 };
                 ring
             ],
-            rec,
-            timeline: Vec::with_capacity((rec * b) as usize),
+            timeline: Timeline::new(rec, b),
             table: WindowTable::new(m),
             issued: Vec::new(),
             head: 0,
@@ -569,8 +583,8 @@ impl<'a> InOrder<'a> {
             }
             self.in_rob_uops -= u64::from(o.uops);
             let times = (s.dispatch, s.issue);
-            let (at, lat) = ((s.iter, s.op), o.latency);
-            Stamp::record(&mut self.timeline, self.rec, at, times, lat, self.cycle);
+            self.timeline
+                .retired(s.iter, s.op, times, o.latency, self.cycle);
             self.last_retire = self.cycle;
             self.head += 1;
         }
@@ -697,7 +711,7 @@ impl<'a> InOrder<'a> {
             dispatch_width: self.width,
             block_rthroughput,
             bound,
-            timeline: self.timeline,
+            timeline: self.timeline.stamps,
             peak_in_flight: self.peak,
             booked,
             extrapolated_iterations: 0,

@@ -43,7 +43,7 @@
 use super::ports::{Booking, Ports, bookings};
 use super::steady::Steady;
 use super::{
-    MAX_RING, McaError, NOT_ISSUED, Options, Report, Shortcuts, Stamp, check_counts,
+    MAX_RING, McaError, NOT_ISSUED, Options, Report, Shortcuts, Timeline, check_counts,
     executed_before,
 };
 use crate::model::ids::{ClassId, Cycle, OpId};
@@ -201,8 +201,6 @@ pub(super) struct Sim<'a> {
     lq_cap: u64,
     sq_cap: u64,
     retire_width: u64,
-    /// Iterations the timeline records.
-    pub rec: u64,
     nres: usize,
     buffer_caps: Vec<u64>,
     slots: Vec<Slot>,
@@ -229,7 +227,9 @@ pub(super) struct Sim<'a> {
     peak: u64,
     ports: Ports,
     pub booked: Vec<u64>,
-    timeline: Vec<Stamp>,
+    /// The timeline of the first iterations (their number is
+    /// `timeline.kept`).
+    pub(super) timeline: Timeline,
     /// The cycle a class was last found blocked.
     blocked_at: Vec<Cycle>,
     /// Instances moved over by extrapolation.
@@ -307,8 +307,8 @@ impl Sim<'_> {
             self.lq -= u64::from(o.load);
             self.sq -= u64::from(o.store);
             let times = (s.dispatch, s.issue);
-            let (at, lat) = ((s.iter, s.op), o.latency);
-            Stamp::record(&mut self.timeline, self.rec, at, times, lat, self.cycle);
+            self.timeline
+                .retired(s.iter, s.op, times, o.latency, self.cycle);
             self.last_retire = self.cycle;
             self.head += 1;
             retired += 1;
@@ -716,7 +716,7 @@ pub(super) fn simulate(
         dispatch_width: m.issue_width(),
         block_rthroughput,
         bound,
-        timeline: sim.timeline,
+        timeline: sim.timeline.stamps,
         peak_in_flight: sim.peak,
         booked: sim.booked,
         extrapolated_iterations: sim.extrapolated / sim.b,
@@ -746,7 +746,6 @@ fn new_sim<'a>(
         lq_cap: u64::from(m.load_queue_size()),
         sq_cap: u64::from(m.store_queue_size()),
         retire_width: u64::from(m.retire_width()),
-        rec,
         nres: m.resources().len(),
         buffer_used: vec![0; buffer_caps.len()],
         buffer_caps,
@@ -774,7 +773,7 @@ fn new_sim<'a>(
         peak: 0,
         ports: Ports::new(m),
         booked: vec![0; p.len() * m.resources().len()],
-        timeline: Vec::with_capacity((rec * b) as usize),
+        timeline: Timeline::new(rec, b),
         blocked_at: vec![-1; m.classes().len()],
         extrapolated: 0,
     }

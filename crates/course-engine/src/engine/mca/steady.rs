@@ -97,7 +97,7 @@ impl Steady {
             // A hash collision, or the cycle was passed over: not a period.
             self.candidate = None;
         }
-        if sim.tail_iter < self.first_iter || sim.head < sim.rec * sim.b {
+        if sim.tail_iter < self.first_iter || sim.head < sim.timeline.kept * sim.b {
             return false;
         }
         if sim.total - sim.tail < 2 * sim.b {
