@@ -192,7 +192,10 @@ fn accepted(l: &TcpListener) -> usize {
 /// give (on the input `running`).
 const CLASS: &[(&str, &str)] = &[
     ("tamper", "no cycle for b, c"),
-    ("secret", "expected 'LABEL CYCLE'"),
+    // In namespaces its first line is pid 1's command line, `course
+    // __sandbox-keeper`, and no more (checked below); with uid separation
+    // alone, the grader's command line, which is no schedule line either.
+    ("secret", "found '__sandbox-keeper'|expected 'LABEL CYCLE'"),
     // Its writes to /proc/*/fd/1 that land in its own output (all it
     // can reach) are quoted back as its first line, where /proc lets it.
     ("sibling", "no cycle for b, c|found 'forged-row"),
@@ -282,6 +285,13 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
             assert_eq!(s["score"], 0.0, "{mode} {name}: {s}");
             let m = first_message(input(s, "running"));
             assert!(why.split('|').any(|w| m.contains(w)), "{mode} {name}: {m}");
+        }
+        if mode == "namespaces" {
+            let m = first_message(input(common::student(&j, "secret"), "running"));
+            assert!(
+                m.starts_with("line 1: course: ") && m.ends_with("found '__sandbox-keeper'"),
+                "{m}"
+            );
         }
         let v = common::student(&j, "b-victim");
         for i in v["inputs"].as_array().unwrap() {

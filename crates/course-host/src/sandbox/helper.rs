@@ -2,7 +2,9 @@
 //! namespace sandbox: `course` started again as [`HELPER_ARG`] (the
 //! *keeper*), and its child, which becomes the program.
 //!
-//! The keeper enters new user, mount, pid, network, IPC and UTS
+//! The keeper reads its configuration, one JSON line, from its standard
+//! input (never its command line, which the program could read as
+//! `/proc/1/cmdline`), enters new user, mount, pid, network, IPC and UTS
 //! namespaces (`unshare`), tells the grader it is ready (`R` on its
 //! standard error), and waits for `G` on its standard input: by then the
 //! grader has written its uid and gid maps (the sandbox user 1000 inside
@@ -26,7 +28,7 @@
 
 use std::ffi::CString;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -38,10 +40,19 @@ use super::{HelperConfig, SANDBOX_GID, SANDBOX_UID};
 /// The first argument that makes `course` the keeper.
 pub const HELPER_ARG: &str = "__sandbox-keeper";
 
-/// The keeper's entry: never returns.
-pub fn main(config: &str) -> ! {
+/// The longest configuration line the keeper reads.
+const MAX_CONFIG: u64 = 1 << 20;
+
+/// The keeper's entry: reads its configuration (one JSON line) from
+/// standard input, and never returns.
+pub fn main() -> ! {
     let mut status = std::io::stderr();
-    let cfg: HelperConfig = match serde_json::from_str(config) {
+    let mut stdin = std::io::stdin().lock();
+    let mut config = String::new();
+    if let Err(e) = (&mut stdin).take(MAX_CONFIG).read_line(&mut config) {
+        fail(&mut status, "config", &e.to_string());
+    }
+    let cfg: HelperConfig = match serde_json::from_str(&config) {
         Ok(c) => c,
         Err(e) => fail(&mut status, "config", &e.to_string()),
     };
@@ -63,10 +74,11 @@ pub fn main(config: &str) -> ! {
     }
     let _ = status.write_all(b"R\n");
     let mut go = [0u8; 1];
-    let mut stdin = std::io::stdin();
     if stdin.read_exact(&mut go).is_err() || go[0] != b'G' {
         std::process::exit(3);
     }
+    // From here standard input is polled as descriptor 0 (`K`), unlocked.
+    drop(stdin);
     // Everything the child needs is made before the fork.
     let prepared = match Prepared::new(&cfg) {
         Ok(p) => p,

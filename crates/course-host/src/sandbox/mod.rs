@@ -747,9 +747,12 @@ fn run_keeper(
 ) -> Result<Vec<u8>, Unread> {
     let grader = |why: String| Unread::Grader(format!("the sandbox failed: {why}"));
     let json = serde_json::to_string(cfg).map_err(|e| grader(e.to_string()))?;
+    // The program can read pid 1's command line (`/proc/1/cmdline`), so it
+    // says `course __sandbox-keeper` and no more: the configuration goes on
+    // the keeper's standard input, and the grader's path stays out.
     let mut child = Command::new(&sb.helper)
+        .arg0("course")
         .arg(HELPER_ARG)
-        .arg(json)
         .env_clear()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -763,6 +766,12 @@ fn run_keeper(
         let _ = child.kill();
         let _ = child.wait();
     };
+    if let Some(c) = control.as_mut()
+        && writeln!(c, "{json}").and_then(|_| c.flush()).is_err()
+    {
+        abandon(&mut child);
+        return Err(grader("the keeper went away".into()));
+    }
     match status.recv_timeout(Duration::from_secs(10)) {
         Ok(l) if l == "R" => {}
         Ok(l) => {
