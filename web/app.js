@@ -153,6 +153,7 @@
       found = found || s.id === id;
     }
     if (!found) $("list-schedule").hidden = false;
+    if (found && id === "mca") mcaShown();
     for (const a of document.querySelectorAll("nav a")) {
       if (a.getAttribute("href") === "#" + (found ? id : "list-schedule")) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
@@ -709,7 +710,15 @@
     $("mca-text").dataset.name = basename(path);
   }
 
-  function mcaRun() {
+  // Runs the kernel. Assembly on a built-in processor model needs that
+  // model's tables, which the page loads the first time (mca/NAME.js):
+  // so a run is asynchronous, and only the last one started is shown.
+  // #mca-out's data-state is "running" until it is shown, then "done".
+  let mcaRuns = 0;
+  async function mcaRun() {
+    const run = ++mcaRuns;
+    const out = $("mca-out");
+    out.dataset.state = "running";
     const text = $("mca-text").value;
     // An edited text has no file name: the engine tells assembly from the
     // lab format by its content.
@@ -726,7 +735,25 @@
     $("mca-cli").textContent = "course mca " + name + " --machine " + machine + " --iterations " + iterations +
       (req.timeline ? " --timeline" : "") + (req.resource_pressure ? " --resource-pressure" : "") +
       (req.instruction_info ? " --instruction-info" : "") + (req.bottleneck ? " --bottleneck" : "");
-    show($("mca-out"), call(req));
+    let res = call(req);
+    if (!res.ok && res.missing_tables) {
+      out.hidden = false;
+      out.classList.remove("bad");
+      out.textContent = "Loading the tables of the processor model " + machine + " (" + res.missing_tables.join(", ") + ")…";
+      res = (await engine.loadTables(res.missing_tables)) || call(req);
+    }
+    if (run !== mcaRuns) return;
+    show(out, res);
+    out.dataset.state = "done";
+  }
+
+  // The first run waits for the section to be shown, so that the page
+  // loads no processor model's tables before they are asked for.
+  let mcaStarted = false;
+  function mcaShown() {
+    if (mcaStarted) return;
+    mcaStarted = true;
+    mcaRun();
   }
 
   function mcaInit() {
@@ -751,8 +778,7 @@
     } else {
       mcaLoad(info.kernels[0].path);
     }
-    $("mca-form").addEventListener("submit", (e) => { e.preventDefault(); mcaRun(); });
-    mcaRun();
+    $("mca-form").addEventListener("submit", (e) => { e.preventDefault(); mcaStarted = true; mcaRun(); });
   }
 
   // ---- start ------------------------------------------------------------------------

@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # Builds the web page into OUT-DIR (default: target/web): the `course`
-# library compiled to WebAssembly (web/wasm, profile `wasm`), inlined as
-# base64 into course-wasm.js so that index.html works from file:// as well
-# as from any static host. No network access at run time.
+# library compiled to WebAssembly (web/wasm, profile `wasm`), gzipped and
+# inlined as base64 into course-wasm.js so that index.html works from
+# file:// as well as from any static host (engine.js inflates it with the
+# browser's DecompressionStream; gzip first because a server's gzip gets
+# far less out of base64 than out of the module). No network access at
+# run time.
+#
+# The tables of the built-in processor models (crates/course-content/mca/
+# NAME.z) are left out of the WebAssembly (course-content's feature
+# `lazy-mca`): each becomes a script of its own, mca/NAME.js, setting
+# COURSE_MCA_TABLES[NAME] to its base64, which engine.js loads with a
+# <script> tag (file:// refuses fetch()) when the llvm-mca view first runs
+# assembly on a model that needs it.
 #
 #   web/build.sh [OUT-DIR]
 set -euo pipefail
@@ -23,8 +33,24 @@ cp "$web/index.html" "$web/style.css" "$web/engine.js" "$web/app.js" "$out/"
 {
   printf '// The course engine as WebAssembly (built by web/build.sh from web/wasm).\n'
   printf 'globalThis.COURSE_WASM_BASE64 = "'
-  base64 -w0 "$wasm"
+  gzip -9 -n -c "$wasm" | base64 -w0
   printf '";\n'
 } >"$out/course-wasm.js"
+
+rm -rf "$out/mca"
+mkdir -p "$out/mca"
+for z in "$root"/crates/course-content/mca/*.z; do
+  name="$(basename "$z" .z)"
+  {
+    printf '// The table %s of the built-in processor models (web/build.sh).\n' "$name"
+    printf 'globalThis.COURSE_MCA_TABLES = globalThis.COURSE_MCA_TABLES || {};\n'
+    printf 'globalThis.COURSE_MCA_TABLES["%s"] = "' "$name"
+    base64 -w0 "$z"
+    printf '";\n'
+  } >"$out/mca/$name.js"
+done
+
 bytes=$(cat "$out"/*.js "$out"/*.html "$out"/*.css | wc -c)
-echo "web page in $out ($(wc -c <"$wasm") bytes of WebAssembly; $bytes bytes in all)"
+tables=$(cat "$out"/mca/*.js | wc -c)
+echo "web page in $out ($(wc -c <"$wasm") bytes of WebAssembly; $bytes bytes loaded at first," \
+  "$tables more in the processor models' tables under mca/, each loaded when needed)"

@@ -10,17 +10,16 @@ use course::view;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Input: a lab-format block or loop body, or assembly (AT&T x86-64 or AArch64, as clang -S writes it; a .s file, or text that is not a lab header), lowered to the lab format (--emit-lab shows how).\n\nllvm-mca's spelling is read too: -mtriple=…, -mcpu=NAME (a built-in machine; -mcpu=help lists them), -iterations=N, -timeline, -timeline-max-iterations=N, -resource-pressure[=false], -instruction-info[=false], -bottleneck-analysis (as --bottleneck), --instruction-tables[=full], -all-views, -json, -skip-unsupported-instructions, -noalias[=false].\n\nExamples:\n  course mca div.s -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake -iterations=1 -timeline\n  course mca labs/ch23-sched/inputs/mca/div.txt --machine skylake --iterations 1 --timeline\n  course mca labs/ch23-sched/inputs/mca/dot-x86.txt --machine znver4 --iterations 100 --format json\n  course mca labs/ch23-sched/inputs/mca/model.txt --machine skylake --instruction-tables"
+    after_help = "Input: assembly (AT&T x86-64 or AArch64, as clang -S writes it; a .s file, or text that is not a lab header), run on a built-in processor model exactly as the llvm-mca of the LLVM that model comes from runs it (-mcpu=help lists them); or a lab-format block or loop body, on any machine.\n\nllvm-mca's spelling is read too: -mtriple=…, -mcpu=NAME, -iterations=N, -timeline, -timeline-max-iterations=N, -timeline-max-cycles=N, -resource-pressure[=false], -instruction-info[=false], -summary-view[=false], -dispatch=N, -register-file-size=N, -lqueue=N, -squeue=N, -bottleneck-analysis (as --bottleneck), --instruction-tables[=full], -all-views[=false], -json, -skip-unsupported-instructions, -noalias[=false].\n\nExamples:\n  course mca div.s -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake -iterations=1 -timeline\n  course mca loop.s -mcpu=neoverse-v2 -timeline -timeline-max-iterations=3\n  course mca labs/ch23-sched/inputs/mca/div.txt --machine skylake --iterations 1 --timeline\n  course mca labs/ch23-sched/inputs/mca/model.txt --machine skylake --instruction-tables"
 )]
 pub struct McaArgs {
     /// A lab-format block or loop body, or an assembly file (`-` for
     /// standard input).
+    #[arg(required_unless_present = "mcpu_help", default_value = "-")]
     pub input: String,
-    /// Print the lab form of the input (assembly lowered) and stop.
-    #[arg(long)]
-    pub emit_lab: bool,
-    /// Assembly: drop an instruction the model has no class for, with a
-    /// note on standard error, instead of refusing the file.
+    /// Assembly: leave out an instruction the model has no scheduling
+    /// information for, with a note on standard error, instead of refusing
+    /// the file (llvm-mca's -skip-unsupported-instructions).
     #[arg(long)]
     pub skip_unsupported: bool,
     /// llvm-mca's -noalias: loads pass older stores (true, the default), or
@@ -44,18 +43,41 @@ pub struct McaArgs {
     /// Iterations the timeline shows (llvm-mca's -timeline-max-iterations).
     #[arg(long, default_value_t = DEFAULT_TIMELINE_ITERATIONS)]
     pub timeline_max_iterations: u64,
-    /// Print the resource pressure views.
-    #[arg(long)]
-    pub resource_pressure: bool,
-    /// Print the instruction info view (resources with ReleaseAtCycles).
-    #[arg(long)]
-    pub instruction_info: bool,
+    /// Print the resource pressure views (llvm-mca's default on built-in
+    /// processor models: on).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub resource_pressure: Option<bool>,
+    /// Print the instruction info view (resources with ReleaseAtCycles;
+    /// llvm-mca's default on built-in processor models: on).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub instruction_info: Option<bool>,
+    /// Print the summary view (default on).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub summary_view: Option<bool>,
     /// Print only what the model says about each instruction, without
-    /// simulating (llvm-mca's --instruction-tables).
-    #[arg(long)]
-    pub instruction_tables: bool,
+    /// simulating (llvm-mca's --instruction-tables[=full]).
+    #[arg(long, value_name = "LEVEL", num_args = 0..=1, default_missing_value = "normal")]
+    pub instruction_tables: Option<String>,
+    /// The widest timeline in cycles (llvm-mca's -timeline-max-cycles; 0: no limit).
+    #[arg(long, value_name = "N")]
+    pub timeline_max_cycles: Option<u64>,
+    /// Micro-ops dispatched per cycle instead of the model's (llvm-mca's -dispatch).
+    #[arg(long, value_name = "N")]
+    pub dispatch: Option<u32>,
+    /// Physical registers of the default register file (llvm-mca's -register-file-size).
+    #[arg(long, value_name = "N")]
+    pub register_file_size: Option<u32>,
+    /// Load queue entries (llvm-mca's -lqueue).
+    #[arg(long, value_name = "N")]
+    pub lqueue: Option<u32>,
+    /// Store queue entries (llvm-mca's -squeue).
+    #[arg(long, value_name = "N")]
+    pub squeue: Option<u32>,
     #[arg(long, value_enum, default_value_t = McaFormat::Text)]
     pub format: McaFormat,
+    /// List the built-in processor models and stop (llvm-mca's -mcpu=help).
+    #[arg(long)]
+    pub mcpu_help: bool,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -65,6 +87,10 @@ pub enum McaFormat {
 }
 
 pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
+    if args.mcpu_help {
+        print(&mca_help());
+        return Ok(0);
+    }
     let text = read_file(&args.input)?;
     if let Some(t) = &args.mtriple {
         let arch = t.split('-').next().unwrap_or("");
@@ -74,13 +100,16 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
             )));
         }
     }
-    if args.emit_lab {
-        let src = mca::lab_source(&text, &args.input, &ctx.machine, args.skip_unsupported)?;
-        notes(&src.skipped);
-        print(&src.lab);
-        return Ok(0);
+    if is_assembly(&args.input, &text)
+        && let Some(model) = ctx.machine_name.as_deref().and_then(mca::llvm::model)
+    {
+        return run_llvm(&text, args, model);
     }
-    if args.instruction_tables {
+    if args
+        .instruction_tables
+        .as_deref()
+        .is_some_and(|l| l != "none")
+    {
         let out = mca::tables_with(&text, &args.input, &ctx.machine, args.skip_unsupported)?;
         match args.format {
             McaFormat::Text => print(&view::mca::tables_text(&ctx.machine, &out)),
@@ -93,8 +122,8 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
         timeline_iterations: args.timeline_max_iterations,
         views: Views {
             bottleneck: args.bottleneck,
-            instruction_info: args.instruction_info,
-            resource_pressure: args.resource_pressure,
+            instruction_info: args.instruction_info.unwrap_or(false),
+            resource_pressure: args.resource_pressure.unwrap_or(false),
             timeline: args.timeline,
         },
         skip_unsupported: args.skip_unsupported,
@@ -115,11 +144,92 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
     Ok(0)
 }
 
-/// Notes of skipped instructions, on standard error.
-fn notes(skipped: &[course::formats::diagnostic::Diagnostic]) {
-    for d in skipped {
-        let _ = writeln!(std::io::stderr(), "note: {d} (skipped)");
+fn is_assembly(origin: &str, text: &str) -> bool {
+    course::model::asm::is_assembly(origin, text)
+}
+
+/// Assembly on a built-in processor model: llvm-mca's own run and output.
+fn run_llvm(
+    text: &str,
+    args: &McaArgs,
+    model: &'static course::content::mca_models::Builtin,
+) -> CmdResult {
+    use course::api::mca::llvm;
+    use course::engine::mca::pipeline::{Options, views::ViewSet};
+    if let Some(t) = &args.mtriple {
+        let arch = t.split('-').next().unwrap_or("");
+        let x86 = matches!(model.dialect, course::model::asm::Dialect::X86);
+        if x86 != (arch == "x86_64") {
+            return Err(CliError(format!(
+                "-mtriple={t}: the {} model reads {} assembly",
+                model.name,
+                if x86 { "x86-64" } else { "AArch64" }
+            )));
+        }
     }
+    let req = llvm::Request {
+        options: Options {
+            dispatch_width: args.dispatch,
+            extrapolate: true,
+            iterations: args.iterations,
+            load_queue_size: args.lqueue,
+            noalias: args.noalias,
+            register_file_size: args.register_file_size,
+            store_queue_size: args.squeue,
+            timeline_iterations: args.timeline_max_iterations,
+            timeline_max_cycles: args.timeline_max_cycles.unwrap_or(80),
+        },
+        views: ViewSet {
+            summary: args.summary_view.unwrap_or(true),
+            instruction_info: args.instruction_info.unwrap_or(true),
+            resource_pressure: args.resource_pressure.unwrap_or(true),
+            timeline: args.timeline,
+        },
+        instruction_tables: match args.instruction_tables.as_deref() {
+            None | Some("none") => None,
+            Some(level) => Some(level == "full"),
+        },
+        skip_unsupported: args.skip_unsupported,
+        bottleneck: args.bottleneck,
+    };
+    let out = llvm::run(text, &args.input, model, &req)?;
+    for n in &out.skipped {
+        let _ = writeln!(std::io::stderr(), "note: {n} (skipped)");
+    }
+    for w in &out.warnings {
+        let _ = writeln!(std::io::stderr(), "{w}");
+    }
+    match args.format {
+        McaFormat::Text => print(&view::mca::llvm_text(&out)),
+        McaFormat::Json if out.request.instruction_tables.is_some() => {
+            print_json(&llvm::tables_json(&out))
+        }
+        McaFormat::Json => print_json(&llvm::json(&out)),
+    }
+    Ok(0)
+}
+
+/// The built-in processor models, one a line, and the course's machines.
+fn mca_help() -> String {
+    use course::model::asm::Dialect;
+    let mut s = String::from(
+        "Built-in processor models (-mcpu=NAME or --machine NAME; assembly is run as that LLVM's llvm-mca runs it):\n\n",
+    );
+    for m in course::content::mca_models::MODELS {
+        let arch = match m.dialect {
+            Dialect::X86 => "x86-64",
+            Dialect::AArch64 => "AArch64",
+        };
+        s.push_str(&format!(
+            "  {:<16} {arch:<8} llvm-mca-{} -mcpu={}\n",
+            m.name, m.llvm, m.cpu
+        ));
+    }
+    s.push_str(&format!(
+        "\nMachines of the course (lab format): {}\n",
+        super::builtin_machines().join(", ")
+    ));
+    s
 }
 
 /// llvm-mca's options after `course mca`, one dash or two, rewritten to
@@ -192,10 +302,9 @@ fn rewrite_option<'a>(
         "mcpu" => {
             let cpu = take_value("mcpu")?;
             if cpu == "help" {
-                return Err(CliError(format!(
-                    "-mcpu: the built-in models are {}",
-                    super::builtin_machines().join(", ")
-                )));
+                // A list, as llvm-mca's -mcpu=help lists its processors.
+                out.push("--mcpu-help".into());
+                return Ok(());
             }
             // The built-in models are named as llvm-mca names the processors.
             out.push("--machine".into());
@@ -219,26 +328,41 @@ fn rewrite_option<'a>(
                 out.push("--bottleneck".into());
             }
         }
-        "timeline" | "resource-pressure" | "instruction-info" | "bottleneck" => {
+        "timeline" | "bottleneck" => {
             if flag(&value) {
                 out.push(format!("--{name}").into());
             }
         }
-        "instruction-tables" => {
-            if value.as_deref() != Some("none") {
-                out.push("--instruction-tables".into());
-            }
+        "resource-pressure" | "instruction-info" | "summary-view" => {
+            out.push(format!("--{name}={}", flag(&value)).into());
         }
+        "instruction-tables" => {
+            out.push(
+                format!(
+                    "--instruction-tables={}",
+                    value.as_deref().unwrap_or("normal")
+                )
+                .into(),
+            );
+        }
+        "timeline-max-cycles" | "dispatch" | "register-file-size" | "lqueue" | "squeue" => {
+            let v = take_value(name)?;
+            out.push(format!("--{name}").into());
+            out.push(v.into());
+        }
+        // Every view on or off (llvm-mca's statistics views are not
+        // printed; --bottleneck is the course's own analysis).
         "all-views" => {
-            if flag(&value) {
-                for f in [
-                    "--timeline",
-                    "--resource-pressure",
-                    "--instruction-info",
-                    "--bottleneck",
-                ] {
-                    out.push(f.into());
-                }
+            let on = flag(&value);
+            for f in [
+                "--resource-pressure",
+                "--instruction-info",
+                "--summary-view",
+            ] {
+                out.push(format!("{f}={on}").into());
+            }
+            if on {
+                out.push("--timeline".into());
             }
         }
         "json" => {
@@ -293,6 +417,8 @@ mod tests {
                 "--iterations",
                 "1",
                 "--timeline",
+                "--instruction-info=false",
+                "--resource-pressure=false",
                 "div.s"
             ]
         );
@@ -301,7 +427,7 @@ mod tests {
             [
                 "course",
                 "mca",
-                "--instruction-tables",
+                "--instruction-tables=full",
                 "--format",
                 "json",
                 "m.s"

@@ -267,6 +267,8 @@ pub struct DrillArgs {
 /// What every command gets: the machine, the data source, and styling.
 pub struct Ctx {
     pub machine: Machine,
+    /// The machine as named (`--machine`, `-mcpu`), when named.
+    pub machine_name: Option<String>,
     pub source: Source,
     /// Colour codes on (a terminal without NO_COLOR, or `--color always`).
     pub color: bool,
@@ -346,6 +348,7 @@ fn run(cli: Cli, width: usize) -> CmdResult {
     };
     let ctx = Ctx {
         machine,
+        machine_name: cli.global.machine.clone(),
         source,
         color,
         width,

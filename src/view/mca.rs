@@ -34,7 +34,12 @@ pub fn bottleneck_text(b: &BottleneckView) -> String {
     };
     match b.resource.as_deref() {
         Some(r) => {
-            let line = format!("  Binding: the resource {r} at {}; {sits}.", b.bound);
+            let what = if r.starts_with("the ") {
+                r.to_string()
+            } else {
+                format!("the resource {r}")
+            };
+            let line = format!("  Binding: {what} at {}; {sits}.", b.bound);
             let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
             for st in &b.instructions {
                 let _ = writeln!(s, "    {:>3} cycles  {}", st.cycles, st.instruction);
@@ -268,6 +273,51 @@ pub fn render_timeline(texts: &[String], r: &Report) -> String {
         let idx = format!("[{},{}]", t.iteration, t.op);
         let line = format!("{idx:<10}{row}   {}", texts[t.op]);
         let _ = writeln!(s, "{}", expand_tabs(&line));
+    }
+    s
+}
+
+/// The whole file's report, as llvm-mca prints it.
+pub fn llvm_text(out: &crate::api::mca::llvm::Output) -> String {
+    use crate::engine::mca::pipeline::{self, views};
+    let mut s = String::new();
+    for (k, r) in out.regions.iter().enumerate() {
+        let header = r.marked.then(|| views::RegionHeader {
+            index: k,
+            name: r.name.clone(),
+        });
+        match (&r.report, out.request.instruction_tables) {
+            (_, Some(full)) => {
+                if let Some(h) = &header {
+                    s.push_str(&format!("\n[{}] Code Region", h.index));
+                    if !h.name.is_empty() {
+                        s.push_str(&format!(" - {}", h.name));
+                    }
+                    s.push_str("\n\n");
+                }
+                let comments = full.then_some(&r.comments[..]);
+                s.push_str(&pipeline::instruction_tables_with_comments(
+                    &r.processor,
+                    &r.kernel,
+                    &r.texts,
+                    comments,
+                ));
+            }
+            (Some(rep), None) => {
+                s.push_str(&views::region(
+                    &r.processor,
+                    &r.kernel,
+                    &r.texts,
+                    rep,
+                    out.request.views,
+                    header.as_ref(),
+                ));
+                if let Some(b) = &r.bottleneck {
+                    s.push_str(&bottleneck_text(b));
+                }
+            }
+            (None, None) => {}
+        }
     }
     s
 }

@@ -12,7 +12,6 @@
 
 use std::path::Path;
 
-use course::content::data::builtin_machine;
 use course::engine::mca::{
     self, MemoryOrder, Options, Report, Shortcuts, llvm_memory, simulate, simulate_full,
     simulate_with,
@@ -72,13 +71,7 @@ fn compare(p: &Program, m: &Machine, n: u64, timeline: u64) -> Result<Report, St
 }
 
 fn corpus_machine(root: &Path, model: &str) -> Machine {
-    match builtin_machine(model) {
-        Some(text) => Machine::from_yaml(text, model).unwrap(),
-        None => {
-            let path = root.join(format!("{model}.yaml"));
-            Machine::from_yaml(&std::fs::read_to_string(path).unwrap(), model).unwrap()
-        }
-    }
+    crate::mca_corpus::machine(root, model)
 }
 
 #[test]

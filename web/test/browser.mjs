@@ -9,7 +9,10 @@
 //      is kept (local storage); a state file made by `course flash`
 //      imported, listed as the CLI lists it, and exported byte for byte;
 //   4. a lab sample submission uploaded and checked: the CLI's verdict;
-//   5. the llvm-mca view; every section at 360 px without page scrolling;
+//   5. the llvm-mca view: nothing loads a processor model's table before
+//      it (nor a kernel in the lab format), the assembly kernels on skylake
+//      and neoverse-v2 load theirs (mca/*.js) and print what the CLI
+//      prints; every section at 360 px without page scrolling;
 //   6. the Progress view: the checks, answers and rating made above, as
 //      `course progress` computes them on the exported review log.
 // A screenshot of each step goes to target/web-screenshots/. Nothing may
@@ -59,8 +62,11 @@ const browser = await puppeteer.launch({
 const page = await browser.newPage();
 await page.setViewport({ width: 1200, height: 900 });
 const offsite = [];
+const tables = []; // the processor models' tables requested (mca/NAME.js)
 page.on("request", (r) => {
   if (!/^(file|data|blob):/.test(r.url())) offsite.push(r.url());
+  const t = r.url().match(/\/mca\/([^/]+)\.js$/);
+  if (t) tables.push(t[1]);
 });
 const errors = [];
 page.on("pageerror", (e) => errors.push(e.message));
@@ -273,11 +279,38 @@ try {
   await shot("progress");
 
   // ---- 5. llvm-mca, and 360 px ---------------------------------------------------
+  expect("no processor model's table was loaded before the llvm-mca view", tables.length === 0 &&
+    (await page.evaluate(() => typeof window.COURSE_MCA_TABLES === "undefined" && !document.querySelector('script[src^="mca/"]'))), tables.join(", "));
+  const kernel = (stem) => "labs/ch23-sched/inputs/mca/" + stem;
+  const mcaDone = () => page.waitForFunction(() => document.getElementById("mca-out").dataset.state === "done", { timeout: 15000 });
+  // What the CLI prints for the page's run (its boxes: bottleneck, timeline
+  // and pressure; instruction info off, which assembly has on by default).
+  const nativeMca = (input, machine) => native(["mca", input, "--machine", machine, "--iterations", "100", "--timeline", "--resource-pressure", "--instruction-info=false", "--bottleneck"]);
+  // A kernel in the lab format first (on the skylake of the course's
+  // machines): it runs when the section is first shown, and needs no table.
+  await page.select("#mca-input", kernel("div.txt"));
   await go("mca");
+  await mcaDone();
+  expect("a lab-format kernel runs without a processor model's table", tables.length === 0, tables.join(", "));
+  expect("it prints what course mca prints", (await text("#mca-out")) === nativeMca(kernel("div.txt"), "skylake"), await text("#mca-out"));
+  // The assembly on skylake, then on neoverse-v2: each loads its model's
+  // tables the first time.
+  for (const [stem, machine, want] of [["div.s", "skylake", ["x86.forms", "skylake.model"]],
+    ["dot-a64.s", "neoverse-v2", ["aarch64.forms", "neoverse-v2.model"]]]) {
+    const before = tables.length;
+    await page.select("#mca-input", kernel(stem));
+    expect(`${stem} selects ${machine}`, (await page.$eval("#mca-machine", (s) => s.value)) === machine);
+    await page.click("#mca-form button[type=submit]");
+    await mcaDone();
+    const got = await text("#mca-out");
+    expect(`${stem} on ${machine} loads its tables: ${want.join(", ")}`, JSON.stringify(tables.slice(before).sort()) === JSON.stringify([...want].sort()), tables.join(", "));
+    expect(`${stem} on ${machine} prints what course mca prints`, got === nativeMca(kernel(stem), machine), got.slice(0, 300));
+    expect(`${stem} on ${machine}: the summary, timeline and pressure`, ["Iterations:", "Block RThroughput:", "Timeline view:", "Resource pressure"].every((s) => got.includes(s)), got.slice(0, 200));
+    await shot("mca-" + machine);
+  }
   await page.click("#mca-form button[type=submit]");
-  const mca = await text("#mca-out");
-  expect("llvm-mca shows the summary, timeline and pressure", ["Iterations:", "Block RThroughput:", "Timeline view:", "Resource pressure"].every((s) => mca.includes(s)), mca.slice(0, 200));
-  await shot("mca");
+  await mcaDone();
+  expect("a second run loads nothing more", tables.length === 4, tables.join(", "));
   // The student's own text: the lesson's dot-x86.s pasted into the editor.
   const dot = fs.readFileSync(path.join(root, "labs/ch23-sched/inputs/mca/dot-x86.s"), "utf8");
   await page.evaluate((t) => {
@@ -287,11 +320,13 @@ try {
   }, dot);
   await page.select("#mca-machine", "skylake");
   await page.click("#mca-form button[type=submit]");
+  await mcaDone();
   const own = await text("#mca-out");
   expect("pasted assembly runs: 410 cycles on skylake", own.includes("Total Cycles:      410"), own.slice(0, 300));
   expect("the bottleneck names the recurrence", own.includes("Binding: the recurrence at 4"), own);
   const kept = await page.evaluate(() => localStorage.getItem("course-mca-text"));
   expect("the pasted text is kept in local storage", kept === dot);
+  expect("skylake's tables were loaded once", tables.length === 4, tables.join(", "));
   await shot("mca-own-text");
   await page.setViewport({ width: 360, height: 740 });
   for (const s of ["list-schedule", "drills", "quiz", "flash", "progress", "lab", "mca"]) {

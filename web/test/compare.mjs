@@ -3,7 +3,9 @@
 // answer checked), every lab sample and reference solution graded, and the
 // llvm-mca kernels, the engine of the built page (run here under node)
 // must print exactly what `course … --format json` prints, and the same
-// text as `course …` without it.
+// text as `course …` without it. The kernels in the lab format must run
+// without a processor model's table; the assembly ones load the tables
+// they need (mca/NAME.js) as the page does, and only those.
 //
 //   node web/test/compare.mjs            (after web/build.sh and cargo build)
 //
@@ -19,7 +21,14 @@ need([["the built page (web/build.sh)", path.join(web, "course-wasm.js")], ["the
 
 vm.runInThisContext(fs.readFileSync(path.join(web, "course-wasm.js"), "utf8"));
 vm.runInThisContext(fs.readFileSync(path.join(web, "engine.js"), "utf8"));
-const engine = await globalThis.CourseEngine.load();
+// The tables' scripts, run here as the page's <script> tags run them.
+const loaded = [];
+const engine = await globalThis.CourseEngine.load(undefined, {
+  loadScript(src) {
+    loaded.push(src);
+    vm.runInThisContext(fs.readFileSync(path.join(web, src), "utf8"), { filename: src });
+  },
+});
 
 function native(args, stdin) {
   const r = runNative(args, stdin);
@@ -88,15 +97,48 @@ for (const sub of subs.sort()) {
   same(`grade ${rel} verdict`, String(got.valid), String(n.code === 0));
 }
 
-// The llvm-mca kernels on their machines, every view.
-for (const k of wasm({ cmd: "info" }).kernels) {
+// The llvm-mca kernels on their machines, every view: the lab format
+// first (no table may be loaded for it), then the assembly.
+const kernels = wasm({ cmd: "info" }).kernels;
+const isLab = (k) => k.path.endsWith(".txt");
+const tablesOf = {};
+for (const k of kernels.filter(isLab).concat(kernels.filter((k) => !isLab(k)))) {
+  if (!isLab(k) && loaded.length === 0) {
+    same("no table is loaded for the lab-format kernels", JSON.stringify(loaded), "[]");
+  }
   const text = fs.readFileSync(path.join(root, k.path), "utf8");
   const req = { cmd: "mca", input: k.path, input_text: text, machine: k.machine, iterations: 100, timeline: true, resource_pressure: true, instruction_info: true };
-  const got = wasm(req);
+  const before = engine.call(req);
+  if (before.missing_tables) tablesOf[k.machine] = before.missing_tables;
+  const got = await engine.run(req);
+  if (!got.ok) throw new Error(JSON.stringify(req) + ": " + got.error);
   const args = ["mca", k.path, "--machine", k.machine, "--iterations", "100", "--timeline", "--resource-pressure", "--instruction-info"];
   same(`mca ${k.path} json`, got.json + "\n", native([...args, "--format", "json"]).out);
   same(`mca ${k.path} text`, got.text, native(args).out);
 }
+// Exactly the tables of the models the assembly kernels run on, each once.
+const wanted = [...new Set(Object.values(tablesOf).flat())].map((t) => "mca/" + t + ".js").sort();
+same("the tables loaded are those the assembly kernels need", JSON.stringify([...loaded].sort()), JSON.stringify(wanted));
+same("skylake and neoverse-v2 needed their tables", JSON.stringify(tablesOf), JSON.stringify({
+  "skylake": ["x86.forms", "skylake.model"],
+  "neoverse-v2": ["aarch64.forms", "neoverse-v2.model"],
+}));
+
+// Every built-in processor model on a kernel of its architecture, as the
+// native binary runs it; then a table the engine does not know, and a
+// missing script, are errors, not a crash.
+const x86 = "labs/ch23-sched/inputs/mca/dot-x86.s", a64 = "labs/ch23-sched/inputs/mca/dot-a64.s";
+for (const [machine, input] of [["znver4", x86], ["skylake-llvm14", x86], ["apple-m1", a64], ["cortex-a57", a64]]) {
+  const text = fs.readFileSync(path.join(root, input), "utf8");
+  const got = await engine.run({ cmd: "mca", input, input_text: text, machine, iterations: 100, timeline: true, resource_pressure: true, instruction_info: true });
+  if (!got.ok) {
+    failures.push(`mca ${input} on ${machine}: ${got.error}`);
+    continue;
+  }
+  same(`mca ${input} --machine ${machine} text`, got.text, native(["mca", input, "--machine", machine, "--iterations", "100", "--timeline", "--resource-pressure", "--instruction-info"]).out);
+}
+const unknown = await engine.loadTables(["vax.model"]);
+same("a missing table's script is an error response", String(unknown && unknown.ok === false && unknown.error), "could not load mca/vax.model.js: ENOENT: no such file or directory, open '" + path.join(web, "mca/vax.model.js") + "'");
 
 for (const f of failures.slice(0, 20)) console.error("✗ " + f);
 console.log(`compared the WebAssembly build with ${path.relative(root, bin)} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -101,6 +101,10 @@ pub static EMBEDDED_EXTRA: &[(&str, &str)] = &[
         include_str!("../../../labs/ch23-sched/machines/skylake.yaml"),
     ),
     (
+        "labs/ch23-sched/machines/cortex-a57.yaml",
+        include_str!("../../../labs/ch23-sched/machines/cortex-a57.yaml"),
+    ),
+    (
         "labs/ch23-sched/inputs/mca/div.txt",
         include_str!("../../../labs/ch23-sched/inputs/mca/div.txt"),
     ),

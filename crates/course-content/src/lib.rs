@@ -11,6 +11,7 @@ pub mod flash_log;
 pub mod generate;
 pub mod lab;
 pub mod log_lines;
+pub mod mca_models;
 pub mod progress;
 pub mod quiz;
 pub mod review_log;

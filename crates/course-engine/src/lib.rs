@@ -46,7 +46,7 @@
 //! |---|---|
 //! | [`util`] | exact fractions, the seeded random stream ([`util::rng::Rng`], ChaCha8), text layout, compact names, stable orders |
 //! | [`formats`] | diagnostics with file, line and column; YAML with positions; the answer reader; the submission format; CSV and zip |
-//! | [`model`] | ids, machines (Definition 23.1.1), programs with their dependence graphs, assembly lowered to programs |
+//! | [`model`] | ids, machines (Definition 23.1.1), programs with their dependence graphs, assembly read ([`model::asm`]) and resolved against LLVM's scheduling models ([`model::mc`]) |
 //! | [`engine`] | reservation tables, hazard recognizers, schedulers, bounds, hard checks, the simulator |
 //!
 //! Invariants the engine keeps:
@@ -71,10 +71,10 @@
 //! | Algorithm 23.1.4 (global reservation table) | [`engine::rtable::GlobalTable`] (`fits`/`place`, plain or modulo), [`engine::rtable::ModuloTable`], [`engine::rtable::WindowTable`] |
 //! | Definition 23.1.5 and Lemma 23.1.6 (forbidden latencies, collision vector) | [`engine::hazard::forbidden_latencies`], [`engine::hazard::forbidden_matrix`], [`engine::hazard::collision_vector`] |
 //! | Algorithm 23.1.7 (hazard recognizer as an automaton) | [`engine::hazard::Recognizer`], [`engine::hazard::Automaton`], [`engine::hazard::trace`] |
-//! | Definition 23.1.8 (LLVM per-operand model) | [`model::machine::Machine::micro_op_buffer_size`], [`model::machine::Class::uops`], [`model::machine::Class::advance`], [`model::machine::Resource::members`], [`model::machine::Machine::memory_form`] |
+//! | Definition 23.1.8 (LLVM per-operand model) | [`model::mc::Desc`] (a built-in model's descriptor), [`model::machine::Machine::micro_op_buffer_size`], [`model::machine::Class::uops`], [`model::machine::Class::advance`], [`model::machine::Resource::members`], [`model::machine::Machine::memory_form`] |
 //! | Proposition 23.1.9 (operand latency) | register edges of [`model::program::parse`]: `max(0, lat − ReadAdvance)` |
 //! | Definition 23.1.10 (throughput of a loop body) | [`engine::mii::Bounds::rthroughput`], [`engine::mca::Report::block_rthroughput`] |
-//! | Algorithm 23.1.11 (llvm-mca's simulated cycle) | [`engine::mca::simulate`] |
+//! | Algorithm 23.1.11 (llvm-mca's simulated cycle) | [`engine::mca::simulate`] (lab machines), [`engine::mca::pipeline::simulate`] (llvm-mca's pipeline on a built-in model) |
 //! | Theorem 23.1.12 (lower bounds per iteration) | [`engine::mii::Bounds::bound`] from [`engine::mii::analyze`] |
 //! | Lemma 23.1.13 (Algorithm 23.1.4 is correct) | [`engine::rtable::GlobalTable`] |
 //! | Proposition 23.1.14 (the automaton recognizes feasible sequences) | [`engine::hazard::Automaton`] |

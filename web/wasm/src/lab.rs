@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use course::api;
 use course::content::data::{self, Source};
 use course::content::drill::DrillEntry;
+use course::content::mca_models::Builtin;
 use course::content::{family, lab};
 use course::model::machine::Machine;
 use course::view;
@@ -226,6 +227,50 @@ fn ten() -> u64 {
     course::engine::mca::DEFAULT_TIMELINE_ITERATIONS
 }
 
+/// Assembly on a built-in processor model.
+fn mca_llvm(a: &McaReq, model: &'static Builtin) -> Result<Mca, String> {
+    use course::engine::mca::pipeline::{Options, views::ViewSet};
+    let req = api::mca::llvm::Request {
+        options: Options {
+            iterations: a.iterations,
+            timeline_iterations: a.timeline_iterations,
+            ..Options::default()
+        },
+        views: ViewSet {
+            timeline: a.timeline,
+            resource_pressure: a.resource_pressure,
+            instruction_info: a.instruction_info,
+            summary: true,
+        },
+        bottleneck: a.bottleneck,
+        ..Default::default()
+    };
+    let out =
+        api::mca::llvm::run(&a.input_text, &a.input, model, &req).map_err(|e| e.to_string())?;
+    Ok(Mca {
+        json: pretty(&api::mca::llvm::json(&out)),
+        text: view::mca::llvm_text(&out),
+    })
+}
+
+/// The built-in processor model the request runs on: assembly with a
+/// model's name for machine (`None`: the lab format, on a machine).
+fn llvm_model(a: &McaReq) -> Option<&'static Builtin> {
+    if !course::model::asm::is_assembly(&a.input, &a.input_text) {
+        return None;
+    }
+    a.machine.as_deref().and_then(api::mca::llvm::model)
+}
+
+/// The tables of a processor model the run needs and the page has not
+/// handed over yet ([`crate::register_table`]), and the model's name
+/// (`None` when it needs none: the lab format, or all there).
+pub(crate) fn missing_tables(a: &McaReq) -> Option<(&'static str, Vec<&'static str>)> {
+    let model = llvm_model(a)?;
+    let missing = model.missing_tables();
+    (!missing.is_empty()).then_some((model.name, missing))
+}
+
 /// A run of `course mca`: its JSON and its text.
 #[derive(Serialize)]
 pub(crate) struct Mca {
@@ -233,8 +278,12 @@ pub(crate) struct Mca {
     text: String,
 }
 
-/// Runs the kernel, as `course mca` does.
+/// Runs the kernel, as `course mca` does: assembly on a built-in processor
+/// model as that model's llvm-mca runs it, the lab format on any machine.
 pub(crate) fn mca(a: &McaReq) -> Result<Mca, String> {
+    if let Some(model) = llvm_model(a) {
+        return mca_llvm(a, model);
+    }
     let m = machine(a.machine.as_deref(), a.machine_yaml.as_deref())?;
     let req = api::mca::Request {
         iterations: a.iterations,

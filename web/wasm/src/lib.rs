@@ -1,7 +1,9 @@
 //! The `course` engine for the web page: one function, [`call`], takes a
 //! JSON request and returns a JSON response, and on `wasm32` three C-ABI
 //! exports (`course_alloc`, `course_free`, `course_call`) carry those
-//! strings across the WebAssembly boundary.
+//! strings across the WebAssembly boundary. A fourth,
+//! `course_mca_table`, hands over the bytes of a processor model's table
+//! ([`register_table`]).
 //!
 //! Every command goes through [`course::api`] and renders with
 //! [`course::view`], so the page shows the values and the text the CLI
@@ -31,6 +33,15 @@
 //! rates take an optional `"stamp": {"who", "day", "time"}` (the page's
 //! clock); with it the response has `review_line`, the line the native
 //! review log would get, which the page appends to its own log.
+//!
+//! The tables of the built-in processor models (`course mca` on assembly,
+//! `--machine skylake`) are not in the page's WebAssembly (the feature
+//! `lazy-mca` of course-content): an `mca` request that needs one the page
+//! has not handed over answers `{"ok": false, "error": …,
+//! "missing_tables": [NAME, …]}`; the page then loads `mca/NAME.js`
+//! (written by `web/build.sh` from `crates/course-content/mca/NAME.z`),
+//! hands each table over with `course_mca_table` and asks again. The lab
+//! format never needs them. A native build embeds them all.
 
 use std::cell::RefCell;
 use std::thread::LocalKey;
@@ -134,7 +145,10 @@ fn answer(req: Request, cmd: &str) -> Result<String, String> {
         Request::Drill(a) => done(drill::drill(&a)),
         Request::Place(a) => done(drill::place(&a)),
         Request::Grade(a) => done(lab::grade(&a)),
-        Request::Mca(a) => done(lab::mca(&a)),
+        Request::Mca(a) => match lab::missing_tables(&a) {
+            Some((model, missing)) => needs_tables(model, &missing),
+            None => done(lab::mca(&a)),
+        },
         Request::QuizStart(a) => done(quiz::start(&a)),
         Request::QuizReply(a) => done(quiz::reply(&a)),
         Request::QuizEnd => done(quiz::end()),
@@ -147,6 +161,46 @@ fn answer(req: Request, cmd: &str) -> Result<String, String> {
         Request::ProgressImport(a) => done(progress::import(&a)),
         Request::ProgressExport(a) => done(progress::export(&a)),
         Request::Unknown => Err(format!("unknown command `{cmd}`")),
+    }
+}
+
+/// The response to a run that needs tables the page has not handed over.
+#[derive(Serialize)]
+struct NeedsTables<'a> {
+    error: &'a str,
+    missing_tables: &'a [&'static str],
+    ok: bool,
+}
+
+/// The response naming the tables of `model` to hand over first.
+fn needs_tables(model: &str, missing: &[&'static str]) -> Result<String, String> {
+    let error = format!(
+        "the tables of the processor model {model} are not loaded yet: {}",
+        missing.join(", ")
+    );
+    let response = NeedsTables {
+        error: &error,
+        missing_tables: missing,
+        ok: false,
+    };
+    serde_json::to_string(&response).map_err(|e| e.to_string())
+}
+
+/// Takes the bytes of the processor model table `name` (the file
+/// `crates/course-content/mca/NAME.z`) and answers `{"ok": true}`, or an
+/// error response for a name no built-in model has.
+pub fn register_table(name: &str, bytes: &[u8]) -> String {
+    let response = course::content::mca_models::register(name, bytes).map(|()| Done {
+        ok: true,
+        reply: serde_json::Map::new(),
+    });
+    match response {
+        Ok(done) => serde_json::to_string(&done).unwrap_or_default(),
+        Err(error) => serde_json::to_string(&Failed {
+            error: &error,
+            ok: false,
+        })
+        .unwrap_or_default(),
     }
 }
 
@@ -243,7 +297,38 @@ mod abi {
     pub unsafe extern "C" fn course_call(ptr: *const u8, len: usize) -> *mut u8 {
         // SAFETY: the caller filled `ptr[..len]`, a buffer of this module's.
         let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
-        let out = super::call(&String::from_utf8_lossy(bytes));
+        response(&super::call(&String::from_utf8_lossy(bytes)))
+    }
+
+    /// Hands over the table named by `name[..name_len]` (UTF-8), its bytes
+    /// in `ptr[..len]` ([`super::register_table`]); the response buffer is
+    /// as [`course_call`]'s.
+    ///
+    /// # Safety
+    /// `name[..name_len]` and `ptr[..len]` must be buffers from
+    /// [`course_alloc`], filled.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn course_mca_table(
+        name: *const u8,
+        name_len: usize,
+        ptr: *const u8,
+        len: usize,
+    ) -> *mut u8 {
+        // SAFETY: the caller filled both buffers, buffers of this module's.
+        let (name, bytes) = unsafe {
+            (
+                std::slice::from_raw_parts(name, name_len),
+                std::slice::from_raw_parts(ptr, len),
+            )
+        };
+        response(&super::register_table(
+            &String::from_utf8_lossy(name),
+            bytes,
+        ))
+    }
+
+    /// A response buffer: the length of `out`, then its bytes.
+    fn response(out: &str) -> *mut u8 {
         let n = out.len();
         let buf = course_alloc(4 + n);
         // SAFETY: `buf` holds `4 + n` bytes and overlaps neither source.
@@ -264,7 +349,7 @@ mod tests {
     use course::model::machine::Machine;
     use course::view;
 
-    use super::{call, pretty};
+    use super::{call, needs_tables, pretty, register_table};
     use crate::progress::MAX_IMPORT_BYTES;
 
     fn ask(req: Value) -> Value {
@@ -387,6 +472,29 @@ mod tests {
         let v = ask(json!({"cmd": "place", "seed": 4, "placed": [["a", 0], ["zz", 1]]}));
         assert_eq!(v["ignored"].as_array().unwrap().len(), 1, "{v}");
         assert_eq!(info["drills"].as_array().unwrap().len(), Drill::ALL.len());
+    }
+
+    #[test]
+    fn tables_are_handed_over_by_name_and_a_missing_one_is_named() {
+        let v: Value = serde_json::from_str(&register_table("vax.model", b"")).unwrap();
+        assert_eq!(v["ok"], false, "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("skylake.model"),
+            "{v}"
+        );
+        let bytes = include_bytes!("../../../crates/course-content/mca/skylake.model.z");
+        let v: Value = serde_json::from_str(&register_table("skylake.model", bytes)).unwrap();
+        assert_eq!(v, json!({"ok": true}));
+        // What the page gets before it has handed the tables over (a native
+        // build embeds them, so a run never answers this here).
+        let v: Value =
+            serde_json::from_str(&needs_tables("skylake", &["x86.forms"]).unwrap()).unwrap();
+        assert_eq!(v["ok"], false);
+        assert_eq!(v["missing_tables"], json!(["x86.forms"]));
+        assert_eq!(
+            v["error"],
+            "the tables of the processor model skylake are not loaded yet: x86.forms"
+        );
     }
 
     #[test]

@@ -246,7 +246,17 @@ pub fn analyze(p: &Program, m: &Machine) -> Bounds {
 /// numbered in the order Tarjan completes them, so every edge between two
 /// components goes from a higher number to a lower one.
 pub fn sccs(p: &Program) -> (Vec<u32>, u32) {
-    let n = p.len();
+    let succ: Vec<Vec<u32>> = p
+        .succs()
+        .iter()
+        .map(|s| s.iter().map(|&e| p.edges()[e as usize].to.0).collect())
+        .collect();
+    sccs_of(&succ)
+}
+
+/// [`sccs`] of a graph given by the successors of each node.
+pub fn sccs_of(succs: &[Vec<u32>]) -> (Vec<u32>, u32) {
+    let n = succs.len();
     const NONE: u32 = u32::MAX;
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
@@ -267,9 +277,9 @@ pub fn sccs(p: &Program) -> (Vec<u32>, u32) {
         stack.push(root);
         on_stack[root as usize] = true;
         while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            let succ = &p.succs()[v as usize];
+            let succ = &succs[v as usize];
             if *i < succ.len() {
-                let w = p.edges()[succ[*i] as usize].to.0;
+                let w = succ[*i];
                 *i += 1;
                 if index[w as usize] == NONE {
                     index[w as usize] = next_index;
@@ -318,23 +328,59 @@ pub fn critical_recurrence_with(
     p: &Program,
     latency: impl Fn(&crate::model::program::Edge) -> u32,
 ) -> Option<Recurrence> {
-    let (comp, ncomp) = sccs(p);
+    let edges: Vec<GraphEdge> = p
+        .edges()
+        .iter()
+        .map(|e| GraphEdge {
+            from: e.from.0,
+            to: e.to.0,
+            latency: latency(e),
+            distance: e.distance,
+        })
+        .collect();
+    max_cycle_ratio(p.len(), &edges).map(|r| r.normalized(p))
+}
+
+/// An edge of a dependence graph: from, to, latency ℓ, iteration
+/// distance d.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraphEdge {
+    /// The producer.
+    pub from: u32,
+    /// The consumer.
+    pub to: u32,
+    /// ℓ.
+    pub latency: u32,
+    /// d.
+    pub distance: u32,
+}
+
+/// The cycle with the largest `ℓ/d` of a graph of `n` nodes (Theorem
+/// 23.1.12's recurrence bound), by Howard's policy iteration per strongly
+/// connected component; its `edges` index `edges`. `None` without cycles.
+/// Every cycle must have a positive distance.
+pub fn max_cycle_ratio(n: usize, edges: &[GraphEdge]) -> Option<Recurrence> {
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for e in edges {
+        succs[e.from as usize].push(e.to);
+    }
+    let (comp, ncomp) = sccs_of(&succs);
     // Group the edges inside each component.
     let mut comp_edges: Vec<Vec<u32>> = vec![Vec::new(); ncomp as usize];
-    for (i, e) in p.edges().iter().enumerate() {
-        let c = comp[e.from.index()];
-        if c == comp[e.to.index()] {
+    for (i, e) in edges.iter().enumerate() {
+        let c = comp[e.from as usize];
+        if c == comp[e.to as usize] {
             comp_edges[c as usize].push(i as u32);
         }
     }
     let mut best: Option<Recurrence> = None;
-    for edges in comp_edges.iter().filter(|e| !e.is_empty()) {
-        let found = howard(p, edges, &latency);
+    for within in comp_edges.iter().filter(|e| !e.is_empty()) {
+        let found = howard(edges, within);
         if best.as_ref().is_none_or(|b| found.ratio() > b.ratio()) {
             best = Some(found);
         }
     }
-    best.map(|r| r.normalized(p))
+    best
 }
 
 /// An edge of one component in its local numbering: `(from, to, ℓ, d,
@@ -345,12 +391,8 @@ type LocalEdge = (usize, usize, i128, i128, u32);
 /// Theorem 23.1.12) on one strongly connected component given by
 /// its internal edges. Values are kept as integers scaled by the reduced
 /// denominator of their cycle ratio, so all comparisons are exact.
-fn howard(
-    p: &Program,
-    edges: &[u32],
-    latency: &impl Fn(&crate::model::program::Edge) -> u32,
-) -> Recurrence {
-    let (le, m) = local_edges(p, edges, latency);
+fn howard(all: &[GraphEdge], edges: &[u32]) -> Recurrence {
+    let (le, m) = local_edges(all, edges);
     let mut policy = initial_policy(&le, m);
     let mut lam: Vec<(i128, i128)> = vec![(0, 1); m];
     let mut val: Vec<i128> = vec![0; m];
@@ -373,14 +415,10 @@ fn howard(
 }
 
 /// The component's edges with its nodes numbered `0..m`, and `m`.
-fn local_edges(
-    p: &Program,
-    edges: &[u32],
-    latency: &impl Fn(&crate::model::program::Edge) -> u32,
-) -> (Vec<LocalEdge>, usize) {
+fn local_edges(all: &[GraphEdge], edges: &[u32]) -> (Vec<LocalEdge>, usize) {
     let mut nodes: Vec<u32> = edges
         .iter()
-        .flat_map(|&e| [p.edges()[e as usize].from.0, p.edges()[e as usize].to.0])
+        .flat_map(|&e| [all[e as usize].from, all[e as usize].to])
         .collect();
     nodes.sort_unstable();
     nodes.dedup();
@@ -388,11 +426,11 @@ fn local_edges(
     let le: Vec<LocalEdge> = edges
         .iter()
         .map(|&e| {
-            let ed = &p.edges()[e as usize];
+            let ed = &all[e as usize];
             (
-                local(ed.from.0),
-                local(ed.to.0),
-                i128::from(latency(ed)),
+                local(ed.from),
+                local(ed.to),
+                i128::from(ed.latency),
                 i128::from(ed.distance),
                 e,
             )

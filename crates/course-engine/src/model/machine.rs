@@ -604,31 +604,6 @@ impl Machine {
         self.opcode_class.get(opcode).copied()
     }
 
-    /// The class `opcode` takes for an operation of `shape`, as the lab
-    /// parser chooses it (the opcode's class, else its folded-load form),
-    /// when one of them models that shape; `None` when the opcode is
-    /// unknown or no form fits. The zero-idiom variant is not chosen here.
-    pub fn class_for_shape(
-        &self,
-        opcode: &str,
-        shape: &crate::model::form::Shape,
-    ) -> Option<ClassId> {
-        let base = self.class_by_opcode(opcode)?;
-        let mem = self.memory_form(base);
-        let c = self.class(base);
-        let has_mem = shape.kinds.contains(&crate::model::form::MEM);
-        if c.forms.is_none() {
-            return Some(match mem {
-                Some(m) if has_mem && shape.dests == 1 => m,
-                _ => base,
-            });
-        }
-        if c.accepts(shape) {
-            return Some(base);
-        }
-        mem.filter(|&m| self.class(m).accepts(shape))
-    }
-
     /// The class with this name, if any.
     pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
         self.classes

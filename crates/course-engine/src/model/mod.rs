@@ -1,5 +1,6 @@
 //! The model: ids, machines (Definition 23.1.1) and programs with their
-//! dependence graphs, and assembly lowered to programs (`asm`).
+//! dependence graphs; assembly as read (`asm`) and as LLVM's MC layer and
+//! scheduling models see it (`mc`).
 
 #![warn(missing_docs)]
 
@@ -8,4 +9,5 @@ pub mod form;
 pub mod ids;
 pub mod json;
 pub mod machine;
+pub mod mc;
 pub mod program;

@@ -41,6 +41,7 @@ use crate::util::ratio::Ratio;
 
 pub mod bottleneck;
 mod ooo;
+pub mod pipeline;
 mod ports;
 mod steady;
 

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Choose, check and write the regions of one mca-real file.
+
+  select_regions.py ARCH KIND CANDIDATES.jsonl OUT.s OUT-index.tsv [COUNT]
+
+Candidates (from loops.py extract or blocks.py) are deduplicated (same
+code, labels and comments aside), ordered for diversity (round robin over
+their groups -- a package's function for loops, a package for blocks --
+in a seeded order; loops go round robin over the packages first), run
+through every model's llvm-mca one region at a time, and the first COUNT
+(default 600) accepted by all 3 models of the arch are written. Labels a region defines get the suffix _N (N its place in
+the file) so that the regions can share one file.
+"""
+import json
+import os
+import random
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mca_common import COMMENT, LABEL_RE, MODELS, mca_accepts_many, strip_comment  # noqa: E402
+
+SEED = 20240611
+MAX_LOOP_INSNS = 250
+
+
+def code_key(lines, arch):
+    out = []
+    for l in lines:
+        if LABEL_RE.match(l):
+            out.append("L:")
+            continue
+        c = strip_comment(l, arch)
+        if c:
+            out.append(re.sub(r"\.L\w+", ".L", c))
+    return "\n".join(out)
+
+
+def diversity_order(cands):
+    if cands and all("pkg" in c for c in cands):
+        return package_order(cands)
+    rng = random.Random(SEED)
+    groups = {}
+    for c in cands:
+        groups.setdefault(c["group"], []).append(c)
+    keys = sorted(groups)
+    rng.shuffle(keys)
+    for k in keys:
+        groups[k].sort(key=lambda c: c["id"])
+        rng.shuffle(groups[k])
+    out = []
+    rnd = 0
+    while True:
+        added = False
+        for k in keys:
+            if rnd < len(groups[k]):
+                out.append(groups[k][rnd])
+                added = True
+        if not added:
+            return out
+        rnd += 1
+
+
+def round_robin(lists):
+    out, rnd = [], 0
+    while True:
+        added = False
+        for l in lists:
+            if rnd < len(l):
+                out.append(l[rnd])
+                added = True
+        if not added:
+            return out
+        rnd += 1
+
+
+def package_order(cands):
+    """Loops: round robin over the packages (in a seeded order), each
+    package's candidates in round robin over its functions (seeded)."""
+    rng = random.Random(SEED)
+    pkgs = {}
+    for c in cands:
+        pkgs.setdefault(c["pkg"], {}).setdefault(c["group"], []).append(c)
+    names = sorted(pkgs)
+    rng.shuffle(names)
+    per_pkg = []
+    for p in names:
+        keys = sorted(pkgs[p])
+        rng.shuffle(keys)
+        for k in keys:
+            pkgs[p][k].sort(key=lambda c: c["id"])
+            rng.shuffle(pkgs[p][k])
+        per_pkg.append(round_robin([pkgs[p][k] for k in keys]))
+    return round_robin(per_pkg)
+
+
+def rename_labels(lines, n):
+    defined = {m.group(1) for m in (LABEL_RE.match(l) for l in lines) if m}
+    if not defined:
+        return lines
+    pat = re.compile(r"(?<![\w.$])(" + "|".join(re.escape(d) for d in sorted(defined, key=len, reverse=True)) + r")(?![\w$])")
+    return [pat.sub(lambda m: f"{m.group(1)}_{n}", l) for l in lines]
+
+
+def region_text(arch, rid, lines):
+    c = COMMENT[arch]
+    return f"{c} LLVM-MCA-BEGIN {rid}\n" + "\n".join(lines) + f"\n{c} LLVM-MCA-END {rid}\n"
+
+
+def main():
+    arch, kind, cand_path, out_s, out_tsv = sys.argv[1:6]
+    count = int(sys.argv[6]) if len(sys.argv) > 6 else 600
+    models = [m for m, _, _ in MODELS[arch]]
+    cands, seen, ids = [], set(), set()
+    for line in open(cand_path):
+        c = json.loads(line)
+        if not 2 <= c["ninsn"] <= (MAX_LOOP_INSNS if kind == "loop" else 100):
+            continue
+        key = code_key(c["lines"], arch)
+        if key in seen:
+            continue
+        seen.add(key)
+        rid, k = c["id"], 1
+        while rid in ids:
+            k += 1
+            rid = f"{c['id']}-{k}"
+        c["id"] = rid
+        ids.add(rid)
+        cands.append(c)
+    order = diversity_order(cands)
+    print(f"select: {arch} {kind}: {len(cands)} distinct candidates", file=sys.stderr)
+    chosen = []
+    pos = 0
+    batch = 200
+    while len(chosen) < count and pos < len(order):
+        part = order[pos:pos + batch]
+        pos += batch
+        results = mca_accepts_many(arch, [region_text(arch, c["id"], c["lines"]) for c in part])
+        for c, (ok, errs) in zip(part, results):
+            c["models"], c["errors"] = ok, errs
+            if len(ok) < len(models) or len(chosen) >= count:
+                continue
+            chosen.append(c)
+        print(f"select: {arch} {kind}: checked {min(pos, len(order))}, chosen {len(chosen)}", file=sys.stderr)
+    # the file: in the diversity order the regions were chosen in
+    with open(out_s, "w") as f, open(out_tsv, "a") as t:
+        c0 = COMMENT[arch]
+        f.write(f"{c0} mca-real test corpus: {arch} {kind}s. Generated by scripts/mca-corpus/build-test-corpus.sh;\n")
+        f.write(f"{c0} provenance and accepting models of each region in index.tsv beside this file.\n\n")
+        for n, c in enumerate(chosen):
+            body = rename_labels(c["lines"], n) if kind == "loop" else c["lines"]
+            f.write(region_text(arch, c["id"], body) + "\n")
+            t.write("\t".join([c["id"], kind, c["source"], c["compiler"], ",".join(c["models"])]) + "\n")
+    rej = cand_path + ".errors.tsv"
+    with open(rej, "w") as f:
+        for c in order[:pos]:
+            if c.get("errors"):
+                f.write("\t".join([c["id"], ",".join(c["models"]) or "-"] +
+                                  [f"{m}: {e}" for m, e in sorted(c["errors"].items())]) + "\n")
+    per = {m: sum(1 for c in chosen if m in c["models"]) for m in models}
+    print(f"select: {arch} {kind}: wrote {len(chosen)}; per model {per}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

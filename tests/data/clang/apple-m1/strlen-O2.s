@@ -1,7 +1,0 @@
-// strlen-O2: the innermost loop of clang-14 -O2 --target=aarch64-linux-gnu -mcpu=apple-m1 tests/data/clang/src/strlen.c
-// LLVM-MCA-BEGIN strlen-O2
-.LBB0_1:
-	ldrb	w9, [x0, x8]
-	add	x8, x8, #1
-	cbnz	w9, .LBB0_1
-// LLVM-MCA-END

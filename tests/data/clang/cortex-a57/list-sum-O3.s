@@ -1,7 +1,0 @@
-// list-sum-O3: the innermost loop of clang-14 -O3 --target=aarch64-linux-gnu -mcpu=cortex-a57 tests/data/clang/src/list-sum.c
-// LLVM-MCA-BEGIN list-sum-O3
-.LBB0_1:
-	ldp	x0, x9, [x0]
-	add	x8, x9, x8
-	cbnz	x0, .LBB0_1
-// LLVM-MCA-END

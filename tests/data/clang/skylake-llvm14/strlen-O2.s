@@ -1,7 +1,0 @@
-# strlen-O2: the innermost loop of clang-14 -O2 --target=x86_64-unknown-linux-gnu -march=skylake tests/data/clang/src/strlen.c
-# LLVM-MCA-BEGIN strlen-O2
-.LBB0_1:
-	cmpb	$0, 1(%rdi,%rax)
-	leaq	1(%rax), %rax
-	jne	.LBB0_1
-# LLVM-MCA-END
