@@ -12,7 +12,7 @@
 //! of the schedule length (blocks) or II (loops), capped at 1, so matching
 //! or beating the reference scheduler earns everything.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -173,21 +173,15 @@ pub fn redact_hidden(r: &mut InputReport) {
     if !r.hidden {
         return;
     }
-    let mut counts: BTreeMap<ViolationKind, u64> = BTreeMap::new();
-    for v in &r.violations {
-        *counts.entry(v.kind).or_default() += 1;
-    }
-    for (k, n) in std::mem::take(&mut r.more_violations) {
-        *counts.entry(k).or_default() += n;
-    }
-    r.violations = counts
+    // Kinds without counts: a count would carry any number a program reads
+    // from the hidden input out through how many mistakes it makes.
+    let mut kinds: BTreeSet<ViolationKind> = r.violations.iter().map(|v| v.kind).collect();
+    kinds.extend(std::mem::take(&mut r.more_violations).into_keys());
+    r.violations = kinds
         .into_iter()
-        .map(|(kind, n)| Violation {
+        .map(|kind| Violation {
             kind,
-            message: format!(
-                "a hidden input: {n} problem{} of this kind, not shown one by one",
-                if n == 1 { "" } else { "s" }
-            ),
+            message: "a hidden input: problems of this kind, not shown".to_string(),
             line: None,
             op: None,
             detail: None,

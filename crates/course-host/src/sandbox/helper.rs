@@ -35,13 +35,17 @@ use std::path::{Path, PathBuf};
 
 use rustix::mount::{self, MountFlags, MountPropagationFlags, UnmountFlags};
 
-use super::{HelperConfig, SANDBOX_GID, SANDBOX_UID};
+use super::{ETXTBSY_TRIES, HelperConfig, SANDBOX_GID, SANDBOX_UID};
 
 /// The first argument that makes `course` the keeper.
 pub const HELPER_ARG: &str = "__sandbox-keeper";
 
 /// The longest configuration line the keeper reads.
 const MAX_CONFIG: u64 = 1 << 20;
+
+/// The files and folders a run may make in its `/tmp` (and, beyond the copy
+/// of the student's folder, in its home).
+const TMP_INODES: usize = 4096;
 
 /// The keeper's entry: reads its configuration (one JSON line) from
 /// standard input, and never returns.
@@ -247,10 +251,24 @@ fn program(p: &Prepared) -> ! {
     argv.push(std::ptr::null());
     let mut envp: Vec<*const libc::c_char> = p.envp.iter().map(|a| a.as_ptr()).collect();
     envp.push(std::ptr::null());
-    // SAFETY: NUL-terminated arrays of NUL-terminated strings that outlive
-    // the call.
-    unsafe { libc::execve(p.program.as_ptr(), argv.as_ptr(), envp.as_ptr()) };
-    let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+    let mut errno = 0;
+    for _ in 0..ETXTBSY_TRIES {
+        // SAFETY: NUL-terminated arrays of NUL-terminated strings that
+        // outlive the call.
+        unsafe { libc::execve(p.program.as_ptr(), argv.as_ptr(), envp.as_ptr()) };
+        errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        if errno != libc::ETXTBSY {
+            break;
+        }
+        // A process the grader forked on another thread while it wrote this
+        // copy may hold a write descriptor of it until that process execs.
+        let pause = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 10_000_000,
+        };
+        // SAFETY: a plain sleep.
+        unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+    }
     if report >= 0 {
         let line = format!("X {errno}\n");
         // SAFETY: writing a local buffer to our own descriptor.
@@ -296,7 +314,7 @@ fn setup(cfg: &HelperConfig, p: &Prepared) -> Result<(), Failed> {
     )
     .map_err(|e| at("private mounts")(e.into()))?;
     let root = cfg.staging.join("root");
-    tmpfs(&root, "size=4m,mode=0755").map_err(at("root"))?;
+    tmpfs(&root, "size=4m,nr_inodes=1024,mode=0755").map_err(at("root"))?;
     for d in SYSTEM_DIRS {
         bind_system(Path::new(d), &root).map_err(at(d))?;
     }
@@ -318,10 +336,15 @@ fn setup(cfg: &HelperConfig, p: &Prepared) -> Result<(), Failed> {
     let size = format!("size={}k", cfg.disk_limit.div_ceil(1024).max(16));
     let tmp = root.join("tmp");
     fs::create_dir(&tmp).map_err(at("/tmp"))?;
-    tmpfs(&tmp, &format!("{size},mode=1777")).map_err(at("/tmp"))?;
+    // Inodes are bounded too: an empty file costs no block but kernel
+    // memory outside the run's memory limit.
+    tmpfs(&tmp, &format!("{size},nr_inodes={TMP_INODES},mode=1777")).map_err(at("/tmp"))?;
     let home = root.join("home/student");
     fs::create_dir_all(&home).map_err(at("/home"))?;
-    tmpfs(&home, &format!("{size},mode=0755")).map_err(at("/home"))?;
+    // The home holds the copy of the student's folder (at most
+    // MAX_COPY_ENTRIES entries) and what the program makes.
+    let home_inodes = super::MAX_COPY_ENTRIES + TMP_INODES;
+    tmpfs(&home, &format!("{size},nr_inodes={home_inodes},mode=0755")).map_err(at("/home"))?;
     copy_tree(&cfg.staging.join("home"), &home).map_err(at("copy of the folder"))?;
     let input = root.join("input");
     fs::create_dir(&input).map_err(at("/input"))?;
@@ -472,7 +495,7 @@ fn mask(root: &Path, path: &Path) {
     let target = root.join(rel);
     match fs::metadata(&target) {
         Ok(m) if m.is_dir() => {
-            let _ = tmpfs(&target, "size=4k,mode=0555");
+            let _ = tmpfs(&target, "size=4k,nr_inodes=16,mode=0555");
         }
         Ok(_) => {
             let _ = mount::mount_bind("/dev/null", &target);

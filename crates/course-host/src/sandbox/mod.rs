@@ -59,6 +59,8 @@ const PATH_DIRS: &[&str] = &["/usr/local/bin", "/usr/bin", "/bin"];
 /// The most bytes and entries of a student's folder copied for a run.
 const MAX_COPY_BYTES: u64 = 64 << 20;
 const MAX_COPY_ENTRIES: usize = 10_000;
+/// How many times a start that fails with `ETXTBSY` is tried (10 ms apart).
+const ETXTBSY_TRIES: u32 = 50;
 
 /// How strongly a student's program is kept apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -957,7 +959,20 @@ fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> 
             Ok(())
         });
     }
-    let mut child = cmd.spawn().map_err(|e| match e.raw_os_error() {
+    let mut spawned = cmd.spawn();
+    for _ in 1..ETXTBSY_TRIES {
+        // Busy text: a process forked on another grading thread while this
+        // run's copy was being written holds a write descriptor of it until
+        // it execs (every descriptor is close-on-exec); it goes away.
+        match &spawned {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => {
+                std::thread::sleep(Duration::from_millis(10));
+                spawned = cmd.spawn();
+            }
+            _ => break,
+        }
+    }
+    let mut child = spawned.map_err(|e| match e.raw_os_error() {
         Some(errno @ (libc::ENOENT | libc::EACCES | libc::ENOEXEC)) => {
             Unread::Student(exec_failure(shown, errno))
         }
