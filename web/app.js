@@ -732,9 +732,13 @@
       instruction_info: $("mca-info").checked,
       bottleneck: $("mca-bottleneck").checked,
     };
+    // The views are spelled out either way: their defaults differ between
+    // assembly (llvm-mca's: both on) and the lab format.
     $("mca-cli").textContent = "course mca " + name + " --machine " + machine + " --iterations " + iterations +
-      (req.timeline ? " --timeline" : "") + (req.resource_pressure ? " --resource-pressure" : "") +
-      (req.instruction_info ? " --instruction-info" : "") + (req.bottleneck ? " --bottleneck" : "");
+      (req.timeline ? " --timeline" : "") +
+      (req.resource_pressure ? " --resource-pressure" : " --resource-pressure=false") +
+      (req.instruction_info ? " --instruction-info" : " --instruction-info=false") +
+      (req.bottleneck ? " --bottleneck" : "");
     let res = call(req);
     if (!res.ok && res.missing_tables) {
       out.hidden = false;

@@ -102,8 +102,10 @@ def dump(exe, mode, arch, cpus, path, attrs=""):
 X86_IMMS = ["$1", "$100", "$200", "$1000", "$40000", "$100000", "$3000000000",
             "$10000000000", "$-1", "$-1000", "$-100000"]
 X86_MEM_AS_REG = ["%xmm3", "%ymm3", "%zmm3", "%rdx", "%edx"]
-X86_MEMS = ["(%rax)", "8(%rax)", "(%rax,%rcx)", "8(%rax,%rcx,4)", "(,%rcx,8)", "8(,%rcx,8)",
-            "foo(%rip)", "-8(%rsp)", "4096(%rax,%rcx,8)", "(%eax)", "foo"]
+# Address registers no other neighbour uses (an accumulator form's %rax as
+# a base too would make its template ambiguous).
+X86_MEMS = ["(%r14)", "8(%r14)", "(%r14,%r15)", "8(%r14,%r15,4)", "(,%r15,8)", "8(,%r15,8)",
+            "foo(%rip)", "-8(%rsp)", "4096(%r14,%r15,8)", "(%r14d)", "foo"]
 X86_REG_ALTS = {
     "r64": ["%rcx", "%rax", "%r9"], "r64a": ["%rcx"], "r32": ["%ecx", "%eax", "%r9d"],
     "r32a": ["%ecx"], "r16": ["%cx", "%ax", "%dx"], "r16a": ["%cx"], "r16d": ["%cx"],
@@ -316,7 +318,7 @@ def neighbours(row, arch):
                 alts = X86_REG_ALTS[kind]
                 # and the memory form beside a register one.
                 if kind in ("r64", "r32", "r16", "r8", "x", "y", "z"):
-                    alts = alts + ["8(%rax)", "(%rax,%rcx,4)"]
+                    alts = alts + ["8(%r14)", "(%r14,%r15,4)"]
         else:
             if kind.startswith("#") and r.startswith("#") and kind != "#f":
                 alts = [f"#{v}" for v in sorted(set(A64_IMM_VALUES) | set(A64_CLASS_VALUES))]

@@ -223,3 +223,89 @@ fn bottleneck_advice_fits_the_recurrence_it_names() {
         sum.stdout
     );
 }
+
+/// `course mca` on `text` with `args`: a refusal with exit 2 whose message
+/// holds `why`, within 20 s (never a panic, a stack overflow or a hang).
+fn refused(text: &str, args: &[&str], why: &str) {
+    let dir = tempdir();
+    let f = dir.path().join("k.s");
+    std::fs::write(&f, text).unwrap();
+    Course::new(["mca", f.to_str().unwrap()])
+        .args(args)
+        .code(2)
+        .timeout(20)
+        .stderr_has(why)
+        .run();
+}
+
+#[test]
+fn hostile_operands_are_refused_not_crashed_on() {
+    let a64 = ["-mtriple=aarch64", "-mcpu=neoverse-v2"];
+    // A multi-byte character where a register's class letter stands.
+    refused("ldr x0, [é]\n", &a64, "k.s:1:");
+    // (A branch to `été` is a branch to a symbol of that name.)
+    assert!(
+        run_on("b été\n", &a64)
+            .stdout
+            .contains("Instructions:      100")
+    );
+    refused("ld1 {é0.16b}, [x0]\n", &a64, "is not a vector register");
+    refused("ld1 {}, [x0]\n", &a64, "k.s:1:");
+    // A no-break space after x86's `*`: the column counts characters.
+    refused("jmp *\u{a0}(é)x\n", &["-mcpu=skylake"], "k.s:1:");
+    // Nesting that recursed once per level.
+    let parens = format!(
+        "addq ${}1{}, %rax\n",
+        "(".repeat(200_000),
+        ")".repeat(200_000)
+    );
+    refused(&parens, &["-mcpu=skylake"], "k.s:1:");
+    let stars = format!("jmp {}%rax\n", "*".repeat(10_000));
+    refused(&stars, &["-mcpu=skylake"], "unexpected '*'");
+    let nested = format!(
+        "ldr x0, {}x0{}\n",
+        "[x0, ".repeat(20_000),
+        "]".repeat(20_000)
+    );
+    refused(&nested, &a64, "in an address");
+}
+
+#[test]
+fn long_lines_read_in_linear_time() {
+    // Columns and comments were counted from the start of the line for
+    // every statement: 80,000 statements on one line took minutes; 20,000 here.
+    let line = "nop;".repeat(20_000) + "\n";
+    let o = run_on(&line, &["-mcpu=skylake", "-iterations=1"]);
+    assert!(
+        o.stdout.contains("Instructions:      20000\n"),
+        "{}",
+        &o.stdout[..300.min(o.stdout.len())]
+    );
+    let bad = "movq %zz, %rax;".repeat(40_000) + "\n";
+    refused(&bad, &["-mcpu=skylake"], "k.s:1:21: unknown register '%zz'");
+    let hashes = format!("add z0.{}, z1.s, z2.s\n", "#".repeat(100_000));
+    refused(
+        &hashes,
+        &["-mtriple=aarch64", "-mcpu=neoverse-v2"],
+        "k.s:1:",
+    );
+    // Regions looked up by name (they were scanned one by one per marker).
+    let regions: String = (0..5_000)
+        .map(|k| format!("# LLVM-MCA-BEGIN r{k}\nnop\n# LLVM-MCA-END r{k}\n"))
+        .collect();
+    let o = run_on(&regions, &["-mcpu=skylake", "-iterations=1"]);
+    assert!(
+        o.stdout.contains("Code Region - r4999"),
+        "{}",
+        &o.stdout[..300.min(o.stdout.len())]
+    );
+}
+
+#[test]
+fn a_backslash_before_a_line_end_in_a_string_keeps_the_line_count() {
+    refused(
+        ".ascii \"a\\\nmovq %zz, %rax\n",
+        &["-mcpu=skylake"],
+        "k.s:2:",
+    );
+}

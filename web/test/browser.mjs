@@ -305,6 +305,10 @@ try {
     const got = await text("#mca-out");
     expect(`${stem} on ${machine} loads its tables: ${want.join(", ")}`, JSON.stringify(tables.slice(before).sort()) === JSON.stringify([...want].sort()), tables.join(", "));
     expect(`${stem} on ${machine} prints what course mca prints`, got === nativeMca(kernel(stem), machine), got.slice(0, 300));
+    // The command the page shows, run as shown (from the kernels' folder).
+    const shown = (await text("#mca-cli")).split(" ");
+    expect(`${stem}: the command shown is the one run`, shown[0] === "course" && shown[2] === stem &&
+      native([...shown.slice(1, 2), kernel(stem), ...shown.slice(3)]) === got, shown.join(" "));
     expect(`${stem} on ${machine}: the summary, timeline and pressure`, ["Iterations:", "Block RThroughput:", "Timeline view:", "Resource pressure"].every((s) => got.includes(s)), got.slice(0, 200));
     await shot("mca-" + machine);
   }

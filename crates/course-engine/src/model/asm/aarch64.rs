@@ -162,6 +162,11 @@ fn memory(p: &str, at: usize) -> Result<Mem, Error> {
     };
     for &(o_at, piece) in &parts[1..] {
         let here = at + 1 + o_at;
+        // An address holds registers, an offset and a shift, never another
+        // address (and a nested one would recurse once per bracket).
+        if piece.trim_start().starts_with('[') {
+            return Err((here, format!("unexpected '{piece}' in an address")));
+        }
         match operand(piece, here)? {
             Operand::Imm(v) if m.disp.is_none() && m.index.is_none() => m.disp = Some(v),
             Operand::Reg(r, None) if m.index.is_none() && m.disp.is_none() => m.index = Some(r),
@@ -197,8 +202,10 @@ fn list(p: &str, at: usize) -> Result<Operand, Error> {
     let reg_at = |s: &str| -> Result<(char, u32, String), Error> {
         let s = s.trim().to_ascii_lowercase();
         let (name, suffix) = s.split_once('.').unwrap_or((&s, ""));
-        let class = name.chars().next().unwrap_or(' ');
-        let num: u32 = name[1..]
+        let mut chars = name.chars();
+        let class = chars.next().unwrap_or(' ');
+        let num: u32 = chars
+            .as_str()
             .parse()
             .map_err(|_| (at, format!("'{s}' is not a vector register")))?;
         if !matches!(class, 'v' | 'z' | 'p') || num > 31 {
@@ -295,8 +302,9 @@ fn reg_name(body: &str) -> Option<(String, String)> {
             None => (body, None),
         },
     };
-    let class = head.chars().next()?;
-    let num: u32 = head[1..].parse().ok()?;
+    let mut chars = head.chars();
+    let class = chars.next()?;
+    let num: u32 = chars.as_str().parse().ok()?;
     let pred_suffix = body.contains('/');
     match (class, suffix) {
         ('w', None) if num <= 30 => Some((format!("W{num}"), "w".into())),

@@ -4,7 +4,11 @@
 /// The value of `s` if it is a constant integer expression.
 pub fn eval(s: &str) -> Option<i64> {
     let toks = tokens(s)?;
-    let mut p = Parser { toks: &toks, at: 0 };
+    let mut p = Parser {
+        toks: &toks,
+        at: 0,
+        depth: 0,
+    };
     let v = p.binary(0)?;
     (p.at == toks.len()).then_some(v)
 }
@@ -99,7 +103,13 @@ fn tokens(s: &str) -> Option<Vec<Tok>> {
 struct Parser<'a> {
     toks: &'a [Tok],
     at: usize,
+    /// Prefix operators and parentheses open now (bounded: each is a call).
+    depth: u32,
 }
+
+/// The deepest nesting of parentheses and prefix operators read; deeper
+/// text is not a constant (the assembler's own limit is far lower in use).
+const MAX_DEPTH: u32 = 256;
 
 fn precedence(op: &str) -> u8 {
     match op {
@@ -114,6 +124,16 @@ fn precedence(op: &str) -> u8 {
 
 impl Parser<'_> {
     fn unary(&mut self) -> Option<i64> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let v = self.prefixed();
+        self.depth -= 1;
+        v
+    }
+
+    fn prefixed(&mut self) -> Option<i64> {
         match self.toks.get(self.at)? {
             Tok::Num(v) => {
                 self.at += 1;

@@ -61,15 +61,22 @@ pub fn scan_with<'t>(text: &'t str, dialect: Dialect, slash_markers: bool) -> Ve
     let mut start: Option<usize> = None;
     let mut i = 0usize;
     let mut in_quote = false;
-    let flush = |out: &mut Vec<Item<'t>>, s: Option<usize>, end: usize, line: u32, ls: usize| {
+    let mut cursor = Cursor::default();
+    let flush = |out: &mut Vec<Item<'t>>,
+                 cur: &mut Cursor,
+                 s: Option<usize>,
+                 end: usize,
+                 line: u32,
+                 ls: usize| {
         if let Some(s) = s {
-            push_statement(out, text, s, end, line, ls);
+            push_statement(out, cur, text, s, end, line, ls);
         }
     };
     while i < bytes.len() {
         let c = bytes[i];
         if in_quote {
-            if c == b'\\' {
+            // An escaped character, but never the end of the line.
+            if c == b'\\' && bytes.get(i + 1) != Some(&b'\n') {
                 i += 2;
                 continue;
             }
@@ -78,7 +85,7 @@ pub fn scan_with<'t>(text: &'t str, dialect: Dialect, slash_markers: bool) -> Ve
             }
             if c == b'\n' {
                 in_quote = false;
-                flush(&mut out, start.take(), i, line, line_start);
+                flush(&mut out, &mut cursor, start.take(), i, line, line_start);
                 line += 1;
                 line_start = i + 1;
             }
@@ -87,13 +94,13 @@ pub fn scan_with<'t>(text: &'t str, dialect: Dialect, slash_markers: bool) -> Ve
         }
         match c {
             b'\n' => {
-                flush(&mut out, start.take(), i, line, line_start);
+                flush(&mut out, &mut cursor, start.take(), i, line, line_start);
                 line += 1;
                 line_start = i + 1;
                 i += 1;
             }
             b';' => {
-                flush(&mut out, start.take(), i, line, line_start);
+                flush(&mut out, &mut cursor, start.take(), i, line, line_start);
                 i += 1;
             }
             b'"' => {
@@ -107,7 +114,7 @@ pub fn scan_with<'t>(text: &'t str, dialect: Dialect, slash_markers: bool) -> Ve
                 // A block comment ends the line's statement only if it spans lines.
                 for (k, &b) in bytes[i..end].iter().enumerate() {
                     if b == b'\n' {
-                        flush(&mut out, start.take(), i, line, line_start);
+                        flush(&mut out, &mut cursor, start.take(), i, line, line_start);
                         line += 1;
                         line_start = i + k + 1;
                     }
@@ -120,7 +127,7 @@ pub fn scan_with<'t>(text: &'t str, dialect: Dialect, slash_markers: bool) -> Ve
                 if slash_markers || bytes[i] != b'/' {
                     comment(&mut out, body, line, i);
                 }
-                flush(&mut out, start.take(), i, line, line_start);
+                flush(&mut out, &mut cursor, start.take(), i, line, line_start);
                 i = end;
             }
             b' ' | b'\t' | b'\r' | b'\x0c' => i += 1,
@@ -130,7 +137,7 @@ pub fn scan_with<'t>(text: &'t str, dialect: Dialect, slash_markers: bool) -> Ve
             }
         }
     }
-    flush(&mut out, start, bytes.len(), line, line_start);
+    flush(&mut out, &mut cursor, start, bytes.len(), line, line_start);
     out
 }
 
@@ -167,6 +174,7 @@ fn comment<'t>(out: &mut Vec<Item<'t>>, body: &'t str, line: u32, offset: usize)
 /// instruction (not a directive).
 fn push_statement<'t>(
     out: &mut Vec<Item<'t>>,
+    cur: &mut Cursor,
     text: &'t str,
     s: usize,
     end: usize,
@@ -177,7 +185,7 @@ fn push_statement<'t>(
     let mut at = s;
     while let Some((name, rest)) = strip_label(stmt) {
         let skipped = stmt.len() - rest.len();
-        let column = 1 + text[line_start..at].chars().count() as u32;
+        let column = cur.column(text, line_start, at);
         out.push(Item::Label(name, line, column));
         at += skipped;
         stmt = rest;
@@ -185,13 +193,38 @@ fn push_statement<'t>(
     if stmt.is_empty() || stmt.starts_with('.') {
         return;
     }
-    let column = 1 + text[line_start..at].chars().count() as u32;
+    let column = cur.column(text, line_start, at);
     out.push(Item::Statement(Statement {
         line,
         column,
         text: stmt,
         offset: at,
     }));
+}
+
+/// The column of the last place asked on a line, so that the columns of
+/// many statements and labels of one line cost one pass over it.
+#[derive(Default)]
+struct Cursor {
+    line_start: usize,
+    at: usize,
+    column: u32,
+}
+
+impl Cursor {
+    /// The column (from 1) of byte `at` of the line starting at `line_start`.
+    fn column(&mut self, text: &str, line_start: usize, at: usize) -> u32 {
+        if self.line_start != line_start || at < self.at || self.column == 0 {
+            *self = Cursor {
+                line_start,
+                at: line_start,
+                column: 1,
+            };
+        }
+        self.column += text[self.at..at].chars().count() as u32;
+        self.at = at;
+        self.column
+    }
 }
 
 /// The leading label of `stmt` (`name:`, `"quoted name":`, `1:`) and the

@@ -21,6 +21,8 @@ pub mod lines;
 pub mod operand;
 pub mod x86;
 
+use std::collections::HashMap;
+
 use crate::formats::diagnostic::{Diagnostic, Diagnostics};
 use lines::Item;
 use operand::{Operand, Part};
@@ -175,7 +177,12 @@ pub fn read_with(
                     });
                 }
                 Err((at, why)) => {
-                    let col = s.column + s.text[..at.min(s.text.len())].chars().count() as u32;
+                    // An offset inside a character counts the character.
+                    let at = (0..=at.min(s.text.len()))
+                        .rev()
+                        .find(|&k| s.text.is_char_boundary(k))
+                        .unwrap_or(0);
+                    let col = s.column + s.text[..at].chars().count() as u32;
                     diags.push(Diagnostic::new(origin, s.line, col, why));
                 }
             },
@@ -288,14 +295,20 @@ fn split_a64_token(t: &str, out: &mut String, classes: &mut Vec<String>) {
     while i < b.len() {
         if b[i] == b'#' {
             let rest = &t[i + 1..];
-            let end = rest.find([',', ']', '!']).unwrap_or(rest.len());
+            // Up to the next `#` too, so that no byte is scanned twice; a
+            // class is never followed by one.
+            let end = rest.find([',', ']', '!', '#']).unwrap_or(rest.len());
             let c = &rest[..end];
-            if is_imm_class(c) {
+            if !rest[end..].starts_with('#') && is_imm_class(c) {
                 classes.push(c.to_string());
                 out.push_str("#*");
-                i += 1 + end;
-                continue;
+            } else {
+                // Not a class: copied as it is, and never scanned again.
+                out.push('#');
+                out.push_str(c);
             }
+            i += 1 + end;
+            continue;
         }
         let ch = t[i..].chars().next().unwrap_or(' ');
         out.push(ch);
@@ -327,41 +340,36 @@ fn is_imm_class(c: &str) -> bool {
 struct Regions {
     /// Name, start offset (None: from the top), end offset (None: to the end).
     spans: Vec<(String, Option<usize>, Option<usize>)>,
-    /// Indices of the regions begun and not ended.
-    active: Vec<usize>,
+    /// The regions begun and not ended: name → index in `spans`.
+    active: HashMap<String, usize>,
 }
 
 impl Regions {
     fn begin(&mut self, name: &str, at: usize) -> Result<(), String> {
-        if self.active.is_empty() && self.spans.is_empty() {
-            self.spans.push((name.to_string(), Some(at), None));
-            self.active.push(0);
-            return Ok(());
-        }
-        if self.active.iter().any(|&k| self.spans[k].0 == name) {
+        if self.active.contains_key(name) {
             return Err(if name.is_empty() {
                 "found multiple overlapping anonymous regions".into()
             } else {
                 format!("overlapping regions cannot have the same name ('{name}')")
             });
         }
-        self.active.push(self.spans.len());
+        self.active.insert(name.to_string(), self.spans.len());
         self.spans.push((name.to_string(), Some(at), None));
         Ok(())
     }
 
     fn end(&mut self, name: &str, at: usize) -> Result<(), String> {
         if name.is_empty() && self.active.len() == 1 {
-            let k = self.active.remove(0);
-            self.spans[k].2 = Some(at);
+            for (_, k) in self.active.drain() {
+                self.spans[k].2 = Some(at);
+            }
             return Ok(());
         }
         if name.is_empty() && self.active.is_empty() && self.spans.is_empty() {
             self.spans.push((String::new(), None, Some(at)));
             return Ok(());
         }
-        if let Some(p) = self.active.iter().position(|&k| self.spans[k].0 == name) {
-            let k = self.active.remove(p);
+        if let Some(k) = self.active.remove(name) {
             self.spans[k].2 = Some(at);
             return Ok(());
         }

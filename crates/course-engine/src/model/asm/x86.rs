@@ -125,10 +125,13 @@ fn decoration(d: &str, at: usize) -> Result<Operand, Error> {
 /// One operand without decorations.
 fn operand(p: &str, at: usize) -> Result<Operand, Error> {
     if let Some(inner) = p.strip_prefix('*') {
-        return Ok(Operand::Indirect(Box::new(operand(
-            inner.trim_start(),
-            at + 1,
-        )?)));
+        let target = inner.trim_start();
+        let target_at = at + p.len() - target.len();
+        // One `*` only (a chain of them would recurse once each).
+        if target.starts_with('*') {
+            return Err((target_at, "unexpected '*'".into()));
+        }
+        return Ok(Operand::Indirect(Box::new(operand(target, target_at)?)));
     }
     if let Some(imm) = p.strip_prefix('$') {
         return Ok(Operand::Imm(value(imm)));

@@ -92,9 +92,25 @@ impl<'a> Builder<'a> {
 
     /// The region's processor: the model with the descriptors built.
     pub fn processor(self) -> Processor {
-        let mut p = self.model.processor.clone();
-        p.descs = self.descs;
-        p
+        // Everything of the model but its class descriptors (a thousand or
+        // more), which the region's own replace.
+        let m = &self.model.processor;
+        Processor {
+            name: m.name.clone(),
+            llvm: m.llvm,
+            issue_width: m.issue_width,
+            micro_op_buffer_size: m.micro_op_buffer_size,
+            load_latency: m.load_latency,
+            high_latency: m.high_latency,
+            processor_id: m.processor_id,
+            resources: m.resources.clone(),
+            reorder_buffer_size: m.reorder_buffer_size,
+            max_retire_per_cycle: m.max_retire_per_cycle,
+            load_queue: m.load_queue,
+            store_queue: m.store_queue,
+            register_files: m.register_files.clone(),
+            descs: self.descs,
+        }
     }
 
     /// Which registers are constant (`xzr`); none before LLVM 22.
