@@ -427,24 +427,24 @@ fn run_mode(dir: &Path, words: &[String], mode: Mode) -> Mode {
 /// The sandbox of a `--run`, its isolation tried for real once, before
 /// anyone is graded; and the program checked to be startable at all (a
 /// program no student could start is the grader's error, said once).
+/// `jobs` workers, one sandbox uid each.
 #[cfg(target_os = "linux")]
-pub fn prepare_sandbox(req: &RunRequest) -> Result<Sandbox, String> {
+pub fn prepare_sandbox(req: &RunRequest, jobs: usize) -> Result<Sandbox, String> {
     let helper = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
     let mut masks = req.masks.clone();
     masks.push(helper.clone());
-    let mut sb = Sandbox {
-        isolation: Isolation::Off,
-        limits: req.spec.limits.clone(),
-        binds: req.spec.binds.clone(),
+    let mut sb = Sandbox::new(
+        req.spec.limits.clone(),
+        req.spec.binds.clone(),
         masks,
-        uids: Default::default(),
         helper,
-    };
+    )?;
+    sb.open_parallel = req.spec.open_parallel;
     if req.spec.wanted != sandbox::Wanted::Off {
-        sb.uids = std::sync::Arc::new(sandbox::claim_uids(req.spec.uid_base, req.spec.jobs)?);
+        sb.uids = std::sync::Arc::new(sandbox::claim_uids(req.spec.uid_base, jobs)?);
     }
     sandbox::resolve(&sb, &req.spec.words)?;
-    sb.isolation = sandbox::choose(&sb, req.spec.wanted)?;
+    sandbox::choose(&mut sb, req.spec.wanted)?;
     Ok(sb)
 }
 
@@ -453,14 +453,14 @@ pub fn prepare_sandbox(req: &RunRequest) -> Result<Sandbox, String> {
 #[cfg(target_os = "linux")]
 pub fn check_sandbox() -> Result<crate::host::sandbox::SandboxCheck, String> {
     let helper = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
-    Ok(sandbox::check(&Sandbox {
-        isolation: Isolation::Off,
-        limits: sandbox::Limits::default(),
-        binds: Vec::new(),
-        masks: vec![helper.clone()],
-        uids: std::sync::Arc::new(sandbox::claim_uids(sandbox::DEFAULT_UID_BASE, 1)?),
+    let mut sb = Sandbox::new(
+        sandbox::Limits::default(),
+        Vec::new(),
+        vec![helper.clone()],
         helper,
-    }))
+    )?;
+    sb.uids = std::sync::Arc::new(sandbox::claim_uids(sandbox::DEFAULT_UID_BASE, 1)?);
+    Ok(sandbox::check(&sb))
 }
 
 /// Grades a student's scheduler (or each student's, for a class folder)
@@ -496,19 +496,25 @@ pub fn run_lab(
         files.push((text.clone(), true));
     }
     lab.inputs.extend(hidden.into_iter().map(|(li, _)| li));
-    let sb = prepare_sandbox(req)?;
     let mode = run_mode(dir, &req.spec.words, mode);
     let (list, mut notes) = students::find(dir, mode)?;
-    if sb.isolation == Isolation::Uid && list.len() > 1 && sandbox::open_to_others(dir) {
+    // No more workers (and uids) than students.
+    let jobs = req.spec.jobs.min(list.len()).max(1);
+    let sb = prepare_sandbox(req, jobs)?;
+    if sb.isolation == Isolation::Uid
+        && sb.landlock == 0
+        && list.len() > 1
+        && sandbox::open_to_others(dir)
+    {
         return Err(format!(
             "--run: with uid separation alone (no namespaces), each student's program could read the other students' folders in {}: chmod o-rwx it first",
             dir.display()
         ));
     }
     if sb.isolation != Isolation::Off {
-        notes.push(format!("sandbox: {}", sb.isolation.describe()));
+        notes.push(format!("sandbox: {}", sb.describe()));
     }
-    let students = in_parallel(&list, req.spec.jobs, |slot, st| match &st.dir {
+    let students = in_parallel(&list, jobs, |slot, st| match &st.dir {
         Err(why) => grade_student(&lab, &st.name, lab.inputs.iter().map(|_| Err(why.clone()))),
         Ok(d) => run_student(&lab, &files, &sb, &req.spec.words, slot, &st.name, d),
     });

@@ -132,6 +132,12 @@ pub struct RunOpts {
     /// --jobs runs as UID+k).
     #[arg(long, value_name = "UID", default_value_t = course::host::sandbox::DEFAULT_UID_BASE, requires = "run")]
     pub sandbox_uid: u32,
+    /// With --run and --jobs above 1 under uid separation on a kernel
+    /// without Landlock: grade anyway, knowing that programs running at
+    /// the same time can pass data through the folders every user may
+    /// write (--check-sandbox lists them).
+    #[arg(long, requires = "run")]
+    pub sandbox_open_parallel: bool,
 }
 
 /// The most students `--run` grades at once (each holds a uid, a
@@ -219,6 +225,7 @@ pub fn run_request(
             },
             binds: args.sandbox_bind.clone(),
             uid_base: args.sandbox_uid,
+            open_parallel: args.sandbox_open_parallel,
             jobs,
         },
         hidden: args.hidden,

@@ -278,6 +278,25 @@ pub fn sandbox_text(c: &crate::host::sandbox::SandboxCheck) -> String {
         );
     }
     let _ = writeln!(s, "uid separation: {}", ok(&c.uid));
+    let _ = writeln!(
+        s,
+        "  Landlock: {}",
+        if c.landlock == 0 {
+            "none (an older kernel, or a container that refuses it)".to_string()
+        } else {
+            format!("ABI {}", c.landlock)
+        }
+    );
+    let _ = writeln!(s, "promises, mode by mode (namespaces | uid separation):");
+    let mark = |r: &Option<String>| match r {
+        None => "yes".to_string(),
+        Some(why) => format!("NO ({why})"),
+    };
+    for g in &c.guarantees {
+        let _ = writeln!(s, "  - {}", g.what);
+        let _ = writeln!(s, "      namespaces: {}", mark(&g.namespaces));
+        let _ = writeln!(s, "      uid:        {}", mark(&g.uid));
+    }
     match &c.chosen {
         Some(d) => {
             let _ = writeln!(s, "--run will use: {d}");

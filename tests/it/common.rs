@@ -327,6 +327,14 @@ where
 /// A temporary folder, removed when dropped (also when a test panics).
 /// A visible note (a SKIP, say): written to the real standard error,
 /// past the test harness's capture, so a passing run shows it too.
+/// A check that cannot run here for want of a tool or a kernel feature:
+/// a failure under CI (which provides them), SKIP on standard error
+/// elsewhere.
+pub fn missing(msg: impl std::fmt::Display) {
+    assert!(std::env::var_os("CI").is_none(), "{msg} (CI provides it)");
+    note(format!("SKIP {msg}"));
+}
+
 pub fn note(msg: impl std::fmt::Display) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{msg}");

@@ -2,12 +2,14 @@
 //! students (`tests/data/schedulers/`): each attack gets its zero with its
 //! reason, and nothing it aimed at (another student's grade and files, the
 //! gradebook, the secret, the results file) changes or leaks, and no
-//! process it started is alive afterwards.
+//! process it started is alive afterwards, and nothing it made is left
+//! (files of its uid in the shared folders, System V IPC).
 //!
 //! Every test runs with namespaces (when the kernel allows them) and, as
-//! root, with uid separation alone (`--sandbox uid`): CI runs this module
-//! as root and again as an unprivileged user. What cannot run here says
-//! SKIP on standard error.
+//! root, with uid separation (`--sandbox uid`) with Landlock and without
+//! it (`tests/data/no-landlock.py`): CI runs this module as root and again
+//! as an unprivileged user. What cannot run here says SKIP on standard
+//! error (and fails under CI when CI should have provided it).
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -19,6 +21,8 @@ use crate::common::{self, Course, first_message, input};
 
 const SCHEDULERS: &str = "tests/data/schedulers";
 const SECRET: &str = "hostile-secret-7f3a9c21";
+/// What a classmate's folder holds (in `mark.txt`) for `peek` to find.
+const MARK: &str = "classmate-mark-5d81e0b4";
 /// Words that only the hostile programs' processes have in their command
 /// lines.
 /// The sandbox uids of these tests as root (`--sandbox-uid`): a range no
@@ -104,6 +108,8 @@ fn place(script: &str, dest: &Path, t: &Targets) {
             .replace("@SECRET_FILE@", &t.secret_file.to_string_lossy())
             .replace("@COURSE@", &t.course.to_string_lossy())
             .replace("@PORT@", &t.port.to_string())
+            .replace("@CHECKOUT@", &common::root().to_string_lossy())
+            .replace("@MARK@", MARK)
             .replace("course_hostile_daemon", &markers()[0])
             .replace("987654", &markers()[1]);
     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
@@ -121,48 +127,217 @@ fn private_course(dir: &Path) -> PathBuf {
     exe
 }
 
-/// The sandbox modes to try here: namespaces where they work, and uid
-/// separation as root. Each with the `course` to run.
-fn modes(dir: &Path) -> Vec<(&'static str, Vec<&'static str>, PathBuf)> {
+/// One way the tests run the grader: its sandbox flags, the `course` to
+/// run, and a wrapper around it (uid separation without Landlock).
+#[derive(Clone)]
+struct Mode {
+    name: &'static str,
+    flags: Vec<String>,
+    exe: PathBuf,
+    wrap: Option<Vec<String>>,
+    /// The `--jobs` of a class: 2, or 1 where runs at the same time could
+    /// reach each other (no Landlock), as the preflight demands.
+    jobs: &'static str,
+}
+
+impl Mode {
+    fn course<I, S>(&self, args: I) -> Course
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let c = Course::new(args).binary(&self.exe).args(&self.flags);
+        match &self.wrap {
+            Some(w) => c.wrapped(w),
+            None => c,
+        }
+    }
+}
+
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// The sandbox modes to try here: namespaces where they work; as root,
+/// uid separation with Landlock, and without it (a seccomp filter that
+/// refuses Landlock and unshare, as an old kernel or a strict container
+/// would, in a mount namespace where every copy of the reference the
+/// preflight finds on this machine is covered: the preflight's refusal
+/// of them is checked first). Each with the `course` to run.
+fn modes(dir: &Path) -> Vec<Mode> {
     let mut out = Vec::new();
     let check = Course::new(["grade", "--check-sandbox", "--format", "json"])
         .any_code()
         .run()
         .json();
     if check["namespaces"].is_null() {
-        out.push((
-            "namespaces",
-            vec!["--sandbox", "namespaces", "--sandbox-uid", TEST_UID_ARG],
-            PathBuf::from(env!("CARGO_BIN_EXE_course")),
-        ));
+        out.push(Mode {
+            name: "namespaces",
+            flags: strs(&["--sandbox", "namespaces", "--sandbox-uid", TEST_UID_ARG]),
+            exe: PathBuf::from(env!("CARGO_BIN_EXE_course")),
+            wrap: None,
+            jobs: "2",
+        });
     } else {
         common::note(format!("SKIP namespace sandbox: {}", check["namespaces"]));
     }
-    if is_root() {
-        out.push((
-            "uid",
-            vec!["--sandbox", "uid", "--sandbox-uid", TEST_UID_ARG],
-            private_course(dir),
-        ));
-    } else {
+    if !is_root() {
         common::note("SKIP uid separation: the tests do not run as root");
+        return out;
+    }
+    let exe = private_course(dir);
+    let uid = strs(&["--sandbox", "uid", "--sandbox-uid", TEST_UID_ARG]);
+    if check["landlock"].as_u64().unwrap_or(0) > 0 {
+        out.push(Mode {
+            name: "uid",
+            flags: uid.clone(),
+            exe: exe.clone(),
+            wrap: None,
+            jobs: "2",
+        });
+    } else {
+        common::missing("uid separation with Landlock: this kernel has no Landlock");
+    }
+    match without_landlock(dir, &exe) {
+        Ok(wrap) => out.push(Mode {
+            name: "uid-no-landlock",
+            flags: uid,
+            exe,
+            wrap: Some(wrap),
+            jobs: "1",
+        }),
+        Err(why) => common::missing(format!("uid separation without Landlock: {why}")),
     }
     out
+}
+
+/// The wrapper that runs `course` where Landlock and unshare are refused,
+/// with the machine's readable copies of the reference covered; first
+/// checks that, uncovered, they make the preflight refuse, naming them.
+fn without_landlock(dir: &Path, exe: &Path) -> Result<Vec<String>, String> {
+    let filter = common::root().join("tests/data/no-landlock.py");
+    let works = |c: &mut std::process::Command| c.output().is_ok_and(|o| o.status.success());
+    if !works(
+        std::process::Command::new("python3")
+            .arg(&filter)
+            .arg("true"),
+    ) {
+        return Err("python3 cannot install the seccomp filter here".into());
+    }
+    if !works(std::process::Command::new("unshare").args(["-m", "true"])) {
+        return Err("unshare(1) cannot make a mount namespace here".into());
+    }
+    let plain = vec!["python3".to_string(), filter.to_string_lossy().into_owned()];
+    let check = Course::new(["grade", "--check-sandbox", "--format", "json"])
+        .binary(exe)
+        .wrapped(&plain)
+        .any_code()
+        .run()
+        .json();
+    assert_eq!(check["landlock"], 0, "the filter left Landlock: {check}");
+    let exposed: Vec<String> = check["exposed"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(first) = exposed.first() {
+        let why = check["uid"].as_str().unwrap_or("");
+        assert!(
+            why.contains("could read or run the reference") && why.contains(first.as_str()),
+            "{why}"
+        );
+    }
+    let empty = dir.join("covered");
+    std::fs::write(&empty, "").unwrap();
+    std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // A path inside one covered before is gone: its mount fails, and the
+    // check below tells whether anything stayed uncovered.
+    let mut script = String::new();
+    for p in &exposed {
+        if Path::new(p).is_dir() {
+            script.push_str(&format!(
+                "mount -t tmpfs -o mode=0700,size=16k none '{p}' 2>/dev/null\n"
+            ));
+        } else {
+            script.push_str(&format!(
+                "mount --bind '{}' '{p}' 2>/dev/null\n",
+                empty.display()
+            ));
+        }
+    }
+    script.push_str(&format!("exec python3 '{}' \"$@\"\n", filter.display()));
+    let hide = dir.join("cover.sh");
+    std::fs::write(&hide, script).unwrap();
+    let wrap = strs(&["unshare", "-m", "--propagation", "private", "sh"])
+        .into_iter()
+        .chain([hide.to_string_lossy().into_owned()])
+        .collect::<Vec<_>>();
+    let check = Course::new(["grade", "--check-sandbox", "--format", "json"])
+        .binary(exe)
+        .wrapped(&wrap)
+        .any_code()
+        .run()
+        .json();
+    if !check["uid"].is_null() {
+        return Err(format!(
+            "uid separation is refused even with the reference covered: {}",
+            check["uid"]
+        ));
+    }
+    // Runs at the same time could meet in /tmp: --jobs 2 is refused
+    // unless asked for knowingly.
+    let class = dir.join("jobs-check");
+    for s in ["amy", "bob"] {
+        place(
+            "sequential",
+            &class.join(s).join("sched.sh"),
+            &Targets::unused(dir),
+        );
+    }
+    let o = Course::new([
+        "grade",
+        "--lab",
+        "ch23-sched",
+        "--run",
+        "sh sched.sh {input}",
+    ])
+    .binary(exe)
+    .wrapped(&wrap)
+    .args([
+        "--sandbox",
+        "uid",
+        "--sandbox-uid",
+        TEST_UID_ARG,
+        "--jobs",
+        "2",
+    ])
+    .arg_path(&class)
+    .code(2)
+    .stderr_has("--sandbox-open-parallel")
+    .stderr_has("/tmp")
+    .run();
+    assert!(o.stdout.is_empty(), "{}", o.stdout);
+    Ok(wrap)
 }
 
 /// The first sandbox mode that works here, for the tests that need one
 /// and not each: `dir` is closed to others, as uid separation requires.
 /// None (said) when there is none.
-fn some_mode(dir: &Path) -> Option<(Vec<&'static str>, PathBuf)> {
+fn some_mode(dir: &Path) -> Option<(Vec<String>, PathBuf)> {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
     // The default uids: these tests run beside the attack tests, whose
     // range must hold their own programs only.
-    let m = modes(dir).into_iter().next().map(|(_, f, exe)| {
-        let flags = f
-            .into_iter()
-            .take_while(|&w| w != "--sandbox-uid")
+    let m = modes(dir).into_iter().next().map(|m| {
+        let flags = m
+            .flags
+            .iter()
+            .take_while(|w| *w != "--sandbox-uid")
+            .cloned()
             .collect();
-        (flags, exe)
+        (flags, m.exe)
     });
     if m.is_none() {
         common::note("SKIP: no sandbox mode works here");
@@ -188,23 +363,109 @@ fn accepted(l: &TcpListener) -> usize {
     n
 }
 
-/// The hostile students of a class and the reason each one's zero must
-/// give (on the input `running`).
-const CLASS: &[(&str, &str)] = &[
-    ("tamper", "no cycle for b, c"),
+/// The hostile students of a class: folder, program (a script of
+/// `tests/data/schedulers/`), and the reasons one of which each one's zero
+/// must give (on the input `running`). The folders sort in the order they
+/// run, so that with `--jobs 2` neighbours run side by side.
+const CLASS: &[(&str, &str, &str)] = &[
+    ("alloc", "alloc", "failed: it exited with status 1"),
+    // Finding 3: the sender and the receiver run at the same time.
+    (
+        "chan-a-send",
+        "chan-send",
+        "failed: it exited with status 1",
+    ),
+    (
+        "chan-b-recv",
+        "chan-recv",
+        "failed: it exited with status 1",
+    ),
+    // Finding 1: any readable `course`, checkout or solutions/.
+    ("checkout", "checkout", "failed: it exited with status 1"),
+    // Finding 10: the command lines it reads come back without paths.
+    ("cmdline", "cmdline", "line 1"),
+    // Finding 11: a line per input line; counts are not shown.
+    ("count", "count", "zz"),
+    // Finding 4.
+    (
+        "fill",
+        "fill",
+        "failed: it exited with status|wrote more than",
+    ),
+    ("forkbomb", "forkbomb", "failed: it exited with status"),
+    // Finding 8.
+    (
+        "inodes",
+        "inodes",
+        "failed: it exited with status|wrote more than|gave no answer within 2 s",
+    ),
+    ("network", "network", "failed: it exited with status 1"),
+    // Finding 2: reads a classmate's folder while it runs (`peek-b`'s).
+    ("peek-a", "peek", "failed: it exited with status 1"),
+    ("reference", "reference", "failed: it exited with status 1"),
     // In namespaces its first line is pid 1's command line, `course
     // __sandbox-keeper`, and no more (checked below); with uid separation
     // alone, the grader's command line, which is no schedule line either.
-    ("secret", "found '__sandbox-keeper'|expected 'LABEL CYCLE'"),
+    (
+        "secret",
+        "secret",
+        "found '__sandbox-keeper'|expected 'LABEL CYCLE'|line 1",
+    ),
     // Its writes to /proc/*/fd/1 that land in its own output (all it
     // can reach) are quoted back as its first line, where /proc lets it.
-    ("sibling", "no cycle for b, c|found 'forged-row"),
-    ("reference", "failed: it exited with status 1"),
-    ("alloc", "failed: it exited with status 1"),
-    ("forkbomb", "failed: it exited with status"),
-    ("network", "failed: it exited with status 1"),
-    ("stubborn", "gave no answer within 2 s"),
+    ("sibling", "sibling", "no cycle for b, c|found 'forged-row"),
+    // Finding 5: makes the staging names it guesses.
+    ("squat", "squat", "failed: it exited with status 1"),
+    ("stubborn", "stubborn", "gave no answer within 2 s"),
+    ("tamper", "tamper", "no cycle for b, c"),
 ];
+
+/// The honest students beside them, each graded valid on every input:
+/// the victim of `tamper` and `sibling`, a slow one `peek-a` runs beside
+/// (its folder holds the mark), and one whose folder holds 40 MiB of data
+/// (finding 9: more than the run's disk limit, less than the copy limit).
+const HONEST: &[(&str, &str)] = &[
+    ("b-victim", "sequential"),
+    ("big", "big"),
+    ("peek-b", "slow"),
+];
+
+/// What the uids of the tests' runs own in the shared writable folders
+/// and in System V IPC.
+fn residue_of_test_uids() -> Vec<String> {
+    let mut out = Vec::new();
+    for d in ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"] {
+        let Ok(entries) = std::fs::read_dir(d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if let Ok(m) = std::fs::symlink_metadata(e.path())
+                && (TEST_UID..TEST_UID + 64).contains(&std::os::unix::fs::MetadataExt::uid(&m))
+            {
+                out.push(e.path().display().to_string());
+            }
+        }
+    }
+    for f in ["shm", "sem", "msg"] {
+        let Ok(text) = std::fs::read_to_string(format!("/proc/sysvipc/{f}")) else {
+            continue;
+        };
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
+        let col = head.iter().position(|c| *c == "uid");
+        for l in lines {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if let Some(u) = col
+                .and_then(|c| w.get(c))
+                .and_then(|u| u.parse::<u32>().ok())
+                && (TEST_UID..TEST_UID + 64).contains(&u)
+            {
+                out.push(format!("System V {f}: {l}"));
+            }
+        }
+    }
+    out
+}
 
 #[test]
 fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
@@ -214,8 +475,9 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
     // The grader's own files (the secret, the gradebook, the class) in a
     // folder others cannot enter, as uid separation requires.
     std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700)).unwrap();
-    for (mode, flags, exe) in modes(d) {
-        let run = d.join(mode);
+    for mode in modes(d) {
+        let name = mode.name;
+        let run = d.join(name);
         let class = run.join("class");
         let victim = class.join("b-victim");
         let (l, port) = listener();
@@ -223,102 +485,139 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
             results: run.join("results.json"),
             sibling: victim.clone(),
             secret_file: run.join("secret"),
-            course: exe.clone(),
+            course: mode.exe.clone(),
             port,
         };
         std::fs::create_dir_all(&run).unwrap();
         std::fs::write(&t.results, "{\"score\": 0}\n").unwrap();
         std::fs::write(&t.secret_file, SECRET).unwrap();
-        for (name, _) in CLASS {
-            place(name, &class.join(name).join("sched.sh"), &t);
-            place("sequential", &class.join(name).join("sequential.sh"), &t);
+        for (folder, script, _) in CLASS {
+            place(script, &class.join(folder).join("sched.sh"), &t);
+            place("sequential", &class.join(folder).join("sequential.sh"), &t);
         }
-        place("sequential", &victim.join("sched.sh"), &t);
+        for (folder, script) in HONEST {
+            let f = class.join(folder);
+            place(script, &f.join("sched.sh"), &t);
+            place("sequential", &f.join("sequential.sh"), &t);
+            std::fs::write(f.join("mark.txt"), MARK).unwrap();
+        }
+        std::fs::write(class.join("big/data.bin"), vec![7u8; 40 << 20]).unwrap();
         let victim_script = std::fs::read(victim.join("sched.sh")).unwrap();
         let start = Instant::now();
-        let o = Course::new([
-            "grade",
-            "--lab",
-            "ch23-sched",
-            "--run",
-            "sh sched.sh {input}",
-        ])
-        .binary(&exe)
-        .args(&flags)
-        .args([
-            "--hidden",
-            "1",
-            "--time-limit",
-            "2",
-            "--cpu-limit",
-            "30",
-            "--format",
-            "json",
-        ])
-        .args(["--secret-seed-file".as_ref(), t.secret_file.as_os_str()])
-        .env("COURSE_SECRET_SEED", SECRET)
-        .arg_path(&class)
-        .code(1)
-        .timeout(300)
-        .run();
+        let o = mode
+            .course([
+                "grade",
+                "--lab",
+                "ch23-sched",
+                "--run",
+                "sh sched.sh {input}",
+            ])
+            .args([
+                "--hidden",
+                "1",
+                "--time-limit",
+                "2",
+                "--cpu-limit",
+                "30",
+                "--jobs",
+                mode.jobs,
+                "--format",
+                "json",
+            ])
+            .args(["--secret-seed-file".as_ref(), t.secret_file.as_os_str()])
+            .env("COURSE_SECRET_SEED", SECRET)
+            .arg_path(&class)
+            // 1: some students have mistakes; 2 would be a grading error.
+            .code(1)
+            .timeout(600)
+            .run();
         eprintln!(
-            "{mode}: {} students in {:?}",
-            CLASS.len() + 1,
+            "{name}: {} students in {:?}",
+            CLASS.len() + HONEST.len(),
             start.elapsed()
         );
         let now = leftovers();
-        assert!(now.is_empty(), "{mode}: alive after the run: {now:?}");
+        assert!(now.is_empty(), "{name}: alive after the run: {now:?}");
         assert!(
             !o.stdout.contains(SECRET) && !o.stderr.contains(SECRET),
-            "{mode}: the secret leaked"
+            "{name}: the secret leaked"
         );
         // A row written into the grader's own standard output would stand on a
         // line of its own (and break the JSON); the program's own output, quoted
         // back in its feedback, is no forgery.
         assert!(
             !o.stdout.lines().any(|l| l.starts_with("forged-row")),
-            "{mode}: forged rows in the report"
+            "{name}: forged rows in the report"
         );
         let j = o.json();
-        for (name, why) in CLASS {
-            let s = common::student(&j, name);
-            assert_eq!(s["score"], 0.0, "{mode} {name}: {s}");
+        for (folder, _, why) in CLASS {
+            let s = common::student(&j, folder);
+            assert_eq!(s["score"], 0.0, "{name} {folder}: {s}");
             let m = first_message(input(s, "running"));
-            assert!(why.split('|').any(|w| m.contains(w)), "{mode} {name}: {m}");
+            assert!(
+                why.split('|').any(|w| m.contains(w)),
+                "{name} {folder}: {m}"
+            );
         }
-        if mode == "namespaces" {
+        if name == "namespaces" {
             let m = first_message(input(common::student(&j, "secret"), "running"));
             assert!(
                 m.starts_with("line 1: course: ") && m.ends_with("found '__sandbox-keeper'"),
                 "{m}"
             );
         }
-        let v = common::student(&j, "b-victim");
-        for i in v["inputs"].as_array().unwrap() {
-            assert_eq!(i["valid"], true, "{mode}: the victim lost {i}");
+        for (folder, _) in HONEST {
+            let v = common::student(&j, folder);
+            for i in v["inputs"].as_array().unwrap() {
+                assert_eq!(i["valid"], true, "{name}: {folder} lost {i}");
+            }
+        }
+        // Finding 10: what `cmdline` quotes names none of the grader's paths.
+        let quoted = common::student(&j, "cmdline").to_string();
+        for p in [&mode.exe, &class, &t.secret_file] {
+            let p = p.to_string_lossy();
+            assert!(!quoted.contains(p.as_ref()), "{name}: {p} in {quoted}");
+        }
+        assert!(
+            !quoted.contains("course-grade-"),
+            "{name}: the staging folder in {quoted}"
+        );
+        // Finding 11: hidden inputs name kinds, never how many.
+        let hidden = common::student(&j, "count")["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["hidden"] == true)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>();
+        assert!(!hidden.is_empty(), "{name}: no hidden input");
+        for h in &hidden {
+            assert!(!h.contains('×'), "{name}: a count in {h}");
         }
         // What the detached daemon would have done by now, it did not.
         std::thread::sleep(Duration::from_millis(1500));
         assert_eq!(
             std::fs::read_to_string(&t.results).unwrap(),
             "{\"score\": 0}\n",
-            "{mode}"
+            "{name}"
         );
         assert_eq!(
             std::fs::read(victim.join("sched.sh")).unwrap(),
             victim_script,
-            "{mode}"
+            "{name}"
         );
-        assert!(leftovers().is_empty(), "{mode}: {:?}", leftovers());
+        assert!(leftovers().is_empty(), "{name}: {:?}", leftovers());
         assert_eq!(
             accepted(&l),
             0,
-            "{mode}: a program reached the grader's loopback"
+            "{name}: a program reached the grader's loopback"
         );
-        if mode == "uid" {
+        if is_root() {
             for uid in TEST_UID..TEST_UID + 64 {
-                assert!(no_process_of(uid), "{mode}: uid {uid} has processes");
+                assert!(no_process_of(uid), "{name}: uid {uid} has processes");
             }
+            let left = residue_of_test_uids();
+            assert!(left.is_empty(), "{name}: left behind: {left:?}");
         }
     }
 }
@@ -369,33 +668,26 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
     let tmp = common::tempdir();
     let d = tmp.path();
     std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut modes = Vec::new();
-    if Course::new(["grade", "--check-sandbox", "--format", "json"])
-        .any_code()
-        .run()
-        .json()["namespaces"]
-        .is_null()
-    {
-        modes.push(("namespaces", "namespaces"));
-    } else {
-        common::note("SKIP the autograder with namespaces: the kernel refuses them here");
-    }
-    if is_root() {
-        modes.push(("uid", "uid"));
-    } else {
-        common::note("SKIP the autograder with uid separation: not root");
-    }
     let attacks = [
         "tamper",
         "secret",
         "reference",
+        "checkout",
         "alloc",
         "forkbomb",
         "network",
+        "fill",
+        "cmdline",
+        "squat",
+        "count",
     ];
-    for (mode, flag) in modes {
+    let private = d.join("private");
+    std::fs::create_dir_all(&private).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    for mode in modes(&private) {
+        let name = mode.name;
         for attack in attacks {
-            let root = d.join(format!("{mode}-{attack}"));
+            let root = d.join(format!("{name}-{attack}"));
             let (exe, secret) = gradescope_root(&root);
             let (l, port) = listener();
             let t = Targets {
@@ -408,8 +700,12 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
             let sub = root.join("submission");
             place(attack, &sub.join("sched.sh"), &t);
             place("sequential", &sub.join("sequential.sh"), &t);
-            let o = Course::new(["autograder", "run", "--lab", "ch23-sched"])
-                .binary(&exe)
+            let bundle = Mode {
+                exe: exe.clone(),
+                ..mode.clone()
+            };
+            let o = bundle
+                .course(["autograder", "run", "--lab", "ch23-sched"])
                 .args([
                     "--run",
                     "sh sched.sh {input}",
@@ -418,31 +714,89 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
                     "--time-limit",
                     "3",
                 ])
-                .args(["--sandbox", flag, "--sandbox-uid", TEST_UID_ARG])
                 .args(["--secret-seed-file".as_ref(), secret.as_os_str()])
                 .args(["--root".as_ref(), root.as_os_str()])
                 .timeout(120)
                 .run();
-            assert!(leftovers().is_empty(), "{mode} {attack}: {:?}", leftovers());
+            assert!(leftovers().is_empty(), "{name} {attack}: {:?}", leftovers());
             std::thread::sleep(Duration::from_millis(1300));
             let text = std::fs::read_to_string(&t.results).unwrap();
             assert!(
                 !text.contains(SECRET) && !o.stdout.contains(SECRET),
-                "{mode} {attack}: the secret leaked"
+                "{name} {attack}: the secret leaked"
             );
-            let r: serde_json::Value = serde_json::from_str(&text).unwrap();
-            assert_eq!(r["score"], 0.0, "{mode} {attack}: {r}");
-            let tests = r["tests"].as_array().unwrap();
-            assert_eq!(tests.len(), 9, "{mode} {attack}: {r}");
-            for t in tests {
-                assert_eq!(t["score"], 0.0, "{mode} {attack}: {t}");
+            for p in [&exe, &secret] {
+                let p = p.to_string_lossy();
+                assert!(!text.contains(p.as_ref()), "{name} {attack}: {p} in {text}");
             }
-            assert!(leftovers().is_empty(), "{mode} {attack}: {:?}", leftovers());
-            assert_eq!(accepted(&l), 0, "{mode} {attack}");
-            if mode == "uid" {
-                assert!(no_process_of(TEST_UID), "{mode} {attack}");
+            let r: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(r["score"], 0.0, "{name} {attack}: {r}");
+            let tests = r["tests"].as_array().unwrap();
+            assert_eq!(tests.len(), 9, "{name} {attack}: {r}\n{}", o.stderr);
+            for t in tests {
+                assert_eq!(t["score"], 0.0, "{name} {attack}: {t}");
+            }
+            assert!(leftovers().is_empty(), "{name} {attack}: {:?}", leftovers());
+            assert_eq!(accepted(&l), 0, "{name} {attack}");
+            if is_root() {
+                assert!(no_process_of(TEST_UID), "{name} {attack}");
+                let left = residue_of_test_uids();
+                assert!(left.is_empty(), "{name} {attack}: left behind: {left:?}");
             }
         }
+    }
+}
+
+/// Finding 7: a program that spins 16 processes takes one run's share of
+/// the CPU, not its neighbour's: an honest program that needs 1 s of CPU,
+/// graded beside it with `--jobs 2`, answers within its 3 s every time.
+#[test]
+fn an_honest_neighbour_of_a_spinning_program_is_graded_valid() {
+    let _one = serial();
+    let tmp = common::tempdir();
+    let d = tmp.path();
+    std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let t = Targets::unused(d);
+    for mode in modes(d) {
+        let class = d.join(mode.name).join("class");
+        for (folder, script) in [("a-spin", "spin"), ("b-honest", "cpu-honest")] {
+            place(script, &class.join(folder).join("sched.sh"), &t);
+            place("sequential", &class.join(folder).join("sequential.sh"), &t);
+        }
+        let j = mode
+            .course([
+                "grade",
+                "--lab",
+                "ch23-sched",
+                "--run",
+                "sh sched.sh {input}",
+            ])
+            .args(["--time-limit", "3", "--jobs", "2", "--format", "json"])
+            .args(if mode.jobs == "1" {
+                &["--sandbox-open-parallel"][..]
+            } else {
+                &[]
+            })
+            .arg_path(&class)
+            .code(1)
+            .timeout(300)
+            .run()
+            .json();
+        let honest = common::student(&j, "b-honest");
+        for i in honest["inputs"].as_array().unwrap() {
+            assert_eq!(
+                i["valid"], true,
+                "{}: the honest neighbour lost {i}",
+                mode.name
+            );
+        }
+        let m = first_message(input(common::student(&j, "a-spin"), "running"));
+        assert!(
+            m.contains("failed: it exited with status 1"),
+            "{}: {m}",
+            mode.name
+        );
+        assert!(leftovers().is_empty());
     }
 }
 
@@ -675,4 +1029,41 @@ fn limits_are_checked_and_zero_output_is_refused() {
         help.contains("[default: 512]") && help.contains("[default: 64]"),
         "{help}"
     );
+}
+
+#[test]
+fn the_sandbox_check_reports_each_promise_mode_by_mode() {
+    let j = Course::new(["grade", "--check-sandbox", "--format", "json"])
+        .any_code()
+        .run()
+        .json();
+    let rows = j["guarantees"].as_array().unwrap();
+    assert!(rows.len() >= 9, "{j}");
+    for r in rows {
+        assert!(r["what"].as_str().is_some_and(|w| !w.is_empty()), "{r}");
+        for mode in ["namespaces", "uid"] {
+            // null: it holds; else why not.
+            assert!(r[mode].is_null() || r[mode].is_string(), "{r}");
+        }
+    }
+    assert!(j["landlock"].is_u64(), "{j}");
+    if j["namespaces"].is_null() {
+        let open: Vec<_> = rows
+            .iter()
+            .filter(|r| {
+                !r["namespaces"].is_null() && !r["what"].as_str().unwrap_or("").contains("CPU")
+            })
+            .collect();
+        assert!(open.is_empty(), "namespaces keep every promise: {open:?}");
+    }
+    if !j["uid"].is_null() {
+        // A mode that does not work keeps no promise.
+        assert!(rows.iter().all(|r| !r["uid"].is_null()), "{j}");
+    }
+    let text = Course::new(["grade", "--check-sandbox"])
+        .any_code()
+        .run()
+        .stdout;
+    assert!(text.contains("promises, mode by mode"), "{text}");
+    assert!(text.contains("Landlock: "), "{text}");
 }

@@ -32,6 +32,9 @@ pub struct RunSpec {
     pub uid_base: u32,
     /// How many students are graded at once.
     pub jobs: usize,
+    /// `--sandbox-open-parallel`: `jobs` above 1 under uid separation
+    /// without Landlock, accepted knowingly.
+    pub open_parallel: bool,
 }
 
 /// Splits a command into words by the rule of the module documentation.

@@ -1,7 +1,11 @@
 //! The seccomp filter a student's program runs under: a deny list of the
 //! system calls a scheduler never needs and that reach past its own run
 //! (tracing another process, mounting, new namespaces, kernel keys, BPF,
-//! io_uring, loading modules, network sockets). A denied call fails with `EPERM`, so a
+//! io_uring, loading modules, network sockets, System V and POSIX message
+//! IPC, which outlive a process and are shared by every run of a uid).
+//! Under uid separation alone, where no network namespace keeps abstract
+//! sockets apart, `socket(AF_UNIX)` is denied too (`socketpair` stays).
+//! A denied call fails with `EPERM`, so a
 //! program that probes for them gets an ordinary error, not a crash;
 //! `clone3` fails with `ENOSYS` so that the C library falls back to
 //! `clone`, whose namespace flags the filter can see.
@@ -56,6 +60,24 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_move_mount,
     libc::SYS_open_tree,
     libc::SYS_pidfd_getfd,
+    libc::SYS_shmget,
+    libc::SYS_shmat,
+    libc::SYS_shmctl,
+    libc::SYS_shmdt,
+    libc::SYS_semget,
+    libc::SYS_semop,
+    libc::SYS_semtimedop,
+    libc::SYS_semctl,
+    libc::SYS_msgget,
+    libc::SYS_msgsnd,
+    libc::SYS_msgrcv,
+    libc::SYS_msgctl,
+    libc::SYS_mq_open,
+    libc::SYS_mq_unlink,
+    libc::SYS_mq_timedsend,
+    libc::SYS_mq_timedreceive,
+    libc::SYS_mq_notify,
+    libc::SYS_mq_getsetattr,
 ];
 
 /// The namespace flags of `clone`, each denied on its own.
@@ -81,8 +103,10 @@ fn arch() -> Result<TargetArch, String> {
 }
 
 /// The filters, in the order they are installed (the kernel runs every
-/// one on each call, and the strictest answer wins).
-pub fn build() -> Result<Vec<BpfProgram>, String> {
+/// one on each call, and the strictest answer wins); `shared_net`: the
+/// program shares the grader's network namespace (uid separation), so
+/// unix sockets are refused as well.
+pub fn build(shared_net: bool) -> Result<Vec<BpfProgram>, String> {
     let arch = arch()?;
     let err = |e: seccompiler::BackendError| format!("seccomp filter: {e}");
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED.iter().map(|&n| (n, vec![])).collect();
@@ -103,7 +127,11 @@ pub fn build() -> Result<Vec<BpfProgram>, String> {
     // reaches another host, nor a service of the grader's machine, even
     // where no network namespace could be made.
     let mut socket_rules = Vec::new();
-    for family in [libc::AF_INET, libc::AF_INET6, libc::AF_PACKET] {
+    let mut families = vec![libc::AF_INET, libc::AF_INET6, libc::AF_PACKET];
+    if shared_net {
+        families.push(libc::AF_UNIX);
+    }
+    for family in families {
         let is = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family as u64)
             .map_err(err)?;
         socket_rules.push(SeccompRule::new(vec![is]).map_err(err)?);

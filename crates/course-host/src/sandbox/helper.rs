@@ -182,7 +182,7 @@ impl Prepared {
                 .iter()
                 .map(|(k, v)| c(&format!("{k}={v}")))
                 .collect::<Result<_, _>>()?,
-            filters: super::filter::build()?,
+            filters: super::filter::build(false)?,
         })
     }
 }
@@ -344,7 +344,12 @@ fn setup(cfg: &HelperConfig, p: &Prepared) -> Result<(), Failed> {
     // The home holds the copy of the student's folder (at most
     // MAX_COPY_ENTRIES entries) and what the program makes.
     let home_inodes = super::MAX_COPY_ENTRIES + TMP_INODES;
-    tmpfs(&home, &format!("{size},nr_inodes={home_inodes},mode=0755")).map_err(at("/home"))?;
+    let home_size = format!("size={}k", cfg.home_size.div_ceil(1024).max(16));
+    tmpfs(
+        &home,
+        &format!("{home_size},nr_inodes={home_inodes},mode=0755"),
+    )
+    .map_err(at("/home"))?;
     copy_tree(&cfg.staging.join("home"), &home).map_err(at("copy of the folder"))?;
     let input = root.join("input");
     fs::create_dir(&input).map_err(at("/input"))?;

@@ -14,11 +14,15 @@
 //! - [`Isolation::Uid`]: where the kernel refuses new namespaces (Docker's
 //!   default seccomp profile, Gradescope), a grader running as root runs
 //!   the program as the unprivileged uid instead, with the same limits,
-//!   `no_new_privs` and seccomp filter, in a private copy of its folder;
-//!   after the run every process of that uid is killed and the kill is
-//!   checked in `/proc`. What it can read is what that uid may read: the
-//!   grader's own files must not be readable by others (the autograder
-//!   bundle sees to that for its files).
+//!   `no_new_privs` and seccomp filter, in private folders of that uid
+//!   (0700, under a 0711 folder with a random name), confined by Landlock
+//!   where the kernel has it ([`confine`]: it reads the system, its input
+//!   and its own folders, writes only its own); its folders are measured
+//!   while it runs. After the run every process of that uid is killed and
+//!   everything it owns in the folders every user may write, and its
+//!   System V objects, are removed, each checked. Before anyone is graded,
+//!   the preflight refuses a machine where the program could read a copy
+//!   of the reference, and `--jobs` above 1 without Landlock unless asked.
 //! - [`Isolation::Off`] (`--unsandboxed`): the program runs as the grader,
 //!   with the limits and in a process group that is killed afterwards.
 //!   Reports say so in their header.
@@ -26,8 +30,10 @@
 //! Limits ([`Limits`]), each a flag of `course grade`: wall time (the
 //! grader's clock), CPU time, address space, processes, the size of a file
 //! written, open files, the bytes read from standard output, and the size
-//! of the private `/tmp` and home (namespaces only).
+//! of the private `/tmp` and home. Every run is a session of its own, so
+//! the scheduler's autogroups share the CPU between runs, not processes.
 
+pub mod confine;
 pub mod filter;
 mod helper;
 
@@ -59,6 +65,10 @@ const PATH_DIRS: &[&str] = &["/usr/local/bin", "/usr/bin", "/bin"];
 /// The most bytes and entries of a student's folder copied for a run.
 const MAX_COPY_BYTES: u64 = 64 << 20;
 const MAX_COPY_ENTRIES: usize = 10_000;
+/// The most files and folders a run may make in its own folders under uid
+/// separation, beyond the copy of the student's folder (as the keeper's
+/// `/tmp` in namespaces).
+const TMP_ENTRIES: usize = 4096;
 /// How many times a start that fails with `ETXTBSY` is tried (10 ms apart).
 const ETXTBSY_TRIES: u32 = 50;
 
@@ -188,6 +198,7 @@ pub(crate) struct HelperConfig {
     binds: Vec<PathBuf>,
     masks: Vec<PathBuf>,
     disk_limit: u64,
+    home_size: u64,
     limits: Rlimits,
 }
 
@@ -207,6 +218,56 @@ pub struct Sandbox {
     pub uids: Arc<UidClaim>,
     /// The `course` program that becomes the keeper.
     pub helper: PathBuf,
+    /// Where the runs' private folders are made.
+    pub staging: Arc<StagingRoot>,
+    /// The kernel's Landlock ABI (0: none), which uid separation uses.
+    pub landlock: u32,
+    /// The folders a sandbox uid may write to, cleaned after every run
+    /// under uid separation (found by [`confine::survey`]).
+    pub shared: Arc<Vec<PathBuf>>,
+    /// `--jobs` above 1 under uid separation without Landlock, where
+    /// concurrent runs can reach each other: allowed only when asked.
+    pub open_parallel: bool,
+}
+
+impl Sandbox {
+    /// A sandbox with no isolation chosen yet, no uid claimed, and the
+    /// Landlock ABI of this kernel.
+    pub fn new(
+        limits: Limits,
+        binds: Vec<PathBuf>,
+        masks: Vec<PathBuf>,
+        helper: PathBuf,
+    ) -> Result<Sandbox, String> {
+        Ok(Sandbox {
+            isolation: Isolation::Off,
+            limits,
+            binds,
+            masks,
+            uids: Default::default(),
+            helper,
+            staging: Arc::new(StagingRoot::new()?),
+            landlock: confine::landlock_abi(),
+            shared: Default::default(),
+            open_parallel: false,
+        })
+    }
+
+    /// How reports name its isolation, Landlock included.
+    pub fn describe(&self) -> String {
+        describe(self.isolation, self.landlock)
+    }
+}
+
+/// How reports name `isolation` on a kernel with Landlock ABI `landlock`.
+fn describe(isolation: Isolation, landlock: u32) -> String {
+    match (isolation, landlock) {
+        (Isolation::Uid, 0) => format!("{} (no Landlock here)", isolation.describe()),
+        (Isolation::Uid, abi) => format!(
+            "a separate unprivileged uid, Landlock (ABI {abi}: its own folders, the system's, its input), no_new_privs, seccomp (no namespaces: the kernel refused them)"
+        ),
+        _ => isolation.describe().to_string(),
+    }
 }
 
 /// One run: a program, a student's folder, an input.
@@ -244,14 +305,19 @@ impl UidClaim {
     pub fn uid(&self, slot: usize) -> Option<u32> {
         self.uids.get(slot).copied()
     }
+
+    /// Every uid held, slot by slot.
+    pub fn all(&self) -> &[u32] {
+        &self.uids
+    }
 }
 
 /// How far past `--sandbox-uid` free uids are looked for.
 const UID_SPAN: u32 = 4096;
 
 /// Claims `n` uids from `base` up for a root grader: mapped in its user
-/// namespace, owning no process now, and not held by another grading
-/// run (an exclusive `flock` on a file in a folder only root may write).
+/// namespace, no account's, owning no process now, and not held by
+/// another grading run (an exclusive `flock` on a file in a folder only root may write).
 /// Empty when the grader is not root or no uid of the span is mapped (a
 /// container's root with only itself mapped): programs then run as the
 /// grader outside their namespaces.
@@ -266,7 +332,11 @@ pub fn claim_uids(base: u32, n: usize) -> Result<UidClaim, String> {
         return Ok(claim);
     }
     let dir = lock_folder()?;
-    let owners: std::collections::HashSet<u32> = all_processes().iter().map(|p| p.uid).collect();
+    let mut owners: std::collections::HashSet<u32> =
+        all_processes().iter().map(|p| p.uid).collect();
+    // A uid with an account is someone's: its files are never the
+    // leftovers of a run, and the clean-up would remove them.
+    owners.extend(accounts());
     let mut busy = 0;
     for u in mapped {
         if claim.uids.len() == n {
@@ -290,12 +360,21 @@ pub fn claim_uids(base: u32, n: usize) -> Result<UidClaim, String> {
     }
     if claim.uids.len() < n {
         return Err(format!(
-            "--run: {n} sandbox uids are needed from {base} on, and only {} of uids {base}–{} are free ({busy} are another grading run's or own processes): lower --jobs or choose another --sandbox-uid",
+            "--run: {n} sandbox uids are needed from {base} on, and only {} of uids {base}–{} are free ({busy} are another grading run's, own processes or are accounts): lower --jobs or choose another --sandbox-uid",
             claim.uids.len(),
             end - 1
         ));
     }
     Ok(claim)
+}
+
+/// The uids of `/etc/passwd`'s accounts.
+fn accounts() -> Vec<u32> {
+    std::fs::read_to_string("/etc/passwd")
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split(':').nth(2)?.parse().ok())
+        .collect()
 }
 
 /// The folder of the uid lock files: `/run/course-sandbox`, made by root
@@ -391,7 +470,7 @@ pub fn resolve(sb: &Sandbox, words: &[String]) -> Result<String, String> {
 }
 
 /// The environment a program gets.
-fn environment(sb: &Sandbox, home: &str) -> Vec<(String, String)> {
+fn environment(sb: &Sandbox, home: &str, tmp: &str) -> Vec<(String, String)> {
     let path: Vec<String> = path_dirs(sb)
         .iter()
         .map(|d| d.display().to_string())
@@ -400,43 +479,58 @@ fn environment(sb: &Sandbox, home: &str) -> Vec<(String, String)> {
     vec![
         ("PATH".into(), path.join(":")),
         ("HOME".into(), home.into()),
-        (
-            "TMPDIR".into(),
-            if sb.isolation == Isolation::Namespaces {
-                "/tmp".into()
-            } else {
-                home.into()
-            },
-        ),
+        ("TMPDIR".into(), tmp.into()),
         ("USER".into(), "student".into()),
         ("LANG".into(), lang),
     ]
 }
 
+/// The grader's folder of one grading run's private folders: a fresh
+/// name in the temporary folder (made with an exclusive `mkdir`, so a
+/// name taken by anyone else is skipped, never waited on), mode 0711:
+/// nobody else may list it, and a program run as a sandbox uid may only
+/// pass through it to its own folder, whose random name it is told.
+#[derive(Debug)]
+pub struct StagingRoot {
+    dir: tempfile::TempDir,
+}
+
+impl StagingRoot {
+    /// Makes it.
+    pub fn new() -> Result<StagingRoot, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("course-grade-")
+            .rand_bytes(16)
+            .permissions(std::fs::Permissions::from_mode(0o711))
+            .tempdir()
+            .map_err(|e| format!("no folder for the runs could be made: {e}"))?;
+        Ok(StagingRoot { dir })
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
 /// A private folder for one run, removed when dropped: `home/` (the copy
-/// of the student's folder), `in/` (the input), `root/` (the namespace
-/// sandbox's root is mounted there).
+/// of the student's folder), `in/` (the input), `tmp/` (its temporary
+/// folder under uid separation), `root/` (the namespace sandbox's root is
+/// mounted there). Its name is random (128 bits) and made with an
+/// exclusive `mkdir` inside the [`StagingRoot`], mode 0700.
 struct Staging {
     dir: PathBuf,
 }
 
 impl Staging {
-    fn new(slot: usize) -> Result<Staging, String> {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let base = std::env::temp_dir();
-        for _ in 0..1000 {
-            let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let dir = base.join(format!("course-run-{}-{slot}-{n}", std::process::id()));
-            match std::fs::create_dir(&dir) {
-                Ok(()) => {
-                    let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-                    return Ok(Staging { dir });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(format!("{}: {e}", dir.display())),
-            }
-        }
-        Err("no temporary folder could be made".into())
+    fn new(root: &StagingRoot) -> Result<Staging, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("run-")
+            .rand_bytes(16)
+            .permissions(std::fs::Permissions::from_mode(0o700))
+            .tempdir_in(root.path())
+            .map_err(|e| format!("no folder for the run could be made: {e}"))?;
+        Ok(Staging { dir: dir.keep() })
     }
 }
 
@@ -516,6 +610,8 @@ enum End {
     Exited(Option<i32>, Option<i32>),
     TimedOut,
     TooMuch,
+    /// Its folders grew past the disk limit (uid separation).
+    TooBig,
 }
 
 /// Runs a student's program on one input under `sb`, and returns what it
@@ -539,39 +635,11 @@ pub fn run(sb: &Sandbox, job: &Job) -> Result<String, Unread> {
             Err(e) => return Err(Unread::Grader(format!("could not look for {program}: {e}"))),
         }
     }
-    let staging = Staging::new(job.slot).map_err(Unread::Grader)?;
-    let home = staging.dir.join("home");
-    let input_dir = staging.dir.join("in");
-    for d in [&home, &input_dir, &staging.dir.join("root")] {
-        std::fs::create_dir(d).map_err(|e| Unread::Grader(format!("{}: {e}", d.display())))?;
-    }
-    copy_folder(job.folder, &home, &mut (0, 0))?;
-    let input_name = format!("{}.txt", job.stem);
-    let input_file = input_dir.join(&input_name);
-    std::fs::write(&input_file, job.text)
-        .map_err(|e| Unread::Grader(format!("{}: {e}", input_file.display())))?;
-    let (uid, gid) = outer_ids(sb, job.slot);
-    if sb.uids.uid(job.slot).is_some() && sb.isolation != Isolation::Off {
-        let grader = |e: std::io::Error| Unread::Grader(format!("preparing the run: {e}"));
-        match sb.isolation {
-            Isolation::Namespaces => chown_tree(&staging.dir, uid, gid).map_err(grader)?,
-            _ => {
-                chown_tree(&home, uid, gid).map_err(grader)?;
-                for (p, mode) in [
-                    (&staging.dir, 0o711),
-                    (&input_dir, 0o755),
-                    (&input_file, 0o644),
-                ] {
-                    std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode))
-                        .map_err(grader)?;
-                }
-            }
-        }
-    }
+    let st = stage(sb, job)?;
     let uses_input = job.words.iter().any(|w| w.contains(INPUT));
     let seen_input = match sb.isolation {
-        Isolation::Namespaces => format!("/input/{input_name}"),
-        _ => input_file.to_string_lossy().into_owned(),
+        Isolation::Namespaces => format!("/input/{}", st.input_name),
+        _ => st.input_file.to_string_lossy().into_owned(),
     };
     let argv: Vec<String> = std::iter::once(program.clone())
         .chain(job.words[1..].iter().map(|w| w.replace(INPUT, &seen_input)))
@@ -581,34 +649,20 @@ pub fn run(sb: &Sandbox, job: &Job) -> Result<String, Unread> {
             let cfg = HelperConfig {
                 program: program.clone(),
                 argv,
-                env: environment(sb, "/home/student"),
-                staging: staging.dir.clone(),
-                input_name: Some(input_name.clone()),
+                env: environment(sb, "/home/student", "/tmp"),
+                staging: st.staging.dir.clone(),
+                input_name: Some(st.input_name.clone()),
                 stdin_input: !uses_input,
                 binds: sb.binds.clone(),
                 masks: sb.masks.clone(),
                 disk_limit: sb.limits.disk,
+                // Room for the copy (its bytes and a block a file) on top.
+                home_size: sb.limits.disk + st.copied.0 + 4096 * st.copied.1 as u64,
                 limits: (&sb.limits).into(),
             };
-            run_keeper(sb, &cfg, (uid, gid), &shown)
+            run_keeper(sb, &cfg, st.ids, &shown)
         }
-        Isolation::Uid | Isolation::Off => {
-            let exe = if Path::new(&program).is_absolute() {
-                PathBuf::from(&program)
-            } else {
-                home.join(&program)
-            };
-            let home_s = home.to_string_lossy().into_owned();
-            let direct = Direct {
-                exe,
-                argv,
-                env: environment(sb, &home_s),
-                cwd: home.clone(),
-                stdin: (!uses_input).then(|| input_file.clone()),
-                ids: (sb.isolation == Isolation::Uid).then_some((uid, gid)),
-            };
-            run_direct(sb, &direct, &shown)
-        }
+        Isolation::Uid | Isolation::Off => run_outside(sb, &st, &program, argv, uses_input, &shown),
     }?;
     let text = String::from_utf8(out).map_err(|e| {
         Unread::Student(format!(
@@ -619,10 +673,159 @@ pub fn run(sb: &Sandbox, job: &Job) -> Result<String, Unread> {
     if text.trim().is_empty() {
         return Err(Unread::Student(format!("{shown} printed nothing")));
     }
-    Ok(without_paths(
-        text,
-        &[(&seen_input, &input_name), (&home.to_string_lossy(), ".")],
-    ))
+    Ok(redact(sb, job, &st, &seen_input, text))
+}
+
+/// One run's private folder, filled: the copy of the student's folder,
+/// the input, and (as root) everything owned as the run's mode needs.
+struct Staged {
+    staging: Staging,
+    home: PathBuf,
+    tmp: PathBuf,
+    input_name: String,
+    input_file: PathBuf,
+    /// Bytes and entries of the copy.
+    copied: (u64, usize),
+    /// The program's uid and gid outside.
+    ids: (u32, u32),
+}
+
+fn stage(sb: &Sandbox, job: &Job) -> Result<Staged, Unread> {
+    let staging = Staging::new(&sb.staging).map_err(Unread::Grader)?;
+    let home = staging.dir.join("home");
+    let input_dir = staging.dir.join("in");
+    let tmp = staging.dir.join("tmp");
+    for d in [&home, &input_dir, &tmp, &staging.dir.join("root")] {
+        std::fs::create_dir(d).map_err(|e| Unread::Grader(format!("{}: {e}", d.display())))?;
+    }
+    let mut copied = (0, 0);
+    copy_folder(job.folder, &home, &mut copied)?;
+    let input_name = format!("{}.txt", job.stem);
+    let input_file = input_dir.join(&input_name);
+    std::fs::write(&input_file, job.text)
+        .map_err(|e| Unread::Grader(format!("{}: {e}", input_file.display())))?;
+    let (uid, gid) = outer_ids(sb, job.slot);
+    if sb.uids.uid(job.slot).is_some() && sb.isolation != Isolation::Off {
+        let grader = |e: std::io::Error| Unread::Grader(format!("preparing the run: {e}"));
+        match sb.isolation {
+            Isolation::Namespaces => chown_tree(&staging.dir, uid, gid).map_err(grader)?,
+            _ => {
+                // Its folders and input are its uid's alone; the run's
+                // folder only lets it pass (0711, root's).
+                chown_tree(&home, uid, gid).map_err(grader)?;
+                for p in [&tmp, &input_file] {
+                    std::os::unix::fs::lchown(p, Some(uid), Some(gid)).map_err(grader)?;
+                }
+                for (p, mode) in [
+                    (&home, 0o700),
+                    (&tmp, 0o700),
+                    (&input_file, 0o400),
+                    (&input_dir, 0o711),
+                    (&staging.dir, 0o711),
+                ] {
+                    std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode))
+                        .map_err(grader)?;
+                }
+            }
+        }
+    }
+    Ok(Staged {
+        staging,
+        home,
+        tmp,
+        input_name,
+        input_file,
+        copied,
+        ids: (uid, gid),
+    })
+}
+
+/// A run without the keeper: as the sandbox uid (with Landlock where the
+/// kernel has it, and the clean-up after), or unsandboxed.
+fn run_outside(
+    sb: &Sandbox,
+    st: &Staged,
+    program: &str,
+    argv: Vec<String>,
+    uses_input: bool,
+    shown: &str,
+) -> Result<Vec<u8>, Unread> {
+    let sandbox_failed = |e: String| Unread::Grader(format!("the sandbox failed: {e}"));
+    let home = &st.home;
+    let exe = if Path::new(program).is_absolute() {
+        PathBuf::from(program)
+    } else {
+        home.join(program)
+    };
+    let uid_mode = sb.isolation == Isolation::Uid;
+    let landlock = if uid_mode && sb.landlock > 0 {
+        let files: Vec<&Path> = [st.input_file.as_path(), exe.as_path()]
+            .into_iter()
+            .filter(|p| !p.starts_with(home))
+            .collect();
+        let view = confine::View {
+            own: &[home, &st.tmp],
+            files: &files,
+            binds: &sb.binds,
+        };
+        Some(confine::ruleset(&view).map_err(sandbox_failed)?)
+    } else {
+        None
+    };
+    let home_s = home.to_string_lossy().into_owned();
+    let tmp_s = if uid_mode {
+        st.tmp.to_string_lossy().into_owned()
+    } else {
+        home_s.clone()
+    };
+    let direct = Direct {
+        exe,
+        argv,
+        env: environment(sb, &home_s, &tmp_s),
+        cwd: home.clone(),
+        stdin: (!uses_input).then(|| st.input_file.clone()),
+        ids: uid_mode.then_some(st.ids),
+        landlock,
+        watched: if uid_mode {
+            vec![home.clone(), st.tmp.clone()]
+        } else {
+            Vec::new()
+        },
+        allowance: confine::usage(home, usize::MAX),
+    };
+    let r = run_direct(sb, &direct, shown);
+    if uid_mode {
+        // What the run's uid left anywhere it could write goes, and the
+        // removal is checked, as the kill of its processes was.
+        confine::clean_uid(st.ids.0, &sb.shared, sb.staging.path()).map_err(sandbox_failed)?;
+    }
+    r
+}
+
+/// `text` without the paths of the run (its input, its folder) and of
+/// the grader (the staging root, the class folder, the masked paths) that
+/// a program may have read and printed.
+fn redact(sb: &Sandbox, job: &Job, st: &Staged, seen_input: &str, text: String) -> String {
+    let home_s = st.home.to_string_lossy();
+    let root_s = sb.staging.path().to_string_lossy();
+    let mut pairs: Vec<(&str, &str)> = vec![
+        (seen_input, &st.input_name),
+        (&home_s, "."),
+        (&root_s, "<grader>"),
+    ];
+    let folder = job.folder.to_string_lossy();
+    let class = job
+        .folder
+        .parent()
+        .filter(|p| p.components().count() > 2)
+        .map(|p| p.to_string_lossy());
+    pairs.push((&folder, "."));
+    if let Some(c) = &class {
+        pairs.push((c, "<class>"));
+    }
+    let masks: Vec<_> = sb.masks.iter().map(|m| m.to_string_lossy()).collect();
+    pairs.extend(masks.iter().map(|m| (m.as_ref(), "<grader>")));
+    without_paths(text, &pairs)
 }
 
 /// What a program printed, with the paths of the run it may echo (its
@@ -692,18 +895,48 @@ impl Output {
     }
 }
 
-/// Polls `exited` until it says the run ended, the time is up or the
-/// output is over the limit.
+/// The folders of a run whose size is bounded while it runs.
+struct Watch<'a> {
+    dirs: &'a [PathBuf],
+    bytes: u64,
+    entries: usize,
+}
+
+impl Watch<'_> {
+    const NONE: Watch<'static> = Watch {
+        dirs: &[],
+        bytes: 0,
+        entries: 0,
+    };
+}
+
+/// Polls `exited` until it says the run ended, the time is up, the
+/// output is over the limit, or (every 50 ms) the watched folders hold
+/// more than their bytes or entries.
 fn supervise(
     limits: &Limits,
     out: &Output,
+    watch: &Watch,
     mut exited: impl FnMut() -> Result<Option<(Option<i32>, Option<i32>)>, String>,
 ) -> Result<End, String> {
     let deadline = Instant::now() + limits.wall;
     let mut pause = Duration::from_micros(200);
+    let mut next_look = Instant::now();
     loop {
         if out.len() > limits.output {
             return Ok(End::TooMuch);
+        }
+        if !watch.dirs.is_empty() && Instant::now() >= next_look {
+            next_look = Instant::now() + Duration::from_millis(50);
+            let (mut bytes, mut n) = (0, 0);
+            for w in watch.dirs {
+                let (b, k) = confine::usage(w, watch.entries + 1);
+                bytes += b;
+                n += k;
+            }
+            if bytes > watch.bytes || n > watch.entries {
+                return Ok(End::TooBig);
+            }
         }
         if let Some((code, sig)) = exited()? {
             return Ok(End::Exited(code, sig));
@@ -752,14 +985,27 @@ fn run_keeper(
     // The program can read pid 1's command line (`/proc/1/cmdline`), so it
     // says `course __sandbox-keeper` and no more: the configuration goes on
     // the keeper's standard input, and the grader's path stays out.
-    let mut child = Command::new(&sb.helper)
+    let mut keeper = Command::new(&sb.helper);
+    keeper
         .arg0("course")
         .arg(HELPER_ARG)
         .env_clear()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
+        .stderr(Stdio::piped());
+    // A session of its own: the scheduler's autogroup shares the CPU
+    // between sessions first, so a run that spins many processes takes
+    // one session's share, not its neighbours'.
+    // SAFETY: setsid is a system call; nothing is allocated.
+    unsafe {
+        keeper.pre_exec(|| {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = keeper
         .spawn()
         .map_err(|e| grader(format!("could not start {}: {e}", sb.helper.display())))?;
     let status = status_lines(&mut child);
@@ -800,7 +1046,7 @@ fn run_keeper(
     }
     let out = Output::start(&mut child, sb.limits.output);
     let mut lines = Vec::new();
-    let end = supervise(&sb.limits, &out, || {
+    let end = supervise(&sb.limits, &out, &Watch::NONE, || {
         lines.extend(status.try_iter());
         if lines
             .iter()
@@ -894,13 +1140,20 @@ struct Direct {
     cwd: PathBuf,
     stdin: Option<PathBuf>,
     ids: Option<(u32, u32)>,
+    /// The Landlock ruleset applied before `execve` (uid separation).
+    landlock: Option<std::os::fd::OwnedFd>,
+    /// The run's own folders, whose size is bounded while it runs.
+    watched: Vec<PathBuf>,
+    /// What they held at the start (the copy of the student's folder),
+    /// bytes and entries, allowed on top of the limits.
+    allowance: (u64, usize),
 }
 
 fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> {
     let grader = |why: String| Unread::Grader(format!("the sandbox failed: {why}"));
     let limits = rlimits(&(&sb.limits).into());
     let filters = if sb.isolation == Isolation::Uid {
-        filter::build().map_err(grader)?
+        filter::build(true).map_err(grader)?
     } else {
         Vec::new()
     };
@@ -917,6 +1170,7 @@ fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> 
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     let ids = d.ids;
+    let landlock = d.landlock.as_ref().map(confine::raw);
     if ids.is_some() {
         // Orphans of the program come to the grader, which reaps them (a
         // zombie still counts against the uid's process limit).
@@ -952,6 +1206,9 @@ fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> 
                 rustix::process::setrlimit(*res, *lim)?;
             }
             rustix::thread::set_no_new_privs(true)?;
+            if let Some(fd) = landlock {
+                confine::restrict(fd)?;
+            }
             for f in &filters {
                 seccompiler::apply_filter(f)
                     .map_err(|_| std::io::Error::from_raw_os_error(libc::EPERM))?;
@@ -980,7 +1237,12 @@ fn run_direct(sb: &Sandbox, d: &Direct, shown: &str) -> Result<Vec<u8>, Unread> 
     })?;
     let pid = child.id();
     let out = Output::start(&mut child, sb.limits.output);
-    let end = supervise(&sb.limits, &out, || match child.try_wait() {
+    let watch = Watch {
+        dirs: &d.watched,
+        bytes: sb.limits.disk + d.allowance.0,
+        entries: TMP_ENTRIES + d.allowance.1,
+    };
+    let end = supervise(&sb.limits, &out, &watch, || match child.try_wait() {
         Ok(Some(s)) => Ok(Some((s.code(), s.signal()))),
         Ok(None) => Ok(None),
         Err(e) => Err(e.to_string()),
@@ -1143,6 +1405,12 @@ fn finish(end: End, out: &Output, limits: &Limits, shown: &str) -> Result<Vec<u8
                 limits.output >> 10
             ));
         }
+        End::TooBig => {
+            return student(format!(
+                "{shown} wrote more than {} MiB or {TMP_ENTRIES} files into its folders and was stopped",
+                limits.disk >> 20
+            ));
+        }
         End::Exited(_, Some(sig)) if sig == libc::SIGXCPU => {
             return student(format!(
                 "{shown} used more than {} s of CPU time and was stopped",
@@ -1195,20 +1463,90 @@ pub fn open_to_others(path: &Path) -> bool {
         .all(|a| std::fs::metadata(a).is_ok_and(|m| m.mode() & 0o001 != 0))
 }
 
-/// Why uid separation cannot keep `paths` (the `course` program, the
-/// course data, the secret) from the programs, if it cannot.
-pub fn uid_exposure(paths: &[PathBuf]) -> Option<String> {
-    let open: Vec<String> = paths
+/// The folders a program under uid separation may read, for the survey:
+/// the whole machine without Landlock, its read view with it.
+fn readable_roots(sb: &Sandbox) -> Vec<PathBuf> {
+    if sb.landlock == 0 {
+        return vec![PathBuf::from("/")];
+    }
+    confine::SYSTEM_READ
         .iter()
-        .filter(|p| open_to_others(p))
-        .map(|p| p.display().to_string())
-        .collect();
-    (!open.is_empty()).then(|| {
-        format!(
-            "a student's program could read {}: put it in a folder only the grader can enter (chmod 700)",
-            open.join(", ")
-        )
-    })
+        .filter(|p| !p.starts_with("/proc") && !p.starts_with("/sys"))
+        .map(PathBuf::from)
+        .chain(sb.binds.iter().cloned())
+        .collect()
+}
+
+/// Uid separation's check before anyone is graded: no copy of the
+/// reference that a program could read or run, and, without Landlock,
+/// no `--jobs` above 1 unless asked for. Returns the folders to clean
+/// after each run.
+fn uid_preflight(sb: &Sandbox) -> Result<Vec<PathBuf>, String> {
+    let roots = readable_roots(sb);
+    let found = confine::survey(&roots, &sb.masks, &[sb.staging.path().to_path_buf()]);
+    if found.incomplete {
+        return Err(format!(
+            "the search for copies of the reference a student's program could read stopped after {} entries under {}; without Landlock (Linux 5.13 or later, allowed by the container) uid separation cannot be checked here",
+            "5,000,000",
+            roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !found.exposed.is_empty() {
+        let shown: Vec<String> = found
+            .exposed
+            .iter()
+            .take(5)
+            .map(|p| p.display().to_string())
+            .collect();
+        let more = found.exposed.len().saturating_sub(5);
+        return Err(format!(
+            "a student's program could read or run the reference: {}{}: make it unreadable to other users (chmod o-rwx, or keep it in a folder only the grader may enter){}",
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            },
+            if sb.landlock == 0 {
+                "; this kernel (or container) refuses Landlock, so everything other users may read is readable"
+            } else {
+                ""
+            }
+        ));
+    }
+    if sb.landlock == 0 && sb.uids.all().len() > 1 && !sb.open_parallel {
+        return Err(format!(
+            "--jobs {} with uid separation and no Landlock: programs running at the same time could pass data through the folders every user may write ({}); use --jobs 1, or --sandbox-open-parallel to accept it",
+            sb.uids.all().len(),
+            confine::cleaned_folders(&found.writable)
+                .iter()
+                .take(4)
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let shared = confine::cleaned_folders(&found.writable);
+    // Whatever an earlier run of these uids left goes before the first.
+    for &u in sb.uids.all() {
+        confine::clean_uid(u, &shared, sb.staging.path())?;
+    }
+    Ok(shared)
+}
+
+/// One promise of the sandbox and whether each mode keeps it here.
+#[derive(Clone, Debug, Serialize)]
+pub struct Guarantee {
+    /// The promise.
+    pub what: &'static str,
+    /// With namespaces: `None` when it holds, else why not.
+    pub namespaces: Option<String>,
+    /// With uid separation: `None` when it holds, else why not.
+    pub uid: Option<String>,
 }
 
 /// What `course grade --check-sandbox` found on this machine.
@@ -1226,11 +1564,19 @@ pub struct SandboxCheck {
     pub proc_mounted: bool,
     /// A run of `true` as a separate uid: `None` when it worked.
     pub uid: Option<String>,
+    /// The kernel's Landlock ABI (0: none or refused).
+    pub landlock: u32,
+    /// Copies of the reference a program under uid separation could read
+    /// or run (what the preflight refuses).
+    pub exposed: Vec<PathBuf>,
+    /// Each promise, mode by mode.
+    pub guarantees: Vec<Guarantee>,
     /// What `--run` would use, described; `None`: nothing (it stops).
     pub chosen: Option<String>,
 }
 
-/// Tries each isolation with a run of `true` and says what works.
+/// Tries each isolation with a run of `true` and says what works, and
+/// which promise each keeps on this machine.
 pub fn check(sb: &Sandbox) -> SandboxCheck {
     let read = |p: &str| {
         std::fs::read_to_string(p)
@@ -1242,6 +1588,7 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
         "/proc/sys/user/max_user_namespaces",
         "/proc/sys/kernel/unprivileged_userns_clone",
         "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+        "/proc/sys/kernel/sched_autogroup_enabled",
     ] {
         if let Some(v) = read(p) {
             settings.push((p.trim_start_matches("/proc/sys/").replace('/', "."), v));
@@ -1250,12 +1597,26 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
     let namespaces = probe(sb, Isolation::Namespaces, "true").err();
     let proc_mounted = namespaces.is_none()
         && probe(sb, Isolation::Namespaces, "test -r /proc/self/status").is_ok();
+    let mut uid_sb = sb.clone();
     let uid = uid_problem(sb)
-        .or_else(|| uid_exposure(&sb.masks))
-        .or_else(|| probe(sb, Isolation::Uid, "true").err());
+        .or_else(|| match uid_preflight(sb) {
+            Ok(shared) => {
+                uid_sb.shared = Arc::new(shared);
+                None
+            }
+            Err(e) => Some(e),
+        })
+        .or_else(|| probe(&uid_sb, Isolation::Uid, "true").err());
     let chosen = choose_from(Wanted::Auto, namespaces.is_none(), uid.is_none())
         .ok()
-        .map(|i| i.describe().to_string());
+        .map(|i| describe(i, sb.landlock));
+    let autogroup = read("/proc/sys/kernel/sched_autogroup_enabled").as_deref() == Some("1");
+    let guarantees = guarantees(
+        namespaces.as_deref(),
+        uid.as_deref(),
+        sb.landlock,
+        autogroup,
+    );
     SandboxCheck {
         kernel: read("/proc/sys/kernel/osrelease").unwrap_or_default(),
         root: is_root(),
@@ -1263,8 +1624,66 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
         namespaces,
         proc_mounted,
         uid,
+        landlock: sb.landlock,
+        exposed: if is_root() {
+            confine::survey(
+                &readable_roots(sb),
+                &sb.masks,
+                &[sb.staging.path().to_path_buf()],
+            )
+            .exposed
+        } else {
+            Vec::new()
+        },
+        guarantees,
         chosen,
     }
+}
+
+/// The promises, mode by mode, from what works here: `ns`/`uid` why the
+/// mode does not work at all (`None`: it works), `landlock` the ABI.
+fn guarantees(
+    ns: Option<&str>,
+    uid: Option<&str>,
+    landlock: u32,
+    autogroup: bool,
+) -> Vec<Guarantee> {
+    let (files, _, scoped) = confine::landlock_covers(landlock);
+    let off = |_: &str| Some("the mode is unavailable here (see above)".to_string());
+    let row = |what: &'static str, n: Option<String>, u: Option<String>| Guarantee {
+        what,
+        namespaces: ns.map_or(n, off),
+        uid: uid.map_or(u, off),
+    };
+    let no_landlock = "no Landlock here";
+    let cpu = (!autogroup).then(|| {
+        "kernel.sched_autogroup_enabled is 0: runs share the CPU by process, not by run".to_string()
+    });
+    vec![
+        row(
+            "the reference (any readable course program, solutions/, the course data, the secret) is out of reach",
+            None,
+            (!files).then(|| format!("{no_landlock}: only files other users may not read are safe (the preflight checks the machine)")),
+        ),
+        row("another student's folder and input are out of reach, even while it runs", None, None),
+        row(
+            "no channel between runs (shared memory, /tmp, /dev/shm, sockets, signals)",
+            None,
+            (!(files && scoped)).then(|| format!("{}: folders every user may write are shared by runs at the same time (--jobs above 1 needs --sandbox-open-parallel)", if files { "Landlock older than ABI 6 (no scoping of abstract sockets and signals)" } else { no_landlock })),
+        ),
+        row("nothing a run made is left after it (files, System V IPC), checked after each run", None, None),
+        row(
+            "disk and files bounded (--file-limit, 4096 files beyond the student's folder)",
+            None,
+            (!files).then(|| format!("{no_landlock}: outside its own folders only each file is bounded, and removed after the run")),
+        ),
+        // seccomp refuses network sockets in both modes; Landlock's TCP
+        // rules are a second wall where the kernel has them.
+        row("no network (no TCP or UDP to any host, the grader's included)", None, None),
+        row("no process outlives its run (the kill is checked)", None, None),
+        row("each run its own CPU share beside a spinning neighbour", cpu.clone(), cpu),
+        row("the grader's paths stay out of what a program can read (/proc/1/cmdline, the environment)", None, Some("the grader's command line is readable in /proc (paths, never contents)".into())),
+    ]
 }
 
 /// Why uid separation is out of reach before it is tried, if it is.
@@ -1284,7 +1703,12 @@ fn uid_problem(sb: &Sandbox) -> Option<String> {
 /// Runs `command` (with `sh -c` when it has a space) under `isolation`
 /// on an empty folder: `Err` with why when it could not.
 fn probe(sb: &Sandbox, isolation: Isolation, command: &str) -> Result<(), String> {
-    let dir = tempfolder().map_err(|e| e.to_string())?;
+    let dir = tempfile::Builder::new()
+        .prefix("course-probe-")
+        .tempdir()
+        .map_err(|e| e.to_string())?;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+        .map_err(|e| e.to_string())?;
     let words: Vec<String> = if command.contains(' ') {
         vec!["sh".into(), "-c".into(), format!("{command}; echo ok")]
     } else {
@@ -1302,13 +1726,12 @@ fn probe(sb: &Sandbox, isolation: Isolation, command: &str) -> Result<(), String
         &sb,
         &Job {
             words: &words,
-            folder: &dir,
+            folder: dir.path(),
             stem: "probe",
             text: "",
             slot: 0,
         },
     );
-    let _ = std::fs::remove_dir_all(&dir);
     match r {
         Ok(s) if s.trim() == "ok" => Ok(()),
         Ok(s) => Err(format!("the probe printed {:?}", s.trim())),
@@ -1316,22 +1739,13 @@ fn probe(sb: &Sandbox, isolation: Isolation, command: &str) -> Result<(), String
     }
 }
 
-fn tempfolder() -> std::io::Result<PathBuf> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "course-probe-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&d)?;
-    Ok(d)
-}
-
-/// The isolation for a grading run, tried for real before anyone is
-/// graded; an error says what is missing and how to allow it.
-pub fn choose(sb: &Sandbox, wanted: Wanted) -> Result<Isolation, String> {
+/// Chooses the isolation for a grading run (tried for real before anyone
+/// is graded) and sets `sb` up for it; an error says what is missing and
+/// how to allow it.
+pub fn choose(sb: &mut Sandbox, wanted: Wanted) -> Result<(), String> {
     if wanted == Wanted::Off {
-        return Ok(Isolation::Off);
+        sb.isolation = Isolation::Off;
+        return Ok(());
     }
     let ns = match wanted {
         Wanted::Uid => Err("not asked for".to_string()),
@@ -1339,26 +1753,37 @@ pub fn choose(sb: &Sandbox, wanted: Wanted) -> Result<Isolation, String> {
     };
     let uid = match (wanted, &ns) {
         (Wanted::Namespaces, _) | (Wanted::Auto, Ok(())) => Err("not needed".to_string()),
-        _ => match uid_problem(sb).or_else(|| uid_exposure(&sb.masks)) {
-            Some(why) => Err(why),
-            None => probe(sb, Isolation::Uid, "true"),
+        _ => match uid_problem(sb).map_or_else(|| uid_preflight(sb), Err) {
+            Err(why) => Err(why),
+            Ok(shared) => {
+                sb.shared = Arc::new(shared);
+                probe(sb, Isolation::Uid, "true")
+            }
         },
     };
-    choose_from(wanted, ns.is_ok(), uid.is_ok()).map_err(|_| {
-        let mut why = String::from("--run: no sandbox is available for the students' programs");
-        if let Err(e) = &ns
-            && wanted != Wanted::Uid {
+    match choose_from(wanted, ns.is_ok(), uid.is_ok()) {
+        Ok(i) => {
+            sb.isolation = i;
+            Ok(())
+        }
+        Err(()) => {
+            let mut why = String::from("--run: no sandbox is available for the students' programs");
+            if let Err(e) = &ns
+                && wanted != Wanted::Uid
+            {
                 why.push_str(&format!("\n  namespaces: {e}"));
             }
-        if let Err(e) = &uid
-            && wanted != Wanted::Namespaces {
+            if let Err(e) = &uid
+                && wanted != Wanted::Namespaces
+            {
                 why.push_str(&format!("\n  uid separation: {e}"));
             }
-        why.push_str(
-            "\n  To allow it: let unprivileged users make user namespaces (sysctl user.max_user_namespaces=15000;\n  kernel.unprivileged_userns_clone=1 on Debian; kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu),\n  or grade as root. `course grade --check-sandbox` says what this machine allows.\n  --unsandboxed runs the programs with the grader's rights (limits only).",
-        );
-        why
-    })
+            why.push_str(
+                "\n  To allow it: let unprivileged users make user namespaces (sysctl user.max_user_namespaces=15000;\n  kernel.unprivileged_userns_clone=1 on Debian; kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu),\n  or grade as root. `course grade --check-sandbox` says what this machine allows.\n  --unsandboxed runs the programs with the grader's rights (limits only).",
+            );
+            Err(why)
+        }
+    }
 }
 
 fn choose_from(wanted: Wanted, ns: bool, uid: bool) -> Result<Isolation, ()> {
@@ -1420,7 +1845,7 @@ mod tests {
 
     #[test]
     fn the_filter_builds_for_this_processor() {
-        let f = filter::build().unwrap();
+        let f = filter::build(true).unwrap();
         assert_eq!(f.len(), 2);
         assert!(f.iter().all(|p| !p.is_empty()));
     }
