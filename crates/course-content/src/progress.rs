@@ -4,10 +4,12 @@
 //! trend; and the next drill to practise, on the weakest topic that is due.
 //!
 //! Spacing is the flashcards' ([`crate::flash::schedule`]): every
-//! topic is a card, each right review a `good` rating and each wrong one
-//! `again`, replayed in log order on the review's day. So a topic right
-//! several times running climbs the Leitner boxes and waits 2, 4, 8, 16
-//! days, and a topic just got wrong is due at once. Among the due topics
+//! topic is a card rated once a day, replayed in log order: a day of right
+//! answers only is `good`, a day of wrong ones only `again`, a day with
+//! both `hard` (the box kept). So a topic right on several days running
+//! climbs the Leitner boxes and waits 2, 4, 8, 16 days (twenty right
+//! answers in one sitting move it one box), and a topic got wrong on a
+//! day with nothing right is due at once. Among the due topics
 //! the weakest is the one with the lowest share right in its last
 //! [`RECENT`] reviews (a topic never tried counts as half right: no sign
 //! yet either way), then the one in the lowest box, then the most overdue,
@@ -146,14 +148,32 @@ fn by_topic<'r>(reviews: &'r [Review], who: Option<&str>) -> Vec<(String, Acc<'r
             Some(t) => (t as usize, r.topic.clone()),
             None => (Topic::ALL.len(), r.topic.clone()),
         };
-        let acc = map.entry(key).or_default();
-        let rating = if r.right { Rating::Good } else { Rating::Again };
-        acc.card = Some(schedule(acc.card.as_ref(), rating, r.day));
-        acc.reviews.push(r);
+        map.entry(key).or_default().reviews.push(r);
+    }
+    for acc in map.values_mut() {
+        acc.card = replay_days(&acc.reviews);
     }
     map.into_iter()
         .map(|((_, name), acc)| (name, acc))
         .collect()
+}
+
+/// A topic's card after its reviews (in time order), one rating a day as
+/// the flashcards count a day: a day of right answers only is `good` (one
+/// box up, however many), of wrong ones only `again`, and a day with both
+/// `hard` (the box kept).
+fn replay_days(reviews: &[&Review]) -> Option<CardState> {
+    let mut card = None;
+    for day in reviews.chunk_by(|a, b| a.day == b.day) {
+        let right = day.iter().filter(|r| r.right).count();
+        let rating = match right {
+            0 => Rating::Again,
+            n if n == day.len() => Rating::Good,
+            _ => Rating::Hard,
+        };
+        card = Some(schedule(card.as_ref(), rating, day[0].day));
+    }
+    card
 }
 
 fn topic_progress(name: String, acc: &Acc<'_>) -> TopicProgress {
@@ -469,6 +489,43 @@ mod tests {
     }
 
     #[test]
+    fn one_day_moves_a_topic_one_box_at_most() {
+        // Twenty right quiz answers in one sitting: one box up.
+        let mut day1: Vec<Review> = (0..20)
+            .map(|i| rev("2026-02-01", &format!("q-{i}"), Topic::LlvmMca, true, "-"))
+            .collect();
+        let p = progress(&day1, None, day("2026-02-01"));
+        let t = |p: &Progress| {
+            let t = p.topics.iter().find(|t| t.topic == "llvm-mca").unwrap();
+            (t.leitner_box, t.due)
+        };
+        let one = t(&p);
+        assert_eq!(one.0, 2, "{one:?}");
+        // Right again the next day: one more.
+        day1.push(rev("2026-02-03", "q-x", Topic::LlvmMca, true, "-"));
+        assert_eq!(t(&progress(&day1, None, day("2026-02-03"))).0, 3);
+        // A wrong answer on a day with right ones keeps the box.
+        day1.push(rev("2026-02-07", "q-y", Topic::LlvmMca, true, "-"));
+        day1.push(rev(
+            "2026-02-07",
+            "q-z",
+            Topic::LlvmMca,
+            false,
+            "number-wrong",
+        ));
+        assert_eq!(t(&progress(&day1, None, day("2026-02-07"))).0, 3);
+        // Only wrong: back to box 1.
+        day1.push(rev(
+            "2026-02-08",
+            "q-w",
+            Topic::LlvmMca,
+            false,
+            "number-wrong",
+        ));
+        assert_eq!(t(&progress(&day1, None, day("2026-02-08"))).0, 1);
+    }
+
+    #[test]
     fn progress_counts_attempts_right_mistakes_and_trend() {
         let p = progress(&history(), None, day("2026-01-04"));
         assert_eq!(p.topics.len(), 9);
@@ -505,8 +562,9 @@ mod tests {
             ]
         );
         assert_eq!(ls.trend_word, "new");
-        // good after again: box 2, due two days later.
-        assert_eq!((ls.leitner_box, ls.due), (2, Some(day("2026-01-04"))));
+        // Day 1 wrong only (again), day 2 a wrong and a right answer
+        // (hard): still box 1, due a day later.
+        assert_eq!((ls.leitner_box, ls.due), (1, Some(day("2026-01-03"))));
         let mii = p.topics.iter().find(|t| t.topic == "mii").unwrap();
         assert_eq!((mii.leitner_box, mii.due), (3, Some(day("2026-01-07"))));
         let untried = p.topics.iter().find(|t| t.topic == "modulo").unwrap();

@@ -355,7 +355,7 @@ pub fn bits(s: &str) -> Result<BTreeSet<u64>, String> {
     if t.is_empty() {
         return Err(format!("an empty answer; {BITS_SYNTAX}"));
     }
-    if t.len() > 2 && t[..2].eq_ignore_ascii_case("0b") {
+    if t.len() > 2 && t.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0b")) {
         return Err(format!(
             "'{}' is a binary literal, written highest bit first; {BITS_SYNTAX}",
             shorten(t)
@@ -682,6 +682,54 @@ pub fn set_row(s: &str) -> Result<Vec<RowItem>, (usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every reader over every string of up to four pieces among digits,
+    /// brackets, separators, a combining accent, an emoji, a
+    /// right-to-left mark, a byte-order mark and a `0b` prefix: each
+    /// returns, none panics (a combining accent after one character once
+    /// made `bits` slice inside a character).
+    #[test]
+    fn no_reader_panics_on_marks_emoji_or_accents() {
+        const PIECES: &[&str] = &[
+            "0", "1", "{", "}", ",", " ", ":", "=", "\u{301}", "é", "🙂", "\u{200f}", "\u{feff}",
+            "0b", "e", "a",
+        ];
+        let options = vec!["in order".to_string(), "out of order".to_string()];
+        let mut word = Vec::new();
+        let mut n = 0usize;
+        let mut check = |t: &str| {
+            let _ = whole(t);
+            let _ = number(t);
+            let _ = set(t);
+            let _ = bits(t);
+            let _ = choice(t, &options);
+            let _ = choices(t, &options);
+            let _ = set_row(t);
+            let _ = shorten(t);
+            let _ = normalize(t);
+            let _ = key_values(t, "answer.txt");
+            for l in lines(t) {
+                let _ = key_value(l);
+            }
+            n += 1;
+        };
+        fn each(word: &mut Vec<&'static str>, depth: usize, f: &mut dyn FnMut(&str)) {
+            f(&word.concat());
+            if depth == 0 {
+                return;
+            }
+            for p in PIECES {
+                word.push(p);
+                each(word, depth - 1, f);
+                word.pop();
+            }
+        }
+        each(&mut word, 4, &mut check);
+        assert!(n > 60_000, "{n}");
+        // The case that crashed, and a prefix with a multi-byte character.
+        assert!(bits("e\u{301} 00001").is_err());
+        assert!(bits("é1").is_err());
+    }
 
     #[test]
     fn bit_strings_stay_as_small_as_their_set() {
