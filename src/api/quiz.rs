@@ -123,12 +123,14 @@ pub fn reveal(sel: Selection<'_>, seed: Option<u64>) -> Result<Reveal, QuizError
 
 /// `--answers`: grades the answer file `text` (named `origin`). Its ids are
 /// checked against the whole bank; the seed is the file's `seed:` line, else
-/// `seed`, else 0 (the two must agree when both are given).
+/// `seed`, else 0 (the two must agree when both are given). The answers of
+/// questions left blank are withheld unless `reveal`.
 pub fn grade(
     sel: Selection<'_>,
     text: &str,
     origin: &str,
     seed: Option<u64>,
+    reveal: bool,
 ) -> Result<Results, QuizError> {
     let bank = load(sel.source, sel.chapter)?;
     let selected = select(&bank, sel.tags)?;
@@ -141,8 +143,12 @@ pub fn grade(
         (a, b) => a.or(b).unwrap_or(0),
     };
     let insts = instances(&selected, seed);
+    let mut outcomes = crate::content::quiz::grade_answers(&insts, &file);
+    if !reveal {
+        crate::content::quiz::withhold_blanks(&mut outcomes);
+    }
     Ok(Results {
-        summary: Summary::of(crate::content::quiz::grade_answers(&insts, &file)),
+        summary: Summary::of(outcomes),
         seed,
     })
 }
@@ -311,6 +317,19 @@ impl Session {
         }))
     }
 
+    /// Grades one line read from a pipe for the current question: an
+    /// unreadable line is that question's format error (asking again would
+    /// take the next question's line and shift every later answer).
+    pub fn reply_piped(&mut self, line: &str) -> Option<Feedback> {
+        let inst = self.insts.get(self.outcomes.len())?;
+        let o = outcome(inst, Some(reply_text(line)));
+        self.outcomes.push(o.clone());
+        Some(Feedback {
+            explanation: inst.explanation.clone(),
+            outcome: o,
+        })
+    }
+
     /// Input ended: the current question and the rest are unanswered.
     pub fn end_of_input(&mut self) -> InputEnded {
         let left = self.insts.len() - self.outcomes.len();
@@ -376,7 +395,7 @@ mod tests {
             .filter(|(_, r)| !r.is_empty())
             .map(|(i, r)| format!("{}: {r}\n", i.id))
             .collect();
-        grade(sel(&source), &text, "a.txt", Some(seed))
+        grade(sel(&source), &text, "a.txt", Some(seed), false)
             .unwrap()
             .summary
             .questions

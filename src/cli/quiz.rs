@@ -77,7 +77,8 @@ pub struct QuizArgs {
     /// List the questions (id, kind, tags) without asking them.
     #[arg(long)]
     pub list: bool,
-    /// Instructor view: every question with its answer and explanation.
+    /// Instructor view: every question with its answer and explanation
+    /// (with --answers: the answers of the questions left blank too).
     #[arg(long)]
     pub reveal: bool,
     /// Grade an answer file (`-` for standard input) instead of asking.
@@ -166,7 +167,18 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         return Ok(0);
     }
     if let Some(path) = &args.answers {
-        let r = api::grade(sel, &read_file(path)?, path, args.seed)?;
+        let r = api::grade(sel, &read_file(path)?, path, args.seed, args.reveal)?;
+        // Every answered question reaches the review log, as at the prompt.
+        let who = args.log.who()?;
+        let (day, time) = course::api::progress::now();
+        let reviews: Vec<_> = r
+            .summary
+            .questions
+            .iter()
+            .filter(|o| o.status != course::content::quiz::Status::Unanswered)
+            .map(|o| course::content::review_log::quiz_review(o, o.kind, &who, day, time))
+            .collect();
+        args.log.record(&reviews);
         print_as(json, &r, |r| view::results(r, &ctx.style()));
         return Ok(u8::from(!r.summary.all_right));
     }
@@ -222,7 +234,12 @@ fn interactive(ctx: &Ctx, args: &QuizArgs, chapter: u32, mut session: Session) -
                 break 'questions;
             };
             echo(&line);
-            match session.reply(&line) {
+            let reply = if io::stdin().is_terminal() {
+                session.reply(&line)
+            } else {
+                session.reply_piped(&line).map(Reply::Feedback)
+            };
+            match reply {
                 Some(Reply::Retry(r)) => print(&view::retry(&r, &style)),
                 Some(Reply::Feedback(f)) => {
                     let (day, time) = course::api::progress::now();

@@ -184,8 +184,8 @@ const RESULT_INDENT: &str = "              ";
 fn result_line(o: &Outcome, style: &Style) -> String {
     let given = o.answer.as_deref().unwrap_or("-");
     let mut s = format!("{:<28} {} (answer: {given}", o.id, o.score);
-    if o.status != Status::Right {
-        s += &format!("; expected: {}", answer_display(&o.expected));
+    if let (false, Some(e)) = (o.status == Status::Right, &o.expected) {
+        s += &format!("; expected: {}", answer_display(e));
     }
     s += ")";
     let width = style.width.saturating_sub(RESULT_INDENT.len());
@@ -312,7 +312,10 @@ pub fn input_ended(e: &InputEnded) -> String {
 /// The feedback after a reply: verdict, the right answer, the explanation.
 pub fn feedback(f: &Feedback, style: &Style) -> String {
     let o = &f.outcome;
-    let answer = answer_display(&o.expected);
+    let answer = o
+        .expected
+        .as_ref()
+        .map_or_else(|| "withheld".to_string(), answer_display);
     let verdict = match o.status {
         Status::Right => style.good("Right."),
         Status::Partial => format!(

@@ -60,11 +60,20 @@ fn quiz_verdict(id: &str, answer: &str) -> &'static str {
 
 /// The expected answer of one quiz question for seed 0.
 fn quiz_expected(id: &str) -> String {
-    let j = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
-        .stdin("seed: 0\n")
-        .any_code()
-        .run()
-        .json();
+    // Every question blank: --reveal shows what each expects.
+    let j = Course::new([
+        "quiz",
+        "23",
+        "--answers",
+        "-",
+        "--format",
+        "json",
+        "--reveal",
+    ])
+    .stdin("seed: 0\n")
+    .any_code()
+    .run()
+    .json();
     j["questions"]
         .as_array()
         .and_then(|qs| qs.iter().find(|q| q["id"] == id))
@@ -94,6 +103,7 @@ fn set_spellings(items: &[u64]) -> Vec<(String, &'static str)> {
         // Bare lists and brackets are sets too; a range is refused.
         (list(", "), "right"),
         (list(" "), "right"),
+        (list(" and "), "right"),
         (format!("[{}]", list(", ")), "right"),
         (format!("[{}}}", list(", ")), "format"),
         (
@@ -120,6 +130,7 @@ fn number_spellings(n: u64) -> Vec<(String, &'static str)> {
         (format!("+{n}"), "right"),
         (format!("{n} cycles"), "right"),
         (format!("{n} Cycles"), "right"),
+        (format!("cycle {n}"), "right"),
         (format!("{n} apples"), "format"),
         (format!("0b{n:b}"), "format"),
         (format!("{n},0"), "format"),

@@ -74,7 +74,7 @@ questions:
     kind: number
     tags: [t]
     prompt: n
-    answer: eleven
+    answer: eleventy
     explanation: ok
   - id: two-singles
     kind: single
@@ -157,7 +157,7 @@ const EXPECTED: &[(&str, usize, &str)] = &[
         7,
         "set element `two` is not a non-negative integer",
     ),
-    ("answer: eleven", 5, "answer `eleven` is not a number"),
+    ("answer: eleventy", 5, "answer `eleventy` is not a number"),
     ("answer: [a, b]", 5, "exactly one answer"),
     ("answer: 4", 5, "a generated question computes its answer"),
     (

@@ -419,14 +419,25 @@ pub(crate) fn answer_text<S: Serializer>(e: &Expected, s: S) -> Result<S::Ok, S:
     s.serialize_str(&e.text())
 }
 
+fn optional_answer_text<S: Serializer>(e: &Option<Expected>, s: S) -> Result<S::Ok, S::Error> {
+    match e {
+        Some(e) => answer_text(e, s),
+        None => s.serialize_none(),
+    }
+}
+
 /// The result for one question.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Outcome {
     /// The reply, if there was one.
     pub answer: Option<String>,
-    /// What was expected (serialised as its canonical text).
-    #[serde(serialize_with = "answer_text")]
-    pub expected: Expected,
+    /// What was expected (serialised as its canonical text); `None` when
+    /// it is withheld ([`withhold_blanks`]).
+    #[serde(
+        serialize_with = "optional_answer_text",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expected: Option<Expected>,
     /// Why the answer is what it is (the instance's explanation, with the
     /// numbers of a generated question).
     pub explanation: String,
@@ -444,6 +455,9 @@ pub struct Outcome {
     pub status: Status,
     /// The question's tags, so that results can be added up by topic.
     pub tags: Vec<String>,
+    /// The question's kind (for the review log's cause).
+    #[serde(skip)]
+    pub kind: Kind,
 }
 
 /// Grades `reply` (or its absence) for `inst`.
@@ -464,7 +478,8 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
     };
     Outcome {
         answer: reply.map(str::to_string),
-        expected: inst.expected.clone(),
+        expected: Some(inst.expected.clone()),
+        kind: inst.kind,
         explanation: inst.explanation.clone(),
         id: inst.id.clone(),
         location: None,
@@ -473,6 +488,19 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
         score,
         status,
         tags: inst.tags.clone(),
+    }
+}
+
+/// Questions left blank in an answer file keep their answers to
+/// themselves: no expected answer, no explanation (a blank is "not
+/// answered", not a way to read the answers; `--reveal` shows them).
+pub fn withhold_blanks(outcomes: &mut [Outcome]) {
+    for o in outcomes
+        .iter_mut()
+        .filter(|o| o.status == Status::Unanswered)
+    {
+        o.expected = None;
+        o.explanation.clear();
     }
 }
 

@@ -163,10 +163,26 @@ fn prefixed_literal(t: &str) -> Option<(&'static str, Option<u64>)> {
 }
 
 /// A non-negative number, exactly: `3`, `5/2` or `2.5`, optionally followed
-/// by one of the [`UNITS`] (`5 cycles`, `2.5 cycles/iteration`). A `0b`,
-/// `0o` or `0x` literal is refused with its decimal value.
+/// by one of the [`UNITS`] (`5 cycles`, `2.5 cycles/iteration`) or after
+/// one (`cycle 11`); a whole number up to twenty may be spelled (`five`,
+/// `five cycles`). A `0b`, `0o` or `0x` literal is refused with its
+/// decimal value.
 pub fn number(s: &str) -> Result<Ratio, String> {
     let t = s.trim();
+    // `cycle 11`, `state 3`: a unit word before the number, as in "cycle
+    // 11 of the schedule".
+    let t = match t.split_once(char::is_whitespace) {
+        Some((unit, rest))
+            if UNITS.iter().any(|u| u.eq_ignore_ascii_case(unit))
+                && rest.trim_start().starts_with(|c: char| c.is_ascii_digit()) =>
+        {
+            rest.trim_start()
+        }
+        _ => t,
+    };
+    if let Some(v) = spelled(t) {
+        return Ok(Ratio::int(v));
+    }
     if let Some((name, value)) = prefixed_literal(t) {
         let hint = value.map_or(String::new(), |v| format!(" ({v})"));
         return Err(format!(
@@ -193,6 +209,43 @@ pub fn number(s: &str) -> Result<Ratio, String> {
         return bare_number(value);
     }
     bare_number(t)
+}
+
+/// The spelled numbers read as answers.
+const SPELLED: [&str; 21] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// `five`, `Five cycles`: a spelled whole number up to twenty, with or
+/// without a unit after it.
+fn spelled(t: &str) -> Option<u64> {
+    let mut words = t.split_whitespace();
+    let w = words.next()?.to_lowercase();
+    let unit = words.collect::<Vec<_>>().join(" ");
+    if !unit.is_empty() && !UNITS.iter().any(|u| u.eq_ignore_ascii_case(&unit)) {
+        return None;
+    }
+    SPELLED.iter().position(|s| *s == w).map(|i| i as u64)
 }
 
 fn bare_number(t: &str) -> Result<Ratio, String> {
@@ -244,7 +297,7 @@ fn bare_number(t: &str) -> Result<Ratio, String> {
 }
 
 /// How a set is written, for messages and prompts.
-pub const SET_SYNTAX: &str = "write a set as {0, 2}, [0, 2] or 0, 2 ({} when empty)";
+pub const SET_SYNTAX: &str = "write a set as {0, 2}, [0, 2], 0, 2 or 0 and 2 ({} when empty)";
 
 /// The message for a range such as `0..3` or `0-3`: ranges are refused
 /// (is the end in it or not?), and the elements are shown instead.
@@ -261,7 +314,8 @@ fn range_refused(whole_text: &str, from: &str, to: &str) -> String {
 }
 
 /// A set of non-negative integers, any order, repeats ignored: in braces
-/// (`{0, 2}`, `{0 2}`), in brackets (`[0, 2]`) or bare (`0, 2`, `0 2`);
+/// (`{0, 2}`, `{0 2}`), in brackets (`[0, 2]`) or bare (`0, 2`, `0 2`,
+/// `0 and 2`);
 /// `{}`, `[]` and `∅` are empty. A range (`0..3`, `0-3`) is refused with
 /// its elements listed; so is `;` between elements.
 pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
@@ -301,7 +355,8 @@ pub fn set(s: &str) -> Result<BTreeSet<u64>, String> {
     }
     let mut out = BTreeSet::new();
     for tok in inner.split(|c: char| c == ',' || c.is_whitespace()) {
-        if tok.is_empty() {
+        // `0 and 1`, `0, 1 & 3`: the words between elements are commas.
+        if tok.is_empty() || tok.eq_ignore_ascii_case("and") || tok == "&" {
             continue;
         }
         if tok.contains(';') {
@@ -446,14 +501,44 @@ pub fn choice_range(n: usize) -> String {
     format!("a–{}", letter(n.saturating_sub(1)))
 }
 
-/// One choice: its letter (`b`, `B`, `b)`, `(b)`, `b.`) or its whole text
-/// (case, spacing and a final full stop ignored).
+/// A choice's text in the form replies are matched in: [`normalize`]d,
+/// with hyphens as blanks (`in-order` is `in order`).
+fn words(s: &str) -> String {
+    normalize(&s.replace(['-', '–'], " "))
+}
+
+/// The choice `s` names by its words: the whole text, or (at least four
+/// characters of) the opening words of exactly one choice.
+fn by_words(s: &str, choices: &[String]) -> Option<usize> {
+    let w = words(s);
+    if let Some(i) = choices.iter().position(|c| words(c) == w) {
+        return Some(i);
+    }
+    if w.chars().count() < 4 {
+        return None;
+    }
+    let mut starts = choices.iter().enumerate().filter(|(_, c)| {
+        let c = words(c);
+        c.starts_with(&w) && c[w.len()..].starts_with([' ', ',', ';', ':', '('])
+    });
+    match (starts.next(), starts.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// One choice: its letter (`b`, `B`, `b)`, `(b)`, `b.`), its whole text
+/// (case, spacing, hyphens and a final full stop ignored) or the opening
+/// words of one choice (`O(1) per query` for a longer text).
 pub fn choice(s: &str, choices: &[String]) -> Result<usize, String> {
     let n = normalize(s);
     if let Some(i) = choices.iter().position(|c| normalize(c) == n) {
         return Ok(i);
     }
     if let Some(i) = letter_index(s, choices.len()) {
+        return Ok(i);
+    }
+    if let Some(i) = by_words(s, choices) {
         return Ok(i);
     }
     if let Ok(several) = self::choices(s, choices)
@@ -515,7 +600,10 @@ pub fn choices(s: &str, choices: &[String]) -> Result<BTreeSet<usize>, String> {
     }
     let by_text = |part: &str| {
         let n = normalize(part);
-        choices.iter().position(|c| normalize(c) == n)
+        choices
+            .iter()
+            .position(|c| normalize(c) == n)
+            .or_else(|| by_words(part, choices))
     };
     if let Some(i) = by_text(t) {
         return Ok(BTreeSet::from([i]));
@@ -732,6 +820,37 @@ mod tests {
     }
 
     #[test]
+    fn answers_read_as_students_write_them() {
+        assert_eq!(number("cycle 11"), Ok(Ratio::int(11)));
+        assert_eq!(number("Cycles 3"), Ok(Ratio::int(3)));
+        assert_eq!(number("five"), Ok(Ratio::int(5)));
+        assert_eq!(number("Five cycles"), Ok(Ratio::int(5)));
+        assert_eq!(number("zero"), Ok(Ratio::int(0)));
+        assert!(number("fivish").is_err());
+        assert!(number("cycle eleven-ish").is_err());
+        let two: BTreeSet<u64> = [0, 1].into_iter().collect();
+        assert_eq!(set("0 and 1"), Ok(two.clone()));
+        assert_eq!(set("{0 and 1}"), Ok(two.clone()));
+        assert_eq!(set("0 & 1"), Ok(two));
+        let c = vec![
+            "in-order issue, one operation a cycle".to_string(),
+            "out-of-order issue".to_string(),
+            "O(1) per query, after O(n) to build".to_string(),
+        ];
+        assert_eq!(choice("in order issue, one operation a cycle", &c), Ok(0));
+        assert_eq!(choice("in-order", &c), Ok(0));
+        assert_eq!(choice("Out of order issue.", &c), Ok(1));
+        assert_eq!(choice("O(1) per query", &c), Ok(2));
+        // Too short or shared by two choices: not a choice.
+        assert!(choice("o", &c).is_err());
+        assert!(choice("issue", &c).is_err());
+        assert_eq!(
+            choices("in-order; O(1) per query", &c),
+            Ok(BTreeSet::from([0, 2]))
+        );
+    }
+
+    #[test]
     fn bit_strings_stay_as_small_as_their_set() {
         let small: BTreeSet<u64> = [0, 2].into_iter().collect();
         assert_eq!(bits_text(&small), "101");
@@ -790,7 +909,7 @@ mod tests {
         ] {
             assert_eq!(number(text), Ok(want), "{text}");
         }
-        for bad in ["cycles", "five cycles"] {
+        for bad in ["cycles", "fives cycles"] {
             assert!(
                 number(bad).unwrap_err().contains("is not a number"),
                 "{bad}"

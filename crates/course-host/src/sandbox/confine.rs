@@ -51,7 +51,7 @@ const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/random", "/dev/urando
 pub const SHARED_WRITABLE: &[&str] = &["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue"];
 
 /// The most entries the survey looks at before it gives up.
-const SURVEY_ENTRIES: usize = 5_000_000;
+pub const SURVEY_ENTRIES: usize = 5_000_000;
 
 /// The Landlock ABI of the running kernel: 0 when it has none (or a
 /// seccomp profile refuses the call).

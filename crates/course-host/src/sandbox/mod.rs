@@ -1487,7 +1487,7 @@ fn uid_preflight(sb: &Sandbox) -> Result<Vec<PathBuf>, String> {
     if found.incomplete {
         return Err(format!(
             "the search for copies of the reference a student's program could read stopped after {} entries under {}; without Landlock (Linux 5.13 or later, allowed by the container) uid separation cannot be checked here",
-            "5,000,000",
+            confine::SURVEY_ENTRIES,
             roots
                 .iter()
                 .map(|r| r.display().to_string())
