@@ -88,6 +88,59 @@ fn params(drill: Drill, source: &Source) -> Result<Option<GenParams>, Error> {
         .map_err(Error::Params)
 }
 
+/// An answer file that is the drill's saved output with the answer below
+/// it: the lines after the problem line that repeat the problem's text
+/// (`problem`, as it was printed, rewrapped or not) become blank, so that
+/// only the answer is read and every line keeps its number. The problem
+/// line stays (it names the problem); the first line that does not
+/// continue the problem's text, and every line after it, is the answer.
+pub fn without_saved_problem(answer: &str, problem: &str) -> String {
+    let mut words = problem.split_whitespace().peekable();
+    let mut lines = answer.split_inclusive('\n');
+    let mut out = String::with_capacity(answer.len());
+    // Up to and including the problem line, as written.
+    let mut found = false;
+    for l in lines.by_ref() {
+        out.push_str(l);
+        let t = l.trim_start();
+        if t.starts_with('#') && t[1..].split_whitespace().take(2).eq(["course", "drill"]) {
+            found = true;
+            break;
+        }
+    }
+    if !found {
+        return answer.to_string();
+    }
+    // The problem's text starts after its own first line.
+    let first = problem.lines().next().unwrap_or("");
+    for _ in first.split_whitespace() {
+        words.next();
+    }
+    let mut rest = lines.peekable();
+    while let Some(l) = rest.peek() {
+        let mut probe = words.clone();
+        let matches = l.split_whitespace().all(|w| probe.next() == Some(w));
+        if !matches {
+            break;
+        }
+        words = probe;
+        let end = if l.ends_with("\r\n") {
+            "\r\n"
+        } else if l.ends_with('\n') {
+            "\n"
+        } else {
+            ""
+        };
+        out.push_str(end);
+        rest.next();
+        if words.peek().is_none() {
+            break;
+        }
+    }
+    out.extend(rest);
+    out
+}
+
 /// Runs the drill: checks the answer when one is given, else states the
 /// problem (with its solution when asked).
 pub fn run(req: &DrillRequest<'_>) -> Result<DrillOutput, Error> {
@@ -343,4 +396,38 @@ pub fn review(
 /// `course drill list`: every drill with what it practises.
 pub fn list() -> Vec<DrillEntry> {
     drill::list()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_saved_problem;
+
+    const PROBLEM: &str = "# course drill mii --seed 3 --machine toy\n\
+        Drill mii · seed 3\n\nFind ResMII, RecMII and MII of this\nloop body.\n\nloop scale\na: r1 = load [x]\n";
+
+    #[test]
+    fn the_saved_problem_is_skipped_and_the_lines_keep_their_numbers() {
+        let saved = format!("{PROBLEM}\nres_mii 4\nrec_mii 3\nmii 4\n");
+        let got = without_saved_problem(&saved, PROBLEM);
+        let lines: Vec<&str> = got.lines().collect();
+        assert_eq!(lines[0], "# course drill mii --seed 3 --machine toy");
+        assert!(lines[1..8].iter().all(|l| l.is_empty()), "{got}");
+        assert_eq!(&lines[9..], ["res_mii 4", "rec_mii 3", "mii 4"]);
+        assert_eq!(got.lines().count(), saved.lines().count());
+        // Rewrapped (a wider terminal) and with CRLF: the same.
+        let wide = "# course drill mii --seed 3 --machine toy\r\nDrill mii · seed 3\r\n\r\n\
+            Find ResMII, RecMII and MII of this loop body.\r\n\r\nloop scale\r\na: r1 = load [x]\r\nmii 4\r\n";
+        let got = without_saved_problem(wide, PROBLEM);
+        assert_eq!(
+            got.lines().filter(|l| !l.trim().is_empty()).count(),
+            2,
+            "{got:?}"
+        );
+        assert!(got.ends_with("mii 4\r\n"));
+        // An answer right under the problem line is all answer.
+        let bare = "# course drill mii --seed 3 --machine toy\nres_mii 4\n";
+        assert_eq!(without_saved_problem(bare, PROBLEM), bare);
+        // No problem line: nothing to skip.
+        assert_eq!(without_saved_problem("Drill mii\n", PROBLEM), "Drill mii\n");
+    }
 }

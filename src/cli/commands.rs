@@ -35,7 +35,14 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         ));
     }
     let answer = match &a.check {
-        Some(path) => Some((origin(path), read_file(path)?)),
+        Some(path) => {
+            let text = read_file(path)?;
+            let text = match saved_problem(ctx, drill, a.seed, &text, origin(path)) {
+                Some(problem) => api::drill::without_saved_problem(&text, &problem),
+                None => text,
+            };
+            Some((origin(path), text))
+        }
         None => None,
     };
     let req = api::drill::DrillRequest {
@@ -98,6 +105,37 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             }
             Ok(0)
         }
+    }
+}
+
+/// The problem an answer file names, as `course drill` printed it (for
+/// an answer written below the saved output); `None` when the file names
+/// none, or the problem cannot be made (the check then says why).
+fn saved_problem(
+    ctx: &Ctx,
+    drill: course::content::drill::Drill,
+    seed: Option<u64>,
+    text: &str,
+    file: &str,
+) -> Option<String> {
+    use course::content::drill::{Named, ProblemLine};
+    let (Named::Seed(line), _) = ProblemLine::find(text, file).ok()?? else {
+        return None;
+    };
+    if line.drill != drill || seed.is_some_and(|s| s != line.seed) {
+        return None;
+    }
+    let req = api::drill::DrillRequest {
+        drill,
+        seed: Some(line.seed),
+        machine: &ctx.machine,
+        source: &ctx.source,
+        solution: false,
+        check: None,
+    };
+    match api::drill::run(&req).ok()? {
+        DrillOutput::Problem(p) => Some(view::drill::problem_text(&p)),
+        DrillOutput::Report(_) => None,
     }
 }
 

@@ -557,3 +557,41 @@ fn generated_names_are_readable_and_li_takes_an_immediate() {
         }
     }
 }
+
+/// The drill's own output saved to a file with the answer written below
+/// it is checked as the answer alone: with no answer, the report is the
+/// one of the problem line alone (every line missing, none of the
+/// problem's text an error); with a wrong line, that line is blamed at its
+/// own line number.
+#[test]
+fn the_saved_problem_with_the_answer_below_is_checked_as_the_answer() {
+    let tmp = common::tempdir();
+    for d in Drill::ALL {
+        let name = d.name();
+        let out = Course::new(["drill", name, "--seed", "2"]).run().stdout;
+        let first = out.lines().next().unwrap().to_string();
+        let saved = tmp.path().join(format!("{name}-saved.txt"));
+        let bare = tmp.path().join(format!("{name}-bare.txt"));
+        std::fs::write(&saved, &out).unwrap();
+        std::fs::write(&bare, format!("{first}\n")).unwrap();
+        let check = |p: &std::path::Path| {
+            Course::new(["drill", name, "--check"])
+                .arg_path(p)
+                .any_code()
+                .run()
+                .stdout
+                .replace(&p.display().to_string(), "FILE")
+        };
+        let (a, b) = (check(&saved), check(&bare));
+        assert_eq!(a, b, "{name}: the saved problem was read as an answer");
+        assert!(!a.contains(":2:"), "{name}: {a}");
+        // A line that is no answer, below the saved problem: blamed there.
+        let n = out.lines().count() + 1;
+        std::fs::write(&saved, format!("{out}zzz-not-an-answer 7\n")).unwrap();
+        let a = check(&saved);
+        assert!(
+            a.contains(&format!("FILE:{n}:")),
+            "{name}: line {n} not blamed:\n{a}"
+        );
+    }
+}
