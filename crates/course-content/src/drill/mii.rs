@@ -6,7 +6,8 @@
 use serde::Serialize;
 
 use super::{
-    Drill, Mistake, MistakeKind, ProgramProblem, Verdict, all_right, generated, mistakes_only,
+    Drill, Mistake, MistakeKind, ProgramProblem, Verdict, all_right, example, generated,
+    mistakes_only,
 };
 use crate::generate::GenParams;
 use course_engine::engine::check::ViolationKind;
@@ -211,31 +212,40 @@ fn whole_value(v: &str) -> Result<u64, String> {
 /// How many hints the drill has.
 pub const HINTS: usize = 2;
 
-/// The first `level` hints (at most [`HINTS`]): what to compute, then
-/// where the maxima are (Definition 23.1.10, Lesson 23.6); no number of
-/// the answer.
+/// The first `level` hints (at most [`HINTS`]): what to compute and from
+/// what, then the method worked on another small loop of the same machine
+/// (Lesson 23.6); no figure of the student's answer.
 pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let (prog, m) = (&p.program, &p.model);
     let mut out = vec![
-        "Compute U_r, the units of resource r one iteration reserves (the sum over the \
-         operations of their reservation tables' entries in r's row), and divide by \
-         r's capacity, rounding up: ResMII is the largest over the resources, issue \
-         included. For every dependence cycle, add its latencies ℓ and its distances d: \
-         RecMII is the largest ⌈ℓ/d⌉. MII is the larger of the two."
+        "Work from the reservation tables and the dependence graph. For each \
+         resource, add up the cycles one iteration holds it (each operation's \
+         entries in that row; issue: one slot per operation) and divide by its \
+         capacity, rounding up. For each dependence cycle, add up its latencies \
+         and its distances, and divide, rounding up. Each of the three answers \
+         is a maximum over one of those lists, or over both."
             .to_string(),
     ];
     let b = mii::analyze(prog, m);
-    let res = &m.resource(b.res_bottleneck).name;
-    let rec = match &b.recurrence {
-        Some(r) => format!(
-            "the critical dependence cycle is {} (add up its ℓ and d)",
-            r.path_string(prog)
-        ),
-        None => "the loop has no dependence cycle".to_string(),
-    };
-    out.push(format!(
-        "The resource with the most usage per unit is {res}; {rec}."
-    ));
+    let avoid = [b.res_mii, b.rec_mii, b.mii].map(course_engine::util::ratio::Ratio::int);
+    let worked = example::small_loop(m, p.seed, &avoid, |q, e| {
+        let r = e.recurrence.as_ref();
+        format!(
+            "Worked on another loop of this machine, {}. {}; the largest, rounded \
+             up, is its ResMII, {}. Its longest dependence cycle per iteration is {} \
+             (latencies {}, distances {}), so its RecMII is {}; its MII, the larger, \
+             is {}.",
+            example::listing(q),
+            example::usage(m, e),
+            e.res_mii,
+            example::recurrence(q, e),
+            r.map_or(0, |r| r.latency),
+            r.map_or(0, |r| r.distance),
+            e.rec_mii,
+            e.mii
+        )
+    });
+    out.extend(worked);
     out.truncate(level.min(HINTS));
     out
 }

@@ -54,6 +54,7 @@ use course_engine::util::text::{WordsError, split_words};
 
 pub mod automaton;
 mod departure;
+pub mod example;
 pub mod forbidden;
 pub mod hazard;
 pub mod list_schedule;

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Drill, Mistake, MistakeKind, ProgramProblem, by_label, generated, violations};
+use super::{
+    Drill, Mistake, MistakeKind, ProgramProblem, by_label, example, generated, violations,
+};
 use crate::generate::GenParams;
 use course_engine::engine::check;
 use course_engine::engine::check::ViolationKind;
@@ -321,38 +323,122 @@ fn below_mii(p: &Program, m: &Machine, b: &mii::Bounds, ii: u64) -> String {
 }
 
 /// How many hints the drill has.
-pub const HINTS: usize = 2;
+pub const HINTS: usize = 3;
 
-/// The first `level` hints (at most [`HINTS`]): MII and the rule, then the
-/// order the operations are placed in at II = MII (Lesson 23.6).
+/// The first `level` hints (at most [`HINTS`]): how to find the II and
+/// place the operations (Algorithm 23.1.4's table, modulo II), the order
+/// of heights, then the method worked on another small loop of the same
+/// machine; no figure of the student's answer.
 pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let (prog, m) = (&p.program, &p.model);
     let b = mii::analyze(prog, m);
-    let mut out = vec![format!(
-        "MII = max(ResMII, RecMII) = max({}, {}) = {}. Start at II = MII: place each \
-         operation at the first cycle from its earliest start (every predecessor's \
-         latency elapsed, ℓ − d·II) whose rows modulo II have room in the modulo \
-         reservation table; when an operation cannot be placed, try II + 1.",
-        b.res_mii, b.rec_mii, b.mii
-    )];
+    let mut out = vec![
+        "Compute MII = max(ResMII, RecMII) first: no II below it has a schedule. \
+         Start at II = MII: place each operation at the first cycle from its \
+         earliest start (every predecessor's latency elapsed, ℓ − d·II) whose \
+         rows modulo II have room in the modulo reservation table; when an \
+         operation cannot be placed, try II + 1."
+            .to_string(),
+    ];
     let h = modulo_heights(prog, m, b.mii);
-    let mut order: Vec<usize> = (0..prog.len()).collect();
-    order.sort_by_key(|&x| (std::cmp::Reverse(h[x]), x));
-    let names: Vec<String> = order
-        .iter()
-        .map(|&x| {
-            prog.label(course_engine::model::ids::OpId::from_index(x))
-                .to_string()
-        })
-        .collect();
     out.push(format!(
-        "Place the operations in order of decreasing height at II = {} (the longest \
-         path to the end with weights ℓ − d·II): {}.",
-        b.mii,
-        names.join(", ")
+        "Place the operations in order of decreasing height at II = MII (the \
+         longest path to the end with weights ℓ − d·II): {}.",
+        height_order(prog, &h, |x| prog.label(x).to_string()).join(", ")
     ));
+    let want = reference::reference(prog, m).ii.unwrap_or(0);
+    let avoid = [b.mii, want].map(course_engine::util::ratio::Ratio::int);
+    let worked = example::small_loop(m, p.seed, &avoid, |q, e| {
+        // An example where the method of hint 1 reaches the smallest II.
+        let Some((ii, cycles)) = by_heights(q, m, e.mii) else {
+            return String::new();
+        };
+        if Some(ii) != reference::reference(q, m).ii {
+            return String::new();
+        }
+        let order = height_order(q, &modulo_heights(q, m, ii), |x| {
+            example::label(q, x).to_string()
+        });
+        let placed: Vec<String> = q
+            .op_ids()
+            .map(|x| format!("{} {}", example::label(q, x), cycles[x.index()]))
+            .collect();
+        format!(
+            "Worked on another loop of this machine, {}. {}, so its ResMII is {}; \
+             its RecMII is {} (the cycle {}); its MII is {}. At II {}, in the order \
+             {}, the first cycles with room give {}, and every dependence holds.",
+            example::listing(q),
+            example::usage(m, e),
+            e.res_mii,
+            e.rec_mii,
+            example::recurrence(q, e),
+            e.mii,
+            ii,
+            order.join(", "),
+            placed.join(", ")
+        )
+    });
+    out.extend(worked);
     out.truncate(level.min(HINTS));
     out
+}
+
+/// The method of the first hint, literally: from II = `from` up, place the
+/// operations in order of decreasing height, each at the first cycle from
+/// its placed predecessors' earliest start whose rows modulo II have room
+/// (Algorithm 23.1.4 on the modulo table); an II where an operation finds
+/// no room within II cycles, or a dependence does not hold in the end, is
+/// given up for the next. `None` past `from` + 8 · operations.
+pub fn by_heights(prog: &Program, m: &Machine, from: u64) -> Option<(u64, Vec<Cycle>)> {
+    use course_engine::engine::rtable::GlobalTable;
+    let n = prog.len();
+    'ii: for ii in from.max(1)..from.max(1) + 8 * n as u64 {
+        let h = modulo_heights(prog, m, ii);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&x| (std::cmp::Reverse(h[x]), x));
+        let mut table = GlobalTable::modulo(ii);
+        let mut at: Vec<Option<Cycle>> = vec![None; n];
+        let iil = ii as i64;
+        for x in order {
+            let id = course_engine::model::ids::OpId::from_index(x);
+            let earliest = prog
+                .in_edges(id)
+                .filter_map(|e| {
+                    at[e.from.index()]
+                        .map(|c| c + i64::from(e.latency) - i64::from(e.distance) * iil)
+                })
+                .fold(0, i64::max);
+            let class = prog.op(id).class;
+            let Some(c) = (earliest..earliest + iil).find(|&c| table.fits(m, class, c)) else {
+                continue 'ii;
+            };
+            table.place(m, class, c, Some(id));
+            at[x] = Some(c);
+        }
+        let cycles: Vec<Cycle> = at.into_iter().map(|c| c.unwrap_or(0)).collect();
+        let holds = prog.edges().iter().all(|e| {
+            cycles[e.to.index()]
+                >= cycles[e.from.index()] + i64::from(e.latency) - i64::from(e.distance) * iil
+        });
+        if holds {
+            return Some((ii, cycles));
+        }
+    }
+    None
+}
+
+/// The operations by decreasing height (ties in source order), named.
+fn height_order(
+    prog: &Program,
+    h: &[i64],
+    name: impl Fn(course_engine::model::ids::OpId) -> String,
+) -> Vec<String> {
+    let mut order: Vec<usize> = (0..prog.len()).collect();
+    order.sort_by_key(|&x| (std::cmp::Reverse(h[x]), x));
+    order
+        .into_iter()
+        .map(|x| name(course_engine::model::ids::OpId::from_index(x)))
+        .collect()
 }
 
 /// Heights at `ii`: `h(x) = max(lat(x), max_{x→y} ℓ − d·ii + h(y))`, the

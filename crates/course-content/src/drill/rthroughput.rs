@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{
-    Drill, Mistake, MistakeKind, ProblemLine, Verdict, all_right, generated, mistakes_only,
+    Drill, Mistake, MistakeKind, ProblemLine, Verdict, all_right, example, generated, mistakes_only,
 };
 use crate::generate::GenParams;
 use course_engine::engine::check::ViolationKind;
@@ -184,24 +184,24 @@ pub const HINTS: usize = 2;
 pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let (prog, m) = (&p.program, &p.model);
     let mut out = vec![
-        "Block RThroughput (Definition 23.1.10): for every resource r, count U_r, the \
-         units one pass of the body reserves (issue counts one per operation), and \
-         divide by r's capacity without rounding; the answer is the largest quotient."
+        "Work from the reservation tables of the body's operations: for each \
+         resource, add up the cycles one pass of the body holds it (issue: one \
+         slot per operation) and divide by its capacity, keeping the fraction \
+         (no rounding). The answer is the largest of those quotients."
             .to_string(),
     ];
     let b = mii::analyze(prog, m);
-    let rows: Vec<String> = m
-        .resource_ids()
-        .map(|r| {
-            format!(
-                "U_{} = {} (capacity {})",
-                m.resource(r).name,
-                b.usage[r.index()],
-                m.resource(r).capacity
-            )
-        })
-        .collect();
-    out.push(format!("The usage per resource: {}.", rows.join(", ")));
+    let avoid = [b.rthroughput];
+    let worked = example::small_loop(m, p.seed, &avoid, |q, e| {
+        format!(
+            "Worked on another body of this machine, {}. {}; the largest is {}, \
+             its RThroughput.",
+            example::listing(q),
+            example::usage(m, e),
+            e.rthroughput
+        )
+    });
+    out.extend(worked);
     out.truncate(level.min(HINTS));
     out
 }
