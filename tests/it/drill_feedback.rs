@@ -595,3 +595,28 @@ fn the_saved_problem_with_the_answer_below_is_checked_as_the_answer() {
         );
     }
 }
+
+/// A wrong ResMII or RThroughput shows where the binding resource's U
+/// comes from, class by class: the multiplier cycles of a div are what
+/// students miss.
+#[test]
+fn a_wrong_usage_bound_shows_its_breakdown_by_class() {
+    let tmp = common::tempdir();
+    let f = tmp.path().join("r.txt");
+    std::fs::write(&f, "# course drill rthroughput --seed 5 --machine toy\n1\n").unwrap();
+    Course::new(["drill", "rthroughput", "--check"])
+        .arg_path(&f)
+        .code(1)
+        .stdout_has("mul has U = 6 (2 from 2 mul, 4 from 1 div holding it 4 cycles) on capacity 1")
+        .run();
+    std::fs::write(
+        &f,
+        "# course drill mii --seed 1 --machine toy\nres_mii 1\nrec_mii 3\nmii 3\n",
+    )
+    .unwrap();
+    Course::new(["drill", "mii", "--check"])
+        .arg_path(&f)
+        .code(1)
+        .stdout_has("issue has U = 6 (3 from 3 alu, 1 from 1 load, 1 from 1 store, 1 from 1 mul) on capacity 2")
+        .run();
+}

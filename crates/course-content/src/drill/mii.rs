@@ -114,9 +114,10 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     let reason = |key: &str| -> String {
         match key {
             "res_mii" => format!(
-                "ResMII = max over resources of ⌈U/cap⌉; {} has U = {} on capacity {}, so {}",
+                "ResMII = max over resources of ⌈U/cap⌉; {} has U = {} ({}) on capacity {}, so {}",
                 m.resource(b.res_bottleneck).name,
                 b.usage[b.res_bottleneck.index()],
+                super::usage_breakdown(&p, m, b.res_bottleneck),
                 m.resource(b.res_bottleneck).capacity,
                 b.res_mii
             ),

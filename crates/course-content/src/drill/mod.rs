@@ -710,6 +710,32 @@ fn generated(m: &Machine, params: &GenParams, seed: u64, kind: Kind) -> Program 
     generate::program(m, params, seed, None, kind).1
 }
 
+/// Where resource `r`'s usage U in `p` comes from, class by class: `4
+/// from 1 div holding it 4 cycles, 2 from 2 mul` (the counts a student
+/// adds up, Definition 23.1.2).
+pub fn usage_breakdown(
+    p: &Program,
+    m: &Machine,
+    r: course_engine::model::ids::ResourceId,
+) -> String {
+    let mut per_class = vec![0u64; m.classes().len()];
+    for op in p.ops() {
+        per_class[op.class.index()] += 1;
+    }
+    let parts: Vec<String> = m
+        .class_ids()
+        .filter_map(|c| {
+            let (n, u) = (per_class[c.index()], m.class(c).usage(r));
+            let name = &m.class(c).name;
+            (n > 0 && u > 0).then(|| match u {
+                1 => format!("{n} from {n} {name}"),
+                u => format!("{} from {n} {name} holding it {u} cycles", n * u),
+            })
+        })
+        .collect();
+    parts.join(", ")
+}
+
 /// One value per operation, keyed by label (for JSON).
 fn by_label<T: Copy>(p: &Program, values: &[T]) -> BTreeMap<String, T> {
     p.op_ids()

@@ -148,7 +148,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                     Verdict::Wrong(Mistake::new(
                         MistakeKind::Wrong,
                         format!(
-                            "you said {}; {}{} has U = {} on capacity {}, so RThroughput = {} ({})",
+                            "you said {}; {}{} has U = {} ({}) on capacity {}, so RThroughput = {} ({})",
                             r.fraction_string(),
                             if rounded_up {
                                 "RThroughput is not rounded up, unlike ResMII: "
@@ -157,6 +157,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                             },
                             bott.name,
                             b.usage[b.res_bottleneck.index()],
+                            super::usage_breakdown(&p, m, b.res_bottleneck),
                             bott.capacity,
                             b.rthroughput.fraction_string(),
                             b.rthroughput.decimal1()
