@@ -620,3 +620,38 @@ fn a_wrong_usage_bound_shows_its_breakdown_by_class() {
         .stdout_has("issue has U = 6 (3 from 3 alu, 1 from 1 load, 1 from 1 store, 1 from 1 mul) on capacity 2")
         .run();
 }
+
+/// Forbidden latencies: F(A,B) answered with F(B,A)'s set is named as the
+/// pair in the other order, and a set without its 0 as the missing 0
+/// (seed 1: F(A,B) = {0, 3}, F(B,A) = {0}).
+#[test]
+fn forbidden_names_the_swapped_pair_and_the_missing_zero() {
+    let tmp = common::tempdir();
+    let f = tmp.path().join("f.txt");
+    let answer = |ab: &str, bb: &str| {
+        format!(
+            "# course drill forbidden --seed 1\nF(A,A) = {{0}}\nF(A,B) = {ab}\nF(B,A) = {{0}}\n\
+             F(B,B) = {bb}\nCV(A) = 00001\nCV(B) = 01001\n"
+        )
+    };
+    std::fs::write(&f, answer("{0}", "{0, 3}")).unwrap();
+    let o = Course::new(["drill", "forbidden", "--check"])
+        .arg_path(&f)
+        .code(1)
+        .stdout_has("F(A,B): the pair in the other order: you gave F(B,A) = {0}")
+        .run();
+    assert_eq!(o.stdout.matches('✗').count(), 1, "{}", o.stdout);
+    std::fs::write(&f, answer("{0, 3}", "{3}")).unwrap();
+    Course::new(["drill", "forbidden", "--check"])
+        .arg_path(&f)
+        .code(1)
+        .stdout_has("F(B,B): d = 0 is missing")
+        .run();
+    let j = Course::new(["drill", "forbidden", "--check"])
+        .arg_path(&f)
+        .args(["--format", "json"])
+        .code(1)
+        .run()
+        .json();
+    assert_eq!(j["mistakes"][0]["kind"], "missing_zero", "{j}");
+}

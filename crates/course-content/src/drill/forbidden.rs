@@ -241,9 +241,15 @@ pub fn check(seed: u64, text: &str, file: &str) -> Report {
     let sets = forbidden(&m);
     let vectors = vectors(&m);
     verdicts.extend(keys_not_asked_for(file, &given, &sets, &vectors));
-    for (key, want) in sets {
-        let verdict = judge(&given, file, key, answer::set, |key, got, _| {
-            compare_set(key, &got, &want)
+    for (key, want) in &sets {
+        // F(B,A), for an answer that gives the pair in the other order.
+        let other = swapped_key(key).and_then(|k| {
+            sets.iter()
+                .find(|(o, _)| *o == k)
+                .map(|(o, w)| (o.clone(), w.clone()))
+        });
+        let verdict = judge(&given, file, key.clone(), answer::set, |key, got, _| {
+            compare_set(key, &got, want, other.as_ref())
         });
         verdicts.push(verdict);
     }
@@ -350,14 +356,55 @@ fn judge(
     }
 }
 
+/// `F(B,A)` for `F(A,B)` (`None` when the two classes are one).
+fn swapped_key(key: &str) -> Option<String> {
+    let inner = key.strip_prefix("F(")?.strip_suffix(')')?;
+    let (a, b) = inner.split_once(',')?;
+    (a != b).then(|| format!("F({b},{a})"))
+}
+
 /// `F(o,o')` given as `got` against the right set `want` (Definition
-/// 23.1.5), a slip named.
-fn compare_set(key: String, got: &[u32], want: &[u32]) -> Verdict<Right> {
+/// 23.1.5), a slip named: the pair in the other order (`other`, the key
+/// and set of `F(o',o)`), a 0 left out, or [`super::set_slip`]'s.
+fn compare_set(
+    key: String,
+    got: &[u32],
+    want: &[u32],
+    other: Option<&(String, Vec<u32>)>,
+) -> Verdict<Right> {
     if got == want {
         return Verdict::Right(Right {
             key,
             value: hazard::set_string(got),
         });
+    }
+    if let Some((okey, owant)) = other
+        && got == owant.as_slice()
+    {
+        let (first, second) = key
+            .trim_start_matches("F(")
+            .trim_end_matches(')')
+            .split_once(',')
+            .unwrap_or(("o", "o'"));
+        return Verdict::Wrong(Mistake::new(
+            MistakeKind::PairOrder,
+            format!(
+                "{key}: the pair in the other order: you gave {okey} = {}; {key} holds the \
+                 distances d at which {second} may not issue d cycles after {first}, {}",
+                hazard::set_string(got),
+                hazard::set_string(want)
+            ),
+        ));
+    }
+    if want.first() == Some(&0) && got == &want[1..] {
+        return Verdict::Wrong(Mistake::new(
+            MistakeKind::MissingZero,
+            format!(
+                "{key}: d = 0 is missing: both hold r at a common offset, so they cannot \
+                 issue in the same cycle; it is {}",
+                hazard::set_string(want)
+            ),
+        ));
     }
     let (kind, named) = named_slip(super::set_slip(got, want));
     Verdict::Wrong(Mistake::new(

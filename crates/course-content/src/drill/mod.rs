@@ -810,6 +810,10 @@ pub enum MistakeKind {
     Shifted,
     /// `accept` where the recognizer rejects, or the other way round.
     Swapped,
+    /// `F(A,B)` answered with `F(B,A)`: the pair in the other order.
+    PairOrder,
+    /// A set of forbidden latencies without its 0.
+    MissingZero,
     /// A kind of the schedule checker, under its name (`format`, `latency`,
     /// …): a drill's answer that does not read is a `format` mistake, a
     /// part left out `missing`, whatever the drill.
