@@ -393,6 +393,30 @@ pub fn review(
     ))
 }
 
+/// The marker lines of what was shown for the problem `item` of `drill`:
+/// its solution (`solution`) and `hints` hints; `course progress` counts
+/// them, and a right answer after the solution is not counted as right.
+pub fn shown(
+    drill: Drill,
+    item: &str,
+    solution: bool,
+    hints: usize,
+    who: &str,
+    day: crate::content::flash::Date,
+    time: i64,
+) -> Vec<crate::content::review_log::Review> {
+    use crate::content::review_log::{self as log, Topic};
+    let topic = Topic::of_drill(drill);
+    let mut out = Vec::new();
+    if solution {
+        out.push(log::solution_marker(item, topic, who, day, time));
+    }
+    if hints > 0 {
+        out.push(log::hints_marker(item, topic, hints, who, day, time));
+    }
+    out
+}
+
 /// `course drill list`: every drill with what it practises.
 pub fn list() -> Vec<DrillEntry> {
     drill::list()

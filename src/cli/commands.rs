@@ -65,7 +65,10 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         DrillOutput::Report(r) => {
             let (day, time) = api::progress::now();
             if let Some(review) = api::drill::review(&req, events, &r, &who, day, time) {
-                a.log.record(&[review]);
+                let mut lines =
+                    api::drill::shown(drill, &review.item, false, hints.len(), &who, day, time);
+                lines.push(review);
+                a.log.record(&lines);
             }
             match (a.format, level) {
                 (Format::Json, 0) => print_json(&r),
@@ -90,6 +93,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             if a.seed.is_none() && events.is_none() {
                 eprintln!("course: no --seed given; using --seed {}", p.line().seed);
             }
+            record_shown(a, drill, events, p.line().seed, hints.len(), &who);
             match (a.format, level) {
                 (Format::Json, 0) => print_json(&p),
                 (Format::Json, _) => print_json(&api::drill::Hinted {
@@ -106,6 +110,28 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             Ok(0)
         }
     }
+}
+
+/// Logs what a problem's output showed: its solution, its hints.
+fn record_shown(
+    a: &DrillArgs,
+    drill: course::content::drill::Drill,
+    events: Option<&str>,
+    seed: u64,
+    hints: usize,
+    who: &str,
+) {
+    if !a.solution && hints == 0 {
+        return;
+    }
+    let item = match events {
+        Some(e) => course::content::review_log::events_item(e),
+        None => course::content::review_log::drill_item(drill, seed),
+    };
+    let (day, time) = api::progress::now();
+    a.log.record(&api::drill::shown(
+        drill, &item, a.solution, hints, who, day, time,
+    ));
 }
 
 /// The problem an answer file names, as `course drill` printed it (for

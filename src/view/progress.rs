@@ -66,6 +66,13 @@ pub fn progress_text(p: &Progress) -> String {
                 "-".into()
             }
         );
+        if t.hints + t.solutions > 0 {
+            let _ = writeln!(
+                s,
+                "    help used: {} hint(s), {} solution(s) shown (a right answer after its solution is not counted right)",
+                t.hints, t.solutions
+            );
+        }
         if !t.mistakes.is_empty() {
             let _ = writeln!(s, "    mistakes made most: {}", mistakes(t));
         }

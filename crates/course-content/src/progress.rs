@@ -110,6 +110,10 @@ pub struct TopicProgress {
     pub topic: String,
     pub trend: Trend,
     pub trend_word: &'static str,
+    /// Hints shown on its drills.
+    pub hints: usize,
+    /// Solutions shown on its drills.
+    pub solutions: usize,
 }
 
 /// `course progress`: every topic of the lesson (tried or not), then any
@@ -126,8 +130,12 @@ pub struct Progress {
 /// What a topic's reviews add up to.
 #[derive(Default)]
 struct Acc<'r> {
-    reviews: Vec<&'r Review>,
+    /// The attempts, a right answer to an item whose solution was shown
+    /// before counted as wrong (`after-solution`).
+    reviews: Vec<std::borrow::Cow<'r, Review>>,
     card: Option<CardState>,
+    hints: usize,
+    solutions: usize,
 }
 
 /// The reviews by topic (lesson topics first, in order; then the others by
@@ -143,12 +151,32 @@ fn by_topic<'r>(reviews: &'r [Review], who: Option<&str>) -> Vec<(String, Acc<'r
         .filter(|r| who.is_none_or(|w| r.who == w))
         .collect();
     mine.sort_by_key(|r| (r.day, r.time));
+    // The items whose solution was shown, by whom.
+    let mut seen: std::collections::BTreeSet<(&str, &str)> = Default::default();
     for r in mine {
         let key = match r.lesson_topic() {
             Some(t) => (t as usize, r.topic.clone()),
             None => (Topic::ALL.len(), r.topic.clone()),
         };
-        map.entry(key).or_default().reviews.push(r);
+        let acc = map.entry(key).or_default();
+        if r.kind == crate::review_log::SOLUTION_VIEWED {
+            acc.solutions += 1;
+            seen.insert((r.who.as_str(), r.item.as_str()));
+            continue;
+        }
+        if let Some(n) = r.hints() {
+            acc.hints += n;
+            continue;
+        }
+        if r.right && seen.contains(&(r.who.as_str(), r.item.as_str())) {
+            // Right after the solution was shown: not the student's own.
+            let mut w = r.clone();
+            w.right = false;
+            w.kind = "after-solution".into();
+            acc.reviews.push(std::borrow::Cow::Owned(w));
+        } else {
+            acc.reviews.push(std::borrow::Cow::Borrowed(r));
+        }
     }
     for acc in map.values_mut() {
         acc.card = replay_days(&acc.reviews);
@@ -162,7 +190,7 @@ fn by_topic<'r>(reviews: &'r [Review], who: Option<&str>) -> Vec<(String, Acc<'r
 /// the flashcards count a day: a day of right answers only is `good` (one
 /// box up, however many), of wrong ones only `again`, and a day with both
 /// `hard` (the box kept).
-fn replay_days(reviews: &[&Review]) -> Option<CardState> {
+fn replay_days(reviews: &[std::borrow::Cow<'_, Review>]) -> Option<CardState> {
     let mut card = None;
     for day in reviews.chunk_by(|a, b| a.day == b.day) {
         let right = day.iter().filter(|r| r.right).count();
@@ -213,6 +241,8 @@ fn topic_progress(name: String, acc: &Acc<'_>) -> TopicProgress {
         topic: name,
         trend_word: trend.word(),
         trend,
+        hints: acc.hints,
+        solutions: acc.solutions,
     }
 }
 
@@ -385,7 +415,7 @@ fn practice_fallback(t: Topic, today: Date, who: Option<&str>) -> Practice {
 /// order) at the smallest seed from 1 not in the topic's reviews; a topic
 /// without a drill gets the quiz on its tag, at a seed one past the number
 /// of its quiz reviews.
-fn pick_for(topic: Topic, reviews: &[&Review]) -> Pick {
+fn pick_for(topic: Topic, reviews: &[std::borrow::Cow<'_, Review>]) -> Pick {
     let drills = drills_of(topic);
     let used = |d: Drill| -> Vec<u64> {
         reviews
@@ -486,6 +516,32 @@ mod tests {
             rev("2026-01-03", "mii:2", Topic::Mii, true, "-"),
             rev("2026-01-03", "q-mca", Topic::LlvmMca, false, "number-wrong"),
         ]
+    }
+
+    #[test]
+    fn solutions_and_hints_are_counted_and_a_right_answer_after_the_solution_is_not() {
+        use crate::review_log::{hints_marker, solution_marker};
+        let d = day("2026-03-01");
+        let log = vec![
+            hints_marker("mii:4", Topic::Mii, 2, "ada", d, 0),
+            rev("2026-03-01", "mii:4", Topic::Mii, true, "-"),
+            solution_marker("mii:5", Topic::Mii, "ada", d, 0),
+            rev("2026-03-01", "mii:5", Topic::Mii, true, "-"),
+        ];
+        let p = progress(&log, None, d);
+        let t = p.topics.iter().find(|t| t.topic == "mii").unwrap();
+        assert_eq!((t.hints, t.solutions), (2, 1));
+        // Two attempts, the markers none; the one after the solution is wrong.
+        assert_eq!(
+            t.tally,
+            Tally {
+                attempts: 2,
+                right: 1
+            }
+        );
+        assert_eq!(t.mistakes[0].kind, "after-solution");
+        // A day with a right and a not-right answer keeps the box.
+        assert_eq!(t.leitner_box, 1);
     }
 
     #[test]

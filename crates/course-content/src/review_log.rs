@@ -195,6 +195,53 @@ pub struct Review {
     pub who: String,
 }
 
+/// The kind of a marker line: the solution of the item was shown.
+pub const SOLUTION_VIEWED: &str = "solution-viewed";
+/// The prefix of a marker line's kind: `hints-2`, two hints were shown.
+pub const HINTS_VIEWED: &str = "hints-";
+
+impl Review {
+    /// A marker, not an attempt: a solution or hints shown for the item
+    /// (never right; left out of the tallies and the spacing).
+    pub fn is_marker(&self) -> bool {
+        self.kind == SOLUTION_VIEWED || self.hints().is_some()
+    }
+
+    /// The hints a `hints-N` marker records.
+    pub fn hints(&self) -> Option<usize> {
+        self.kind.strip_prefix(HINTS_VIEWED)?.parse().ok()
+    }
+}
+
+/// The marker of a drill's solution shown (`course drill … --solution`).
+pub fn solution_marker(item: &str, topic: Topic, who: &str, day: Date, time: i64) -> Review {
+    Review::new(
+        day,
+        time,
+        who,
+        Origin::Drill,
+        item,
+        topic.name(),
+        false,
+        SOLUTION_VIEWED,
+    )
+}
+
+/// The marker of `n` hints shown on a drill's problem.
+pub fn hints_marker(item: &str, topic: Topic, n: usize, who: &str, day: Date, time: i64) -> Review {
+    let kind = format!("{HINTS_VIEWED}{n}");
+    Review::new(
+        day,
+        time,
+        who,
+        Origin::Drill,
+        item,
+        topic.name(),
+        false,
+        &kind,
+    )
+}
+
 /// Whether `s` may be an item, topic or kind field: no blank, no control
 /// character, not empty.
 fn is_word(s: &str) -> bool {
