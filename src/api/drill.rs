@@ -417,6 +417,26 @@ pub fn shown(
     out
 }
 
+/// The problem of a step of the chapter's path, without its solution.
+pub fn exercise(
+    step: &crate::content::path::Step,
+    machine: &crate::model::machine::Machine,
+    source: &Source,
+) -> Result<Problem, Error> {
+    let req = DrillRequest {
+        drill: step.drill,
+        seed: Some(step.seed),
+        machine,
+        source,
+        solution: false,
+        check: None,
+    };
+    match run(&req)? {
+        DrillOutput::Problem(p) => Ok(*p),
+        DrillOutput::Report(_) => Err(Error::Answer("a problem was asked for".into())),
+    }
+}
+
 /// `course drill list`: every drill with what it practises.
 pub fn list() -> Vec<DrillEntry> {
     drill::list()

@@ -76,6 +76,15 @@ pub fn progress(
     })
 }
 
+/// Where `who` is on the chapter's path (`course next`, `course watch`).
+pub fn position(
+    given: Option<&Path>,
+    who: &str,
+) -> Result<crate::content::path::Position, ProgressError> {
+    let (reviews, _) = read(given)?;
+    Ok(crate::content::path::position(&reviews, Some(who)))
+}
+
 /// `course practice`: the next problem, on the weakest due topic.
 pub fn practice(
     given: Option<&Path>,

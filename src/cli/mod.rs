@@ -18,6 +18,7 @@ mod autograder;
 mod flash;
 mod grade;
 mod mca;
+mod path;
 mod progress;
 mod quiz;
 mod term;
@@ -133,6 +134,16 @@ pub enum Command {
         after_help = "Examples:\n  course progress\n  course progress --who ada --format json"
     )]
     Progress(progress::ProgressArgs),
+    /// The chapter's path: write the current step's exercise file, or
+    /// check it and move on when it is right.
+    #[command(
+        visible_alias = "start",
+        after_help = "Examples:\n  course next\n  course next my-work\n\nThe steps follow Lesson 23.1: forbidden latencies, hazard automata, the\nautomaton, list scheduling, MII, modulo scheduling, RThroughput. A step is done\nwhen its drill is answered right without its solution shown first (the review\nlog says where you are; `course progress` shows it)."
+    )]
+    Next(path::PathArgs),
+    /// `course next` on every save of the current exercise file.
+    #[command(after_help = "Examples:\n  course watch\n  course watch my-work")]
+    Watch(path::PathArgs),
     /// The next problem to practise, on the weakest topic that is due.
     #[command(after_help = "Examples:\n  course practice\n  course practice --today 2026-01-15")]
     Practice(progress::ProgressArgs),
@@ -366,6 +377,8 @@ fn run(cli: Cli, width: usize) -> CmdResult {
         Command::Mca(a) => mca::run(&ctx, a),
         Command::Progress(a) => progress::progress(a),
         Command::Practice(a) => progress::practice(a),
+        Command::Next(a) => path::next(&ctx, a),
+        Command::Watch(a) => path::watch(&ctx, a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(*shell, &mut Cli::command(), "course", &mut buf);

@@ -55,13 +55,18 @@ $XDG_DATA_HOME/course/reviews.log (~/.local/share/course/...) unless
 skipped. Topics: reservation-tables, forbidden-latencies, hazard-automata,
 list-scheduling, mii, modulo, rthroughput, machine-model, llvm-mca.
 
-Spacing is the flashcards': each topic is a card, a right review rates it good
-and a wrong one again, so a topic right again and again waits 2, 4, 8, 16 days
-and one just got wrong is due at once. practice picks, among the due topics,
-the one with the smallest share right in its last 10 reviews (never tried
-counts as half right), then the lowest box, then the most overdue, and prints
-the command for a problem not tried yet: a drill and seed, or the quiz on the
-topics no drill practises. The same log and day give the same pick.";
+Spacing is the flashcards': each topic is a card rated once a day, good for a
+day of right answers only, again for a day of wrong ones only, hard (the box
+kept) for a day with both; so a topic right day after day waits 2, 4, 8, 16
+days and one got wrong is due at once. A right answer after its solution was
+shown (--solution) counts as wrong; hints and solutions shown are counted.
+The log also holds lines for the hints and solutions shown (kinds hints-N and
+solution-viewed). practice picks, among the due topics, the one with the
+smallest share right in its last 10 reviews (never tried counts as half
+right), then the lowest box, then the most overdue, and prints the command for
+a problem not tried yet: a drill and seed, or the quiz on the topics no drill
+practises. The same log and day give the same pick. `course next` follows one
+path through the chapter instead, and progress shows where you are on it.";
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = AFTER)]

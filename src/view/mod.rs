@@ -15,6 +15,7 @@ pub mod generate;
 pub mod grade;
 pub mod machine;
 pub mod mca;
+pub mod path;
 pub mod progress;
 pub mod quiz;
 pub mod report;

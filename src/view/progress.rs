@@ -3,10 +3,31 @@
 
 use std::fmt::Write;
 
+use crate::content::path::Position;
 use crate::content::progress::{Practice, Progress, RECENT, Tally, TopicProgress};
 
 fn percent(t: &Tally) -> String {
     t.percent().map_or_else(|| "-".into(), |p| format!("{p} %"))
+}
+
+/// Where the student is on the chapter's path.
+pub fn path_line(p: &Position) -> String {
+    match p.next {
+        Some(step) => format!(
+            "Path through the chapter: {} of {} steps done; next, step {}: drill {} \
+             (seed {}): `course next` writes it.",
+            p.done,
+            p.total,
+            step.number,
+            step.drill.name(),
+            step.seed
+        ),
+        None => format!(
+            "Path through the chapter: all {} steps done; `course practice` picks what \
+             to practise next.",
+            p.total
+        ),
+    }
 }
 
 fn whose(who: Option<&str>) -> String {
@@ -35,6 +56,7 @@ pub fn progress_text(p: &Progress) -> String {
         p.total.right,
         percent(&p.total)
     );
+    let _ = writeln!(s, "{}", path_line(&p.path));
     let _ = writeln!(
         s,
         "Trend: the last {RECENT} attempts of a topic against those before.\n"

@@ -327,6 +327,38 @@ where
 /// A temporary folder, removed when dropped (also when a test panics).
 /// A visible note (a SKIP, say): written to the real standard error,
 /// past the test harness's capture, so a passing run shows it too.
+/// The right answer of the forbidden drill for `seed`, from its JSON
+/// solution: the `F(o,o') = {…}` lines, then the `CV(o) = bits` lines.
+pub fn forbidden_answer(seed: u64) -> (String, String) {
+    let j = Course::new([
+        "drill",
+        "forbidden",
+        "--seed",
+        &seed.to_string(),
+        "--solution",
+    ])
+    .args(["--format", "json"])
+    .run()
+    .json();
+    let mut sets = String::new();
+    for (k, f) in j["solution"]["forbidden"].as_object().unwrap() {
+        let v: Vec<String> = f
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        sets.push_str(&format!("{k} = {{{}}}\n", v.join(", ")));
+    }
+    let vectors = j["solution"]["collision_vectors"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(c, v)| format!("CV({c}) = {}\n", v.as_str().unwrap()))
+        .collect();
+    (sets, vectors)
+}
+
 /// A check that cannot run here for want of a tool or a kernel feature:
 /// a failure under CI (which provides them), SKIP on standard error
 /// elsewhere.

@@ -81,21 +81,8 @@ fn the_forbidden_drill_checks_collision_vectors() {
         let prompt = common::ok(["drill", "forbidden", "--seed", &s]);
         assert!(prompt.contains("CV(A) = "), "{prompt}");
         let j = solution_json("forbidden", seed);
-        let mut answer = String::new();
-        for (k, f) in j["solution"]["forbidden"].as_object().unwrap() {
-            let v: Vec<String> = f
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.to_string())
-                .collect();
-            answer.push_str(&format!("{k} = {{{}}}\n", v.join(", ")));
-        }
+        let (answer, right) = common::forbidden_answer(seed);
         let cvs = j["solution"]["collision_vectors"].as_object().unwrap();
-        let right: String = cvs
-            .iter()
-            .map(|(c, v)| format!("CV({c}) = {}\n", v.as_str().unwrap()))
-            .collect();
         let check = || Course::new(["drill", "forbidden", "--seed", &s, "--check", "-"]);
         check()
             .stdin(format!("{answer}{right}"))

@@ -38,6 +38,7 @@ mod mca_props;
 mod mca_real;
 mod modulo_exact;
 mod modulo_quality;
+mod path_cli;
 mod practice;
 mod progress_cli;
 mod properties;

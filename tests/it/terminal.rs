@@ -148,11 +148,19 @@ fn colour_marks_right_and_wrong_diffs_and_over_capacity() {
     const GREEN: &str = "\u{1b}[32m";
     // The quiz: right green, wrong red; without the flag, no codes at all.
     let quiz = ["quiz", "23", "--seed", "1", "--tag", "machine-model"];
-    let answer = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
-        .args(["--seed", "1", "--tag", "machine-model"])
-        .any_code()
-        .run()
-        .json();
+    let answer = Course::new([
+        "quiz",
+        "23",
+        "--answers",
+        "-",
+        "--format",
+        "json",
+        "--reveal",
+    ])
+    .args(["--seed", "1", "--tag", "machine-model"])
+    .any_code()
+    .run()
+    .json();
     let first = answer["questions"][0]["expected"]
         .as_str()
         .unwrap()

@@ -12,6 +12,7 @@ pub mod generate;
 pub mod lab;
 pub mod log_lines;
 pub mod mca_models;
+pub mod path;
 pub mod progress;
 pub mod quiz;
 pub mod review_log;

@@ -120,6 +120,8 @@ pub struct TopicProgress {
 /// other topic the log names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Progress {
+    /// Where `who` is on the chapter's path ([`crate::path`]).
+    pub path: crate::path::Position,
     pub today: Date,
     pub topics: Vec<TopicProgress>,
     pub total: Tally,
@@ -258,6 +260,7 @@ pub fn progress(reviews: &[Review], who: Option<&str>, today: Date) -> Progress 
         total.right += t.tally.right;
     }
     Progress {
+        path: crate::path::position(reviews, who),
         today,
         topics,
         total,

@@ -19,3 +19,5 @@ pub mod run;
 pub mod sandbox;
 #[cfg(unix)]
 pub mod students;
+#[cfg(unix)]
+pub mod watch;
