@@ -628,3 +628,30 @@ fn every_drill_blames_only_the_changed_step() {
         assert!(answers >= 50, "{}: {answers}", drill.name());
     }
 }
+
+/// The modulo drill blames the step that breaks the rule, not the one
+/// that differs from the reference: on seed 1, f at 4 with e at 3 is valid
+/// and optimal, so with e at 5 beside the div f (which holds the
+/// multiplier in rows 4–7) e is the mistake, and f is never marked.
+#[test]
+fn modulo_blames_the_step_that_breaks_the_rule() {
+    let dir = crate::common::tempdir();
+    let f = dir.path().join("m.txt");
+    let answer = |e: u32| {
+        format!(
+            "# course drill modulo --seed 1 --machine toy\nii 8\na 0\nb 4\nc 5\nd 9\ne {e}\nf 4\ng 10\nh 2\ni 11\n"
+        )
+    };
+    std::fs::write(&f, answer(3)).unwrap();
+    Course::new(["drill", "modulo", "--check"])
+        .arg_path(&f)
+        .run();
+    std::fs::write(&f, answer(5)).unwrap();
+    let o = Course::new(["drill", "modulo", "--check"])
+        .arg_path(&f)
+        .code(1)
+        .stdout_has("✗ e at 5: mul is taken at row 5 (cycle mod II 8) by f")
+        .run();
+    assert!(!o.stdout.contains("✗ f"), "{}", o.stdout);
+    assert_eq!(o.stdout.matches('✗').count(), 1, "{}", o.stdout);
+}

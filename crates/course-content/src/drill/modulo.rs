@@ -171,6 +171,67 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
 }
 
+/// The steps to blame in a schedule at `ii` with hard violations: when
+/// moving one operation alone makes the whole schedule valid, the
+/// operations that can be moved so (the others are right in that
+/// completion of the student's own answer), those placed unlike the
+/// reference first; else the operations placed unlike the reference.
+fn wrong_steps(
+    p: &Program,
+    m: &Machine,
+    placed: &[(course_engine::model::ids::OpId, Cycle)],
+    ii: u64,
+    reference: &[Cycle],
+) -> Vec<course_engine::model::ids::OpId> {
+    let hard_free = |pl: &[(course_engine::model::ids::OpId, Cycle)]| {
+        check::placed_violations(p, m, pl, Some(ii))
+            .iter()
+            .all(|v| !matches!(v.kind, ViolationKind::Latency | ViolationKind::Resource))
+    };
+    let horizon = placed.iter().map(|&(_, c)| c).max().unwrap_or(0) + 2 * ii as Cycle + 8;
+    let movable: Vec<_> = if hard_free(placed) {
+        Vec::new()
+    } else {
+        placed
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| {
+                (0..=horizon).any(|c| {
+                    let mut moved = placed.to_vec();
+                    moved[i].1 = c;
+                    hard_free(&moved)
+                })
+            })
+            .map(|(_, &(x, _))| x)
+            .collect()
+    };
+    let unlike = unlike_reference(placed, reference);
+    // Of the operations whose move alone would do, those placed unlike the
+    // reference first (the others are where the reference has them).
+    let both: Vec<_> = movable
+        .iter()
+        .copied()
+        .filter(|x| unlike.contains(x))
+        .collect();
+    match (both.is_empty(), movable.is_empty()) {
+        (false, _) => both,
+        (true, false) => movable,
+        (true, true) => unlike,
+    }
+}
+
+/// The operations placed unlike the reference.
+fn unlike_reference(
+    placed: &[(course_engine::model::ids::OpId, Cycle)],
+    reference: &[Cycle],
+) -> Vec<course_engine::model::ids::OpId> {
+    placed
+        .iter()
+        .filter(|&&(x, c)| c != reference[x.index()])
+        .map(|&(x, _)| x)
+        .collect()
+}
+
 /// The mistakes of a checked schedule after `ii_mistake` (the II below
 /// MII, if any), with the list-schedule drill's consequence rule: a hard
 /// violation of an operation the reference places the same way exists
@@ -200,11 +261,13 @@ fn blamed(
         .op_ids()
         .filter_map(|x| result.placed[x.index()].map(|c| (x, c)))
         .collect();
-    let wrong: Vec<OpId> = placed
-        .iter()
-        .filter(|&&(x, c)| c != reference[x.index()])
-        .map(|&(x, _)| x)
-        .collect();
+    // At another II than the reference's, its violations are the II's
+    // consequences; the steps are judged against the reference.
+    let wrong = if ii == reference_ii {
+        wrong_steps(p, m, &placed, ii, reference)
+    } else {
+        unlike_reference(&placed, reference)
+    };
     let causes = check::caused_by(p, m, &placed, Some(ii), &result.violations, &wrong);
     let at_reference: std::collections::HashSet<(ViolationKind, Option<OpId>)> =
         if ii != reference_ii {
