@@ -14,7 +14,7 @@ use super::generated;
 use crate::generate::{GenParams, Span};
 
 /// How many loops are tried for one whose figures avoid the answer's.
-const TRIES: u64 = 512;
+pub const TRIES: u64 = 512;
 
 /// The labels of an example's operations, in order.
 const LABELS: [&str; 6] = ["p", "q", "s", "t", "u", "v"];
