@@ -123,8 +123,9 @@ pub fn reveal(sel: Selection<'_>, seed: Option<u64>) -> Result<Reveal, QuizError
 
 /// `--answers`: grades the answer file `text` (named `origin`). Its ids are
 /// checked against the whole bank; the seed is the file's `seed:` line, else
-/// `seed`, else 0 (the two must agree when both are given). The answers of
-/// questions left blank are withheld unless `reveal`.
+/// `seed`, else 0 (the two must agree when both are given); with neither,
+/// a choice named by letters is refused (whose order would they follow?).
+/// The answers of questions left blank are withheld unless `reveal`.
 pub fn grade(
     sel: Selection<'_>,
     text: &str,
@@ -136,6 +137,7 @@ pub fn grade(
     let selected = select(&bank, sel.tags)?;
     let known: Vec<&str> = bank.questions.iter().map(|q| q.id.as_str()).collect();
     let file = AnswerFile::parse(text, origin, &known).map_err(QuizError::AnswerFile)?;
+    let named = seed.is_some() || file.seed.is_some();
     let seed = match (seed, file.seed) {
         (Some(flag), Some(file)) if flag != file => {
             return Err(QuizError::SeedMismatch { flag, file });
@@ -144,6 +146,9 @@ pub fn grade(
     };
     let insts = instances(&selected, seed);
     let mut outcomes = crate::content::quiz::grade_answers(&insts, &file);
+    if !named {
+        crate::content::quiz::refuse_letters_without_seed(&insts, &mut outcomes);
+    }
     if !reveal {
         crate::content::quiz::withhold_blanks(&mut outcomes);
     }

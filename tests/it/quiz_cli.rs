@@ -915,3 +915,36 @@ fn missed_asks_again_only_what_was_not_right() {
         .run();
     quiz(&["--missed", "--list"]).code(2).run();
 }
+
+/// An answer file that names no seed cannot name choices by letters: the
+/// letters follow one seed's shuffle of the choices, and the file does not
+/// say which; the choice's text reads the same in every order.
+#[test]
+fn letters_without_a_seed_are_refused_and_texts_are_read() {
+    let q = revealed("1", "release-acquire-defaults");
+    let letters = right(&q);
+    let o = Course::new(["quiz", "23", "--answers", "-", "--format", "json"])
+        .args(["--tag", "machine-model"])
+        .stdin(format!("release-acquire-defaults: {letters}\n"))
+        .code(1)
+        .run()
+        .json();
+    let got = o["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == "release-acquire-defaults")
+        .unwrap()
+        .clone();
+    assert_eq!(got["status"], "format-error", "{got}");
+    assert!(
+        got["message"].as_str().unwrap().contains("seed: N"),
+        "{got}"
+    );
+    // With the seed the same letters are right.
+    Course::new(["quiz", "23", "--answers", "-", "--tag", "machine-model"])
+        .stdin(format!("seed: 1\nrelease-acquire-defaults: {letters}\n"))
+        .code(1)
+        .stdout_has("right         release-acquire-defaults")
+        .run();
+}

@@ -491,6 +491,40 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
     }
 }
 
+/// Whether a choice reply names its choices by letters only (`b`, `a, c`,
+/// `ac`), not by their text.
+pub fn by_letters(reply: &str) -> bool {
+    let mut any = false;
+    for tok in reply.split(|c: char| c == ',' || c == ';' || c == '&' || c.is_whitespace()) {
+        let t = tok.trim_matches(|c| c == '(' || c == ')' || c == '.');
+        if t.is_empty() || t.eq_ignore_ascii_case("and") {
+            continue;
+        }
+        if !t.chars().all(|c| c.is_ascii_alphabetic()) || t.len() > 6 {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// In an answer file that names no seed, a choice answered by letters is
+/// refused: the letters follow the order of one seed's shuffle, which the
+/// file does not say (a choice's text reads the same in every order).
+pub fn refuse_letters_without_seed(insts: &[Instance], outcomes: &mut [Outcome]) {
+    for (i, o) in insts.iter().zip(outcomes.iter_mut()) {
+        let letters = o.answer.as_deref().is_some_and(by_letters);
+        if matches!(i.kind, Kind::Single | Kind::Multiple) && letters {
+            o.status = Status::FormatError;
+            o.score = Ratio::int(0);
+            o.points = 0.0;
+            o.message = "choices named by letters need the seed whose order they follow: add \
+                         'seed: N' (the quiz's first line names it), or write the choice's text"
+                .into();
+        }
+    }
+}
+
 /// Questions left blank in an answer file keep their answers to
 /// themselves: no expected answer, no explanation (a blank is "not
 /// answered", not a way to read the answers; `--reveal` shows them).

@@ -42,7 +42,7 @@ pub(crate) use bank::{all_tags, check_item_id, select_by_tags};
 pub use generators::{Generated, Generator, Variant, tables_machine};
 pub use grading::{
     AnswerFile, FormatError, Grade, Instance, Outcome, Results, Status, Summary, grade_answers,
-    outcome, reply_text, total, withhold_blanks,
+    outcome, refuse_letters_without_seed, reply_text, total, withhold_blanks,
 };
 pub use results::{
     Asked, BankCheck, Feedback, InputEnded, Intro, LastResult, Listed, NothingMissed, QuestionList,
