@@ -184,11 +184,13 @@ fn wrong(m: &Mistake) -> String {
     let mut out = crate::util::text::wrap_line(&format!("✗ {}", m.message), "  ", 80);
     for c in &m.consequences {
         out.push('\n');
-        out.push_str(&crate::util::text::wrap_line(
-            &format!("  consequence: {c}"),
-            "    ",
-            80,
-        ));
+        // A second rule the same step breaks reads "also: …" on its own.
+        let line = if c.starts_with("also: ") {
+            format!("  {c}")
+        } else {
+            format!("  consequence: {c}")
+        };
+        out.push_str(&crate::util::text::wrap_line(&line, "    ", 80));
     }
     out
 }
