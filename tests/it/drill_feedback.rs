@@ -642,3 +642,25 @@ fn forbidden_names_the_swapped_pair_and_the_missing_zero() {
         .json();
     assert_eq!(j["mistakes"][0]["kind"], "missing_zero", "{j}");
 }
+
+/// The hazard drill names a div reserved as a one-cycle operation, with
+/// its K (seed 1: the div at cycle 0 leaves {0,1,2,3}, not {0}).
+#[test]
+fn hazard_names_a_div_taken_for_a_one_cycle_operation() {
+    let tmp = common::tempdir();
+    let f = tmp.path().join("h.txt");
+    std::fs::write(
+        &f,
+        "# course drill hazard --seed 1 --machine toy\naccept {0}\naccept {0}\naccept {0}\n\
+         reject {0}\naccept {0}\naccept {0}\naccept {0}\nreject {0}\n",
+    )
+    .unwrap();
+    let o = Course::new(["drill", "hazard", "--check"])
+        .arg_path(&f)
+        .code(1)
+        .stdout_has(
+            "cycle 0: Issue(div): div reserved as a one-cycle operation: K(div) = {0,1,2,3}",
+        )
+        .run();
+    assert_eq!(o.stdout.matches('✗').count(), 1, "{}", o.stdout);
+}

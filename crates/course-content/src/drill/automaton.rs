@@ -431,12 +431,26 @@ fn wrong_transitions(
                 set_string(&w.advance)
             )
         };
-        let (kind, named) = named_slip(
-            got_t
+        // An Advance answered with the state unlowered (as it was, or every
+        // offset one above the right ones).
+        let raised: Vec<u32> = w.advance.iter().map(|x| x + 1).collect();
+        let unlowered = e >= nclass
+            && got_t
                 .as_deref()
-                .zip(want_t.map(Vec::as_slice))
-                .and_then(|(g, w)| super::set_slip(g, w)),
-        );
+                .is_some_and(|g| g == w.state.as_slice() || g == raised.as_slice());
+        let (kind, named) = if unlowered {
+            (
+                MistakeKind::NotLowered,
+                "forgot to lower the offsets: ".to_string(),
+            )
+        } else {
+            named_slip(
+                got_t
+                    .as_deref()
+                    .zip(want_t.map(Vec::as_slice))
+                    .and_then(|(g, w)| super::set_slip(g, w)),
+            )
+        };
         wrong.push(Mistake::new(
             kind,
             format!(
@@ -539,11 +553,11 @@ mod tests {
         let r = check(1, &text, "a.txt");
         let mk: Vec<&Mistake> = r.verdicts.iter().filter_map(Verdict::mistake).collect();
         assert_eq!(mk.len(), 1, "{mk:#?}");
-        assert_eq!(mk[0].kind, MistakeKind::Shifted);
+        assert_eq!(mk[0].kind, MistakeKind::NotLowered);
         assert!(
             mk[0]
                 .message
-                .contains("Advance: the right set shifted up by one: you said"),
+                .contains("Advance: forgot to lower the offsets: you said"),
             "{}",
             mk[0].message
         );

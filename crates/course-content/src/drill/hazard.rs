@@ -657,6 +657,27 @@ fn explain_step(m: &Machine, row: &TraceRow, implied: &Implied, said: &Said) -> 
         };
         format!("{advances} since cycle {c} ({walk}), then ")
     });
+    // The issue reserved as if it held the unit one cycle: its first
+    // offset only, where K has several.
+    if implied.accepted
+        && implied.k.len() > 1
+        && said.set == union(&implied.before, &implied.k[..1])
+    {
+        let name = row
+            .class
+            .map(|o| m.class(o).name.clone())
+            .unwrap_or_default();
+        return Mistake::new(
+            MistakeKind::OneCycle,
+            format!(
+                "{what}: {name} reserved as a one-cycle operation: K({name}) = {} holds the \
+                 unit at every one of those offsets, so {since}{own_word} leaves s ∪ K({name}) = \
+                 {}; {said_text}",
+                set_string(&implied.k),
+                set_string(&implied.after)
+            ),
+        );
+    }
     let (kind, named) = named_slip(super::set_slip(&said.set, &implied.after));
     Mistake::new(
         kind,

@@ -156,12 +156,12 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         }
         // One ✗ per operation: a second rule the same step breaks is
         // listed under its first.
-        let same = v
-            .op
-            .and_then(|x| owners.iter().position(|o| *o == Some(x)));
+        let same = v.op.and_then(|x| owners.iter().position(|o| *o == Some(x)));
         match (&causes[i], same) {
             (Some(by), _) => caused.push((i, by.clone())),
-            (None, Some(k)) => mistakes[k].consequences.push(format!("also: {}", v.message)),
+            (None, Some(k)) => mistakes[k]
+                .consequences
+                .push(format!("also: {}", v.message)),
             (None, None) => {
                 mistakes.push(Mistake::new(v.kind, v.message.clone()));
                 owners.push(v.op);

@@ -814,6 +814,11 @@ pub enum MistakeKind {
     PairOrder,
     /// A set of forbidden latencies without its 0.
     MissingZero,
+    /// An issue whose K has several offsets reserved as if it held the unit
+    /// one cycle (a div as a one-cycle operation).
+    OneCycle,
+    /// An Advance that did not lower the offsets.
+    NotLowered,
     /// A kind of the schedule checker, under its name (`format`, `latency`,
     /// …): a drill's answer that does not read is a `format` mistake, a
     /// part left out `missing`, whatever the drill.
