@@ -240,7 +240,7 @@ fn checks_answers_and_ratings_are_logged() {
     assert!(lines[0].starts_with("# course review log, version 1"));
     assert_eq!(
         lines[1],
-        "2026-01-05 1767571200 ada drill rthroughput:3 rthroughput wrong wrong"
+        "2026-01-05 1767571200 ada drill rthroughput:3 rthroughput wrong resource_bound"
     );
     assert_eq!(
         lines[2],

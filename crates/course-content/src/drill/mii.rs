@@ -171,7 +171,11 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
             Some(kv) => match whole_value(kv.value) {
                 Ok(value) if value == want => Verdict::Right(Right { key, value }),
                 Ok(got) => Verdict::Wrong(Mistake::new(
-                    MistakeKind::Wrong,
+                    match key {
+                        "res_mii" => MistakeKind::ResourceBound,
+                        "rec_mii" => MistakeKind::Recurrence,
+                        _ => MistakeKind::Maximum,
+                    },
                     format!("{key}: you said {got}; {}", reason(key)),
                 )),
                 Err(e) => Verdict::Wrong(Mistake::new(

@@ -819,6 +819,14 @@ pub enum MistakeKind {
     OneCycle,
     /// An Advance that did not lower the offsets.
     NotLowered,
+    /// A wrong resource bound (ResMII, RThroughput): a usage miscounted.
+    ResourceBound,
+    /// A wrong RecMII: the critical recurrence missed or misadded.
+    Recurrence,
+    /// A wrong MII where ResMII and RecMII were right: not their maximum.
+    Maximum,
+    /// RThroughput rounded up as ResMII is.
+    RoundedUp,
     /// A kind of the schedule checker, under its name (`format`, `latency`,
     /// …): a drill's answer that does not read is a `format` mistake, a
     /// part left out `missing`, whatever the drill.

@@ -146,7 +146,11 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
                     let rounded_up =
                         b.rthroughput.den() > 1 && r == Ratio::int(b.rthroughput.ceil());
                     Verdict::Wrong(Mistake::new(
-                        MistakeKind::Wrong,
+                        if rounded_up {
+                            MistakeKind::RoundedUp
+                        } else {
+                            MistakeKind::ResourceBound
+                        },
                         format!(
                             "you said {}; {}{} has U = {} ({}) on capacity {}, so RThroughput = {} ({})",
                             r.fraction_string(),
@@ -246,7 +250,7 @@ mod tests {
         assert!(message(&r).starts_with("you said 999; "), "{}", message(&r));
         assert_eq!(
             r.verdicts[0].mistake().map(|x| x.kind),
-            Some(MistakeKind::Wrong)
+            Some(MistakeKind::ResourceBound)
         );
     }
 
