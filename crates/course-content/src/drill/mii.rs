@@ -171,11 +171,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
             Some(kv) => match whole_value(kv.value) {
                 Ok(value) if value == want => Verdict::Right(Right { key, value }),
                 Ok(got) => Verdict::Wrong(Mistake::new(
-                    match key {
-                        "res_mii" => MistakeKind::ResourceBound,
-                        "rec_mii" => MistakeKind::Recurrence,
-                        _ => MistakeKind::Maximum,
-                    },
+                    cause_kind(key),
                     format!("{key}: you said {got}; {}", reason(key)),
                 )),
                 Err(e) => Verdict::Wrong(Mistake::new(
@@ -193,6 +189,15 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         verdicts,
         seed,
         machine_name: m.name().to_string(),
+    }
+}
+
+/// The cause kind of a wrong value of `key`.
+fn cause_kind(key: &str) -> MistakeKind {
+    match key {
+        "res_mii" => MistakeKind::ResourceBound,
+        "rec_mii" => MistakeKind::Recurrence,
+        _ => MistakeKind::Maximum,
     }
 }
 
