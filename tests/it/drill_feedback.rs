@@ -664,3 +664,38 @@ fn hazard_names_a_div_taken_for_a_one_cycle_operation() {
         .run();
     assert_eq!(o.stdout.matches('✗').count(), 1, "{}", o.stdout);
 }
+
+/// Every prompt states every rule its checker applies on its machine:
+/// on each built-in machine, each drill that runs a program there says how
+/// zero idioms, folded loads and port groups are counted when the machine
+/// has them, and says nothing of them when it does not.
+#[test]
+fn every_prompt_states_the_rules_of_its_machine() {
+    for name in course::content::data::builtin_machine_names() {
+        let text = course::content::data::builtin_machine(name).unwrap();
+        let m = Machine::from_yaml(text, name).unwrap();
+        let has = (
+            m.classes().iter().any(|c| c.zero_idiom),
+            m.classes().iter().any(|c| c.memory),
+            m.resource_ids().any(|r| m.resource(r).is_group()),
+        );
+        for d in [
+            Drill::ListSchedule,
+            Drill::Mii,
+            Drill::Modulo,
+            Drill::Rthroughput,
+        ] {
+            let Ok(p) = d.problem(&m, None, 2, false) else {
+                continue;
+            };
+            let text = course::view::drill::problem_text(&p);
+            let at = format!("{} on {name}", d.name());
+            assert_eq!(text.contains("Zero idioms:"), has.0, "{at}");
+            assert_eq!(text.contains("Folded loads:"), has.1, "{at}");
+            assert_eq!(text.contains("Port groups:"), has.2, "{at}");
+            // The rules themselves within 80 columns (a machine's own table
+            // may be wider).
+            assert_narrow(&at, &course::view::drill::machine_rules(&m));
+        }
+    }
+}

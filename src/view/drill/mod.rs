@@ -164,6 +164,7 @@ fn machine_arg(machine: Option<&str>) -> String {
 fn statement(line: &ProblemLine, m: &Machine, p: &Program, task: &str, syntax: &str) -> String {
     let mut text = problem_header(line);
     text.push_str(task);
+    text.push_str(&machine_rules(m));
     text.push('\n');
     text.push_str(&p.to_text());
     text.push('\n');
@@ -171,6 +172,52 @@ fn statement(line: &ProblemLine, m: &Machine, p: &Program, task: &str, syntax: &
     text.push('\n');
     text.push_str(&answer_text(line, syntax));
     text
+}
+
+/// The rules of `m` the checker applies beyond the toy machine's, as
+/// prompt lines (empty for a machine without them): zero idioms, folded
+/// loads (variant classes, Lesson 23.1 §6) and port groups (Definition
+/// 23.1.8).
+pub fn machine_rules(m: &Machine) -> String {
+    let mut rules: Vec<String> = Vec::new();
+    let zero: Vec<&crate::model::machine::Class> =
+        m.classes().iter().filter(|c| c.zero_idiom).collect();
+    if !zero.is_empty() {
+        let ops: Vec<&str> = zero
+            .iter()
+            .flat_map(|c| c.opcodes.iter().map(String::as_str))
+            .collect();
+        let lat: Vec<String> = zero.iter().map(|c| c.latency.to_string()).collect();
+        let mut lat = lat;
+        lat.dedup();
+        rules.push(format!(
+            "Zero idioms: {} with the same register as both operands (xorl r1, r1) \
+             reads neither, so it depends on nothing; it takes its -zero class, of \
+             latency {}.",
+            ops.join(", "),
+            lat.join(" or ")
+        ));
+    }
+    if m.classes().iter().any(|c| c.memory) {
+        rules.push(
+            "Folded loads: an operation with a memory operand and a destination takes \
+             the memory form of its opcode (the other class that lists the same opcode), \
+             not the register form."
+                .into(),
+        );
+    }
+    if let Some(g) = m.resource_ids().find(|&r| m.resource(r).is_group()) {
+        rules.push(format!(
+            "Port groups: U of a group of ports (such as {}) counts the micro-ops that \
+             name the group; a micro-op on one port counts against that port only, not \
+             against the groups that contain it.",
+            m.resource(g).name
+        ));
+    }
+    rules
+        .iter()
+        .map(|r| crate::util::text::wrap_line(&format!("  {r}"), "    ", 80) + "\n")
+        .collect()
 }
 
 /// [`statement`] for a list-schedule, mii or modulo problem.
