@@ -490,7 +490,13 @@ pub const HINTS: usize = 2;
 pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let m = &p.model;
     let r = super::forbidden::resource(m);
-    let mut out = vec![super::k_sets(m, r)];
+    let mut out = vec![format!(
+        "The states are the sets of future offsets of {} that issues can leave. From \
+         the K sets of the prompt and the empty set, two moves make them: Issue(o), \
+         defined when K(o) shares no offset with the state, adds K(o); Advance takes one \
+         off every offset and drops offset 0.",
+        m.resource(r).name
+    )];
     let reached: BTreeSet<Vec<u32>> = rows(m).into_iter().map(|row| row.state).collect();
     let horizon = m.max_offset().max(1);
     // The first state, in order of size, that is not reachable.
@@ -522,10 +528,9 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
         _ => String::new(),
     };
     out.push(format!(
-        "Start from the empty state and follow every transition breadth first. From a \
-         state S, Issue(o) is defined when S and K(o) share no offset and leads to \
-         S ∪ K(o); Advance drops offset 0 and lowers every other offset by one. Each new \
-         set reached is a new state.{example}"
+        "Start from the empty state and follow every transition breadth first, each \
+         class's Issue and Advance from every state; each new set reached is a new \
+         state, and a transition to a set seen before is an edge back to it.{example}"
     ));
     out.truncate(level.min(HINTS));
     out

@@ -454,11 +454,18 @@ fn compare_vector(
 /// How many hints the drill has.
 pub const HINTS: usize = 2;
 
-/// The first `level` hints (at most [`HINTS`]): the K sets, then
-/// Definition 23.1.5 worked on a pair of sets that is not in the problem.
+/// The first `level` hints (at most [`HINTS`]): what to compute from the
+/// K sets, then Definition 23.1.5 worked on a pair of sets that is not in
+/// the problem.
 pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let m = &p.model;
-    let mut out = vec![super::k_sets(m, resource(m))];
+    let mut out = vec![format!(
+        "Work pair by pair from the K sets of the prompt: for F(o,o'), take every k in \
+         K(o) and k' in K(o') and keep each difference k − k' that is 0 or more (o' \
+         issued that many cycles after o would need {} in a cycle o holds it). CV(o) is \
+         K(o) itself, written as bits from offset 0.",
+        m.resource(resource(m)).name
+    )];
     out.push(rule_example(m));
     out.truncate(level.min(HINTS));
     out

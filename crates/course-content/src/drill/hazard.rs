@@ -710,42 +710,30 @@ pub const HINTS: usize = 2;
 /// the problem's attempts.
 pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let m = &p.model;
-    let mut out = vec![super::k_sets(m, p.unit)];
-    // Two issues of one class in the same cycle on an empty unit: never an
-    // attempt sequence of the problem's first step (it starts empty and
-    // issues once).
-    let class = m
-        .class_ids()
-        .find(|&c| m.class(c).offsets(p.unit).next().is_some());
-    let example = match class {
-        Some(o) => {
-            let mut rec = hazard::Recognizer::new(m, &[p.unit]);
-            rec.issue(o);
-            let first = rec.states()[0].offsets();
-            let again = rec.issue(o);
-            let after = rec.states()[0].offsets();
-            rec.advance();
-            let shifted = rec.states()[0].offsets();
-            format!(
-                " For example, {name} issued on an empty {unit} leaves the state {}; a second \
-                 {name} in the same cycle is {} (a count over the capacity at some offset \
-                 rejects), leaving {}; Advance then shifts every offset down by one: {}.",
-                super::set_text(&first),
-                if again { "accepted" } else { "rejected" },
-                super::set_text(&after),
-                super::set_text(&shifted),
-                name = m.class(o).name,
-                unit = m.resource(p.unit).name,
-            )
-        }
-        None => String::new(),
-    };
+    let unit = m.resource(p.unit).name.clone();
+    let mut out = vec![format!(
+        "Replay the attempts in order, keeping the state s of {unit} (its offsets \
+         already reserved). Before an attempt at a later cycle, apply one Advance per \
+         cycle that passed. Then compare K(o) with s: no shared offset means accept and \
+         add K(o) to s; a shared one means reject, s unchanged. Write each verdict with \
+         the s after it."
+    )];
+    // A made-up class x, K(x) = {0, 2}, on an empty unit: the moves, none
+    // of them a step of the problem (its classes are not x).
+    let kx = [0u32, 2];
+    let first = union(&[], &kx);
+    let one = advance(&first);
+    let second = union(&one, &kx);
     out.push(format!(
-        "Algorithm 23.1.7: the state is the set of future offsets of {} already \
-         reserved. Issue(o) is accepted when adding K(o) keeps every offset within the \
-         capacity, and then reserves K(o); a rejected issue changes nothing. Advance \
-         moves to the next cycle.{example}",
-        m.resource(p.unit).name
+        "Algorithm 23.1.7 on a made-up class x with K(x) = {}: issued on an empty \
+         {unit}, x is accepted and leaves {}; one Advance gives {}; a second x then \
+         shares no offset, so it is accepted and leaves {}; a third x in that cycle \
+         meets offset 0 and is rejected, leaving {} as it was.",
+        super::set_text(&kx),
+        super::set_text(&first),
+        super::set_text(&one),
+        super::set_text(&second),
+        super::set_text(&second),
     ));
     out.truncate(level.min(HINTS));
     out

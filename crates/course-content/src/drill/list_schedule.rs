@@ -436,7 +436,7 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     let prog = &p.program;
     let s = reference::reference(prog, &p.model);
     let mut out = vec![
-        "Top-down list scheduling (Algorithm 23.1.4): the priority of an operation \
+        "Top-down list scheduling (Lesson 23.3, as in the worked example of Lesson 23.1 §3; each placement tested with Fits of Algorithm 23.1.4): the priority of an operation \
          is its height h(x), the longest latency path from x to the end of the block. \
          In each cycle, starting at 0, the ready operations (every predecessor placed \
          and its latency elapsed) are tried from the highest height down; one is \

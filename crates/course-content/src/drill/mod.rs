@@ -963,25 +963,6 @@ fn all_right<R>(verdicts: &[Verdict<R>]) -> bool {
     verdicts.iter().all(|v| v.mistake().is_none())
 }
 
-/// `K(o) = {0, 2}` on `r` for every class that reserves `r`
-/// (Definition 23.1.5), as a hint line.
-fn k_sets(m: &Machine, r: course_engine::model::ids::ResourceId) -> String {
-    let sets: Vec<String> = m
-        .class_ids()
-        .filter_map(|c| {
-            let mut k: Vec<u32> = m.class(c).offsets(r).collect();
-            k.sort_unstable();
-            k.dedup();
-            (!k.is_empty()).then(|| format!("K({}) = {}", m.class(c).name, set_text(&k)))
-        })
-        .collect();
-    format!(
-        "The offsets each class reserves on {} (its K set): {}.",
-        m.resource(r).name,
-        sets.join(", ")
-    )
-}
-
 /// `{0, 2}`, or `{}` for the empty set.
 fn set_text(s: &[u32]) -> String {
     let v: Vec<String> = s.iter().map(u32::to_string).collect();
