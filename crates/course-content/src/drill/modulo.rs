@@ -171,11 +171,11 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
 }
 
-/// The steps to blame in a schedule at `ii` with hard violations: when
-/// moving one operation alone makes the whole schedule valid, the
-/// operations that can be moved so (the others are right in that
-/// completion of the student's own answer), those placed unlike the
-/// reference first; else the operations placed unlike the reference.
+/// The steps to blame in a schedule at `ii` with hard violations: the
+/// operations whose move alone makes the whole schedule valid (every other
+/// step is right in that completion of the student's own answer), those
+/// placed unlike the reference first; when no single move does, every
+/// operation placed unlike the reference.
 fn wrong_steps(
     p: &Program,
     m: &Machine,
