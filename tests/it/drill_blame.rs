@@ -180,6 +180,9 @@ struct Case {
     /// The unchanged operations of a schedule: none may be blamed
     /// (`LABEL at …` as the first words of a mistake).
     unchanged: Vec<String>,
+    /// How many mistakes of their own the drills of independent parts may
+    /// report (one a changed part).
+    at_most: usize,
 }
 
 fn case(text: String, what: String, names: impl Fn(&Mistake) -> bool + 'static) -> Case {
@@ -189,6 +192,7 @@ fn case(text: String, what: String, names: impl Fn(&Mistake) -> bool + 'static) 
         names: Box::new(names),
         may_be_right: false,
         unchanged: Vec::new(),
+        at_most: 1,
     }
 }
 
@@ -371,6 +375,19 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
                 ("rec_mii", s.info.rec_mii),
                 ("mii", s.info.mii),
             ];
+            // ResMII and RecMII both wrong, MII right: two mistakes, each
+            // about its own value.
+            {
+                let mut vals = values;
+                vals[0].1 += 1;
+                vals[1].1 += 2;
+                let text: String = vals.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
+                let mut c = case(text, "res_mii and rec_mii both off".into(), |mk| {
+                    mk.message.starts_with("res_mii:") || mk.message.starts_with("rec_mii:")
+                });
+                c.at_most = 2;
+                out.push(c);
+            }
             for (i, (key, v)) in values.iter().enumerate() {
                 let to = match rng.random_range(0..3) {
                     0 => v + 1,
@@ -403,6 +420,32 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
         }
         Problem::Forbidden(p) => {
             let s = p.solution.as_ref().unwrap();
+            let sets_of_two: Vec<(String, Vec<u32>)> = s
+                .forbidden
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            // Two sets slipped at once: each reported on its own line, and
+            // nothing else.
+            for i in 0..sets_of_two.len().saturating_sub(1) {
+                let mut mine = sets_of_two.clone();
+                mine[i].1 = slip(rng, &sets_of_two[i].1);
+                mine[i + 1].1 = slip(rng, &sets_of_two[i + 1].1);
+                let (a, b) = (sets_of_two[i].0.clone(), sets_of_two[i + 1].0.clone());
+                let mut text: String = mine
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {}\n", braces(v)))
+                    .collect();
+                for (k, v) in &s.collision_vectors {
+                    text.push_str(&format!("CV({k}) = {v}\n"));
+                }
+                let mut c = case(text, format!("{a} and {b} slipped"), move |mk| {
+                    mk.message.starts_with(&format!("{a}:"))
+                        || mk.message.starts_with(&format!("{b}:"))
+                });
+                c.at_most = 2;
+                out.push(c);
+            }
             let sets: Vec<(String, Vec<u32>)> = s
                 .forbidden
                 .iter()
@@ -470,6 +513,29 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
                     braces(after)
                 )
             };
+            // Two steps slipped, two apart, the others as the reference
+            // has them: a mistake at each (what the lines between them
+            // become is listed under the first), and nothing else.
+            for i in 0..s.steps.len().saturating_sub(2) {
+                let j = i + 2;
+                let mut text = String::new();
+                for (n, t) in s.steps.iter().enumerate() {
+                    let after = if n == i || n == j {
+                        slip(rng, &t.after)
+                    } else {
+                        t.after.clone()
+                    };
+                    text.push_str(&line(t.accepted, &after));
+                }
+                let pi = format!("cycle {}: {}", s.steps[i].cycle, s.steps[i].event);
+                let pj = format!("cycle {}: {}", s.steps[j].cycle, s.steps[j].event);
+                let what = format!("steps {i} and {j} slipped");
+                let mut c = case(text, what, move |mk| {
+                    mk.message.starts_with(&pi) || mk.message.starts_with(&pj)
+                });
+                c.at_most = 2;
+                out.push(c);
+            }
             for i in 0..s.steps.len() {
                 let st = &s.steps[i];
                 let (accepted, after) = if rng.random_bool(0.3) {
@@ -662,7 +728,7 @@ fn every_drill_blames_only_the_changed_step() {
                     mistakes[0].message
                 );
                 if !matches!(drill, Drill::ListSchedule | Drill::Modulo) {
-                    assert_eq!(mistakes.len(), 1, "{what}{mistakes:#?}");
+                    assert!(mistakes.len() <= c.at_most, "{what}{mistakes:#?}");
                 }
                 for mk in &mistakes {
                     assert!(
