@@ -614,8 +614,42 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
                 Some(t)
             };
             let item = |t: &Option<Vec<u32>>| t.as_ref().map_or("-".to_string(), |t| braces(t));
+            // Two Advances slipped, in neighbouring rows: a mistake at each
+            // (their own transitions), nothing else.
+            let ne = classes.len() + 1;
+            for w in s.states.windows(2) {
+                let slipped: Vec<(Vec<u32>, Vec<u32>)> = w
+                    .iter()
+                    .map(|row| (row.state.clone(), slip(rng, &advance(&row.state))))
+                    .collect();
+                let text: String = s
+                    .states
+                    .iter()
+                    .map(|x| {
+                        let mut items = vec![format!("{}:", braces(&x.state))];
+                        for j in 0..ne {
+                            let changed = slipped.iter().find(|(st, _)| *st == x.state);
+                            let t = match changed {
+                                Some((_, to)) if j == ne - 1 => Some(to.clone()),
+                                _ => step(&x.state, j),
+                            };
+                            items.push(item(&t));
+                        }
+                        items.join(" ") + "\n"
+                    })
+                    .collect();
+                let froms: Vec<String> = slipped
+                    .iter()
+                    .map(|(st, _)| format!("from {}, Advance", set_text(st)))
+                    .collect();
+                let what = format!("{} and {} slipped", froms[0], froms[1]);
+                let mut c = case(text, what, move |mk| {
+                    froms.iter().any(|f| mk.message.contains(f.as_str()))
+                });
+                c.at_most = 2;
+                out.push(c);
+            }
             for (i, row) in s.states.iter().enumerate() {
-                let ne = classes.len() + 1;
                 let e = rng.random_range(0..ne);
                 let want = step(&row.state, e);
                 let got = match &want {
