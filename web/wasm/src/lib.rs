@@ -533,7 +533,7 @@ mod tests {
         let line = v["review_line"].as_str().unwrap().to_string();
         assert_eq!(
             line,
-            "2026-01-05 1767571200 ada drill rthroughput:3 rthroughput wrong wrong\n"
+            "2026-01-05 1767571200 ada drill rthroughput:3 rthroughput wrong resource_bound\n"
         );
         let v = ask(json!({"cmd": "flash_open", "today": "2026-01-05"}));
         assert_eq!(v["ok"], true);
