@@ -9,7 +9,9 @@
 //! two steps changed at once (neighbours in label order), and for every
 //! drill on seeds 1–50. In a modulo schedule a step the reference agrees
 //! with may be blamed when moving it alone makes the answer valid (the
-//! seed-1 case: f at 4 is right with e at 3, so e at 5 is the mistake).
+//! seed-1 case: f at 4 is right with e at 3, so e at 5 is the mistake); a
+//! valid schedule of another family than the reference's, one step
+//! slipped, gets a mistake about that step.
 
 use std::collections::BTreeMap;
 
@@ -351,6 +353,49 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
                         c
                     }),
             );
+            // A valid answer unlike the reference (one step moved where
+            // every rule still holds), then another step slipped: the
+            // moved step is right in the student's own answer, so the
+            // mistake is about the slipped one (blamed, or named as what
+            // the blamed step meets).
+            let valid = |mine: &BTreeMap<String, Cycle>| {
+                drill
+                    .check(m, None, seed, &line(s.ii, mine), "a.txt")
+                    .unwrap()
+                    .correct()
+            };
+            let horizon = s.schedule.values().max().copied().unwrap_or(0) + 2 * s.ii as Cycle;
+            let alternative = s.schedule.keys().find_map(|x| {
+                (0..=horizon)
+                    .filter(|&c| c != s.schedule[x])
+                    .map(|c| {
+                        let mut t = s.schedule.clone();
+                        t.insert(x.clone(), c);
+                        (x.clone(), t)
+                    })
+                    .find(|(_, t)| valid(t))
+            });
+            if let Some((moved, alt)) = alternative {
+                for label in alt.keys().filter(|l| **l != moved) {
+                    let at = alt[label];
+                    let to = loop {
+                        let to = at + rng.random_range(-3..=3i64);
+                        if to >= 0 && to != at {
+                            break to;
+                        }
+                    };
+                    let mut mine = alt.clone();
+                    mine.insert(label.clone(), to);
+                    let l = label.clone();
+                    let mut c = case(
+                        line(s.ii, &mine),
+                        format!("{moved} moved validly, then {label} {at} → {to}"),
+                        move |mk| words(&mk.message).contains(&l.as_str()),
+                    );
+                    c.may_be_right = true;
+                    out.push(c);
+                }
+            }
             for ii in [s.ii + 1, s.ii.saturating_sub(1)] {
                 if ii == 0 || ii == s.ii {
                     continue;

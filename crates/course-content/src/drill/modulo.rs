@@ -171,11 +171,12 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
 }
 
-/// The steps to blame in a schedule at `ii` with hard violations: the
+/// The steps to blame in a schedule at `ii` with hard violations: of the
 /// operations whose move alone makes the whole schedule valid (every other
-/// step is right in that completion of the student's own answer), those
-/// placed unlike the reference first; when no single move does, every
-/// operation placed unlike the reference.
+/// step is right in that completion of the student's own answer; those
+/// placed unlike the reference first), the one placed last, which breaks
+/// the rule given the student's earlier steps; when no single move does,
+/// every operation placed unlike the reference.
 fn wrong_steps(
     p: &Program,
     m: &Machine,
@@ -213,11 +214,24 @@ fn wrong_steps(
         .copied()
         .filter(|x| unlike.contains(x))
         .collect();
-    match (both.is_empty(), movable.is_empty()) {
+    let chosen = match (both.is_empty(), movable.is_empty()) {
         (false, _) => both,
         (true, false) => movable,
-        (true, true) => unlike,
-    }
+        (true, true) => return unlike,
+    };
+    // Of those, the step placed last (in cycle order, then source order):
+    // the one that breaks the rule given the student's earlier steps.
+    let at = |x: course_engine::model::ids::OpId| {
+        placed
+            .iter()
+            .find(|&&(y, _)| y == x)
+            .map_or(0, |&(_, c)| c)
+    };
+    chosen
+        .into_iter()
+        .max_by_key(|&x| (at(x), x.index()))
+        .into_iter()
+        .collect()
 }
 
 /// The operations placed unlike the reference.
