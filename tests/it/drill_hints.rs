@@ -77,6 +77,12 @@ fn assert_no_answer(d: Drill, seed: u64, p: &Problem, text: &str) {
             for step in &p.events {
                 assert!(!text.contains(step.as_str()), "{step} in {at}");
             }
+            // No state of the answer, as a value.
+            for st in &p.solution.as_ref().unwrap().steps {
+                let v: Vec<String> = st.after.iter().map(u32::to_string).collect();
+                let shown = format!("{{{}}}", v.join(", "));
+                assert!(!text.contains(&shown), "the state {shown} in {at}");
+            }
         }
         Problem::Automaton(p) => {
             let s = p.solution.as_ref().unwrap();

@@ -718,12 +718,46 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
          add K(o) to s; a shared one means reject, s unchanged. Write each verdict with \
          the s after it."
     )];
-    // A made-up class x, K(x) = {0, 2}, on an empty unit: the moves, none
-    // of them a step of the problem (its classes are not x).
-    let kx = [0u32, 2];
-    let first = union(&[], &kx);
-    let one = advance(&first);
-    let second = union(&one, &kx);
+    // A made-up class x on an empty unit: the moves, none of them a step of
+    // the problem (its classes are not x), and K(x) chosen so that no state
+    // shown is one of the answer's.
+    let answer_states: Vec<Vec<u32>> = match &p.solution {
+        Some(s) => s.steps.iter().map(|st| st.after.clone()).collect(),
+        None => {
+            let solved = match &p.replay {
+                Some(spec) => replay_problem(m, spec, true).ok(),
+                None => problem(m, p.seed, true).ok(),
+            };
+            solved
+                .and_then(|q| q.solution)
+                .map(|s| s.steps.into_iter().map(|st| st.after).collect())
+                .unwrap_or_default()
+        }
+    };
+    let moves = |kx: &[u32]| {
+        let first = union(&[], kx);
+        let one = advance(&first);
+        let second = union(&one, kx);
+        (first, one, second)
+    };
+    let candidates: [&[u32]; 8] = [
+        &[0, 2],
+        &[0, 3],
+        &[0, 4],
+        &[0, 5],
+        &[0, 2, 4],
+        &[0, 3, 5],
+        &[0, 6],
+        &[0, 7],
+    ];
+    let kx: Vec<u32> = candidates
+        .iter()
+        .find(|k| {
+            let (a, b, c) = moves(k);
+            [a, b, c].iter().all(|st| !answer_states.contains(st))
+        })
+        .map_or(vec![0, 2], |k| k.to_vec());
+    let (first, one, second) = moves(&kx);
     out.push(format!(
         "Algorithm 23.1.7 on a made-up class x with K(x) = {}: issued on an empty \
          {unit}, x is accepted and leaves {}; one Advance gives {}; a second x then \

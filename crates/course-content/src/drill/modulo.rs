@@ -222,10 +222,7 @@ fn wrong_steps(
     // Of those, the step placed last (in cycle order, then source order):
     // the one that breaks the rule given the student's earlier steps.
     let at = |x: course_engine::model::ids::OpId| {
-        placed
-            .iter()
-            .find(|&&(y, _)| y == x)
-            .map_or(0, |&(_, c)| c)
+        placed.iter().find(|&&(y, _)| y == x).map_or(0, |&(_, c)| c)
     };
     chosen
         .into_iter()
