@@ -29,16 +29,40 @@ pub fn small_loop(
     avoid: &[Ratio],
     render: impl Fn(&Program, &Bounds) -> String,
 ) -> Option<String> {
-    let mut params = GenParams::loop_default();
+    small(m, seed, Kind::Loop, avoid, render)
+}
+
+/// [`small_loop`] for a basic block (the list-schedule drill's).
+pub fn small_block(
+    m: &Machine,
+    seed: u64,
+    render: impl Fn(&Program, &Bounds) -> String,
+) -> Option<String> {
+    small(m, seed, Kind::Block, &[], render)
+}
+
+fn small(
+    m: &Machine,
+    seed: u64,
+    kind: Kind,
+    avoid: &[Ratio],
+    render: impl Fn(&Program, &Bounds) -> String,
+) -> Option<String> {
+    let mut params = match kind {
+        Kind::Loop => GenParams::loop_default(),
+        Kind::Block => GenParams::block_default(),
+    };
     params.ops = Span { min: 4, max: 5 };
-    params.min_recurrences = 1;
+    if kind == Kind::Loop {
+        params.min_recurrences = 1;
+    }
     for k in 0..TRIES {
         let s = seed
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(0xE8A3_91C5 + k);
-        let p = generated(m, &params, s, Kind::Loop);
+        let p = generated(m, &params, s, kind);
         let b = mii::analyze(&p, m);
-        if b.recurrence.is_none() {
+        if kind == Kind::Loop && b.recurrence.is_none() {
             continue;
         }
         let text = render(&p, &b);

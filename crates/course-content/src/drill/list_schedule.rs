@@ -451,15 +451,29 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
         .map(|x| format!("h({}) = {}", label(x), h(x)))
         .collect();
     out.push(format!("The heights: {}.", heights.join(", ")));
-    let ready: Vec<OpId> = prog
-        .op_ids()
-        .filter(|&x| prog.in_edges(x).all(|e| e.distance != 0))
-        .collect();
-    out.push(format!(
-        "Ready at cycle 0, highest first: {}. Try them in this order against the \
-         empty table; what does not fit waits.",
-        ready_text(prog, &s.heights, &ready)
-    ));
+    let m = &p.model;
+    let worked = super::example::small_block(m, p.seed, |q, _| {
+        let r = reference::reference(q, m);
+        let name = |x: OpId| super::example::label(q, x);
+        let heights: Vec<String> = q
+            .op_ids()
+            .map(|x| format!("{} {}", name(x), r.heights[x.index()]))
+            .collect();
+        let mut order: Vec<OpId> = q.op_ids().collect();
+        order.sort_by_key(|&x| (r.cycles[x.index()], x.index()));
+        let placed: Vec<String> = order
+            .iter()
+            .map(|&x| format!("{} {}", name(x), r.cycles[x.index()]))
+            .collect();
+        format!(
+            "Worked on another block of this machine, {}. Heights: {}. Cycle by cycle, \
+             the ready operations by height, each placed when it fits, give {}.",
+            super::example::listing(q),
+            heights.join(", "),
+            placed.join(", ")
+        )
+    });
+    out.extend(worked);
     out.truncate(level.min(HINTS));
     out
 }
