@@ -481,6 +481,10 @@ fn attach_knock_on(verdicts: &mut Vec<Verdict<StateRow>>, knock_on: Vec<String>)
     }
 }
 
+/// A state of the hint's example automaton, where Issue(x) leads (`None`:
+/// undefined) and where Advance leads.
+type ExampleRow = (Vec<u32>, Option<Vec<u32>>, Vec<u32>);
+
 /// How many hints the drill has.
 pub const HINTS: usize = 2;
 
@@ -497,36 +501,49 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
          off every offset and drops offset 0.",
         m.resource(r).name
     )];
-    let reached: BTreeSet<Vec<u32>> = rows(m).into_iter().map(|row| row.state).collect();
-    let horizon = m.max_offset().max(1);
-    // The first state, in order of size, that is not reachable.
-    let unreached = (1u32..(1 << (horizon + 1).min(12)))
-        .map(|bits| {
-            (0..=horizon)
-                .filter(|k| bits & (1 << k) != 0)
-                .collect::<Vec<u32>>()
-        })
-        .filter(|s| !reached.contains(s))
-        .min_by_key(|s| (s.len(), s.clone()));
-    let example = match (unreached, m.class_ids().next()) {
-        (Some(s), Some(o)) => {
-            let ko = k(m, o);
-            let issue = if s.iter().any(|x| ko.contains(x)) {
-                "is undefined (K meets the state)".to_string()
-            } else {
-                format!("gives {}", set_text(&union(&s, &ko)))
-            };
-            let adv = advance(&s);
-            format!(
-                " For example, from {} (not a state of this automaton): Issue({}) \
-                 {issue}, Advance gives {}.",
-                set_text(&s),
-                m.class(o).name,
-                set_text(&adv)
-            )
+    // The whole automaton of a made-up class x alone, breadth first: a
+    // different example, not the student's classes.
+    let candidates: [&[u32]; 2] = [&[0, 2], &[0, 3]];
+    let walk = |kx: &[u32]| -> Vec<ExampleRow> {
+        let mut states: Vec<Vec<u32>> = vec![Vec::new()];
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < states.len() && states.len() <= 8 {
+            let st = states[i].clone();
+            let issue = (!st.iter().any(|o| kx.contains(o))).then(|| union(&st, kx));
+            let adv = advance(&st);
+            for t in issue.iter().chain([&adv]) {
+                if !states.contains(t) {
+                    states.push(t.clone());
+                }
+            }
+            out.push((st, issue, adv));
+            i += 1;
         }
-        _ => String::new(),
+        out
     };
+    let example = candidates
+        .iter()
+        .map(|k| (k, walk(k)))
+        .find(|(_, w)| w.len() <= 8)
+        .map_or(String::new(), |(k, w)| {
+            let rows: Vec<String> = w
+                .iter()
+                .map(|(st, issue, adv)| {
+                    format!(
+                        "{}: x → {}, Advance → {}",
+                        set_text(st),
+                        issue.as_ref().map_or("-".to_string(), |t| set_text(t)),
+                        set_text(adv)
+                    )
+                })
+                .collect();
+            format!(
+                " Worked on a made-up class x with K(x) = {}: {}.",
+                set_text(k),
+                rows.join("; ")
+            )
+        });
     out.push(format!(
         "Start from the empty state and follow every transition breadth first, each \
          class's Issue and Advance from every state; each new set reached is a new \
