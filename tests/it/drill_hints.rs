@@ -68,6 +68,12 @@ fn assert_no_answer(d: Drill, seed: u64, p: &Problem, text: &str) {
             for cv in s.collision_vectors.values().filter(|v| v.len() > 1) {
                 assert!(!words(text).contains(&cv.as_str()), "CV {cv} in {at}");
             }
+            // No set of the answer (of two or more offsets), as a value.
+            for set in s.forbidden.values().filter(|v| v.len() > 1) {
+                let v: Vec<String> = set.iter().map(u32::to_string).collect();
+                let shown = format!("{{{}}}", v.join(", "));
+                assert!(!text.contains(&shown), "the set {shown} in {at}");
+            }
         }
         Problem::Hazard(p) => {
             let answer = p.solution.as_ref().unwrap().answer();

@@ -471,18 +471,32 @@ pub fn hints(p: &Problem, level: usize) -> Vec<String> {
     out
 }
 
-/// Definition 23.1.5 on two offset sets no pair of classes of `m` has.
+/// Definition 23.1.5 on two offset sets of which neither they nor their
+/// forbidden latencies are a set of the problem or its answer.
 pub(super) fn rule_example(m: &Machine) -> String {
     let ks: Vec<Vec<u32>> = m.class_ids().map(|c| k(m, c)).collect();
-    let candidates: [(&[u32], &[u32]); 4] = [
+    // Every set of the problem and of its answer (the K sets, every F):
+    // none may be shown, as a value, in the example.
+    let mut taken: Vec<Vec<u32>> = ks.clone();
+    taken.extend(forbidden(m).into_iter().map(|(_, f)| f));
+    let candidates: [(&[u32], &[u32]); 8] = [
         (&[0, 3], &[0, 1]),
         (&[0, 1, 4], &[0, 2]),
         (&[0, 2, 5], &[1, 2]),
         (&[1, 4], &[0, 3, 4]),
+        (&[0, 5], &[0, 2]),
+        (&[0, 4, 6], &[1, 3]),
+        (&[2, 6], &[0, 5]),
+        (&[0, 1, 6], &[0, 4]),
     ];
     let (a, b) = candidates
         .iter()
-        .find(|(a, b)| !ks.iter().any(|k| k == a) && !ks.iter().any(|k| k == b))
+        .find(|(a, b)| {
+            let f = hazard::forbidden_between(a, b);
+            [a.to_vec(), b.to_vec(), f]
+                .iter()
+                .all(|s| s.len() < 2 || !taken.contains(s))
+        })
         .copied()
         .unwrap_or(candidates[0]);
     let f = hazard::forbidden_between(a, b);
