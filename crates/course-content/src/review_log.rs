@@ -215,21 +215,16 @@ impl Review {
 
 /// The marker of a drill's solution shown (`course drill … --solution`).
 pub fn solution_marker(item: &str, topic: Topic, who: &str, day: Date, time: i64) -> Review {
-    Review::new(
-        day,
-        time,
-        who,
-        Origin::Drill,
-        item,
-        topic.name(),
-        false,
-        SOLUTION_VIEWED,
-    )
+    marker(item, topic, SOLUTION_VIEWED, who, day, time)
 }
 
 /// The marker of `n` hints shown on a drill's problem.
 pub fn hints_marker(item: &str, topic: Topic, n: usize, who: &str, day: Date, time: i64) -> Review {
-    let kind = format!("{HINTS_VIEWED}{n}");
+    marker(item, topic, &format!("{HINTS_VIEWED}{n}"), who, day, time)
+}
+
+/// A marker line of `kind` for a drill's `item`: never right.
+fn marker(item: &str, topic: Topic, kind: &str, who: &str, day: Date, time: i64) -> Review {
     Review::new(
         day,
         time,
@@ -238,7 +233,7 @@ pub fn hints_marker(item: &str, topic: Topic, n: usize, who: &str, day: Date, ti
         item,
         topic.name(),
         false,
-        &kind,
+        kind,
     )
 }
 

@@ -79,13 +79,16 @@ mod tests {
         let s = Saves::on(t.path()).unwrap();
         let f = t.path().join("a.txt");
         let other = t.path().join("b.txt");
+        let written = f.clone();
         let writer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(50));
             std::fs::write(other, "x").unwrap();
-            std::thread::sleep(Duration::from_millis(50));
-            std::fs::write(f, "y").unwrap();
+            std::thread::sleep(Duration::from_millis(200));
+            std::fs::write(written, "y").unwrap();
         });
         s.next_save("a.txt").unwrap();
+        // Had the save of b.txt ended the wait, a.txt would not be there yet.
+        assert!(f.exists(), "the wait ended on another file's save");
         writer.join().unwrap();
     }
 }

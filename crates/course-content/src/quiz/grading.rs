@@ -492,15 +492,24 @@ pub fn outcome(inst: &Instance, reply: Option<&str>) -> Outcome {
 }
 
 /// Whether a choice reply names its choices by letters only (`b`, `a, c`,
-/// `ac`), not by their text.
-pub fn by_letters(reply: &str) -> bool {
+/// `ac`), not by their text: every word is a run of the letters of the
+/// `n` choices, and the reply is not itself a choice's text (`Both`).
+pub fn by_letters(reply: &str, choices: &[String]) -> bool {
+    let n = choices.len().min(26) as u8;
+    let letter = |c: char| c.is_ascii_alphabetic() && (c.to_ascii_lowercase() as u8) < b'a' + n;
+    if choices
+        .iter()
+        .any(|c| answer::normalize(c) == answer::normalize(reply))
+    {
+        return false;
+    }
     let mut any = false;
     for tok in reply.split(|c: char| c == ',' || c == ';' || c == '&' || c.is_whitespace()) {
         let t = tok.trim_matches(|c| c == '(' || c == ')' || c == '.');
         if t.is_empty() || t.eq_ignore_ascii_case("and") {
             continue;
         }
-        if !t.chars().all(|c| c.is_ascii_alphabetic()) || t.len() > 6 {
+        if !t.chars().all(letter) {
             return false;
         }
         any = true;
@@ -513,7 +522,10 @@ pub fn by_letters(reply: &str) -> bool {
 /// file does not say (a choice's text reads the same in every order).
 pub fn refuse_letters_without_seed(insts: &[Instance], outcomes: &mut [Outcome]) {
     for (i, o) in insts.iter().zip(outcomes.iter_mut()) {
-        let letters = o.answer.as_deref().is_some_and(by_letters);
+        let letters = o
+            .answer
+            .as_deref()
+            .is_some_and(|a| by_letters(a, i.choices()));
         if matches!(i.kind, Kind::Single | Kind::Multiple) && letters {
             o.status = Status::FormatError;
             o.score = Ratio::int(0);
@@ -602,6 +614,25 @@ pub struct Results {
     #[serde(flatten)]
     pub summary: Summary,
     pub seed: u64,
+}
+
+#[cfg(test)]
+mod letters_tests {
+    use super::by_letters;
+
+    #[test]
+    fn letters_are_told_from_a_choice_named_by_its_text() {
+        let c: Vec<String> = ["Both", "None", "x86 only", "dd"]
+            .map(String::from)
+            .to_vec();
+        for yes in ["b", "a, c", "ac", "(d)", "a and c"] {
+            assert!(by_letters(yes, &c), "{yes}");
+        }
+        // A choice's own text, a word with a letter past d, a number.
+        for no in ["Both", "none", "x86 only", "dd", "bet", "e", "3"] {
+            assert!(!by_letters(no, &c), "{no}");
+        }
+    }
 }
 
 #[cfg(test)]

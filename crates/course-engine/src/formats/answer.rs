@@ -211,8 +211,8 @@ pub fn number(s: &str) -> Result<Ratio, String> {
     bare_number(t)
 }
 
-/// The spelled numbers read as answers.
-const SPELLED: [&str; 21] = [
+/// The spelled numbers read as answers, zero to twenty.
+pub const SPELLED: [&str; 21] = [
     "zero",
     "one",
     "two",

@@ -1482,8 +1482,18 @@ fn readable_roots(sb: &Sandbox) -> Vec<PathBuf> {
 /// no `--jobs` above 1 unless asked for. Returns the folders to clean
 /// after each run.
 fn uid_preflight(sb: &Sandbox) -> Result<Vec<PathBuf>, String> {
+    uid_preflight_of(sb, &survey_of(sb))
+}
+
+/// The survey of what a program under uid separation in `sb` could read.
+fn survey_of(sb: &Sandbox) -> confine::Survey {
     let roots = readable_roots(sb);
-    let found = confine::survey(&roots, &sb.masks, &[sb.staging.path().to_path_buf()]);
+    confine::survey(&roots, &sb.masks, &[sb.staging.path().to_path_buf()])
+}
+
+/// [`uid_preflight`] on a survey already made.
+fn uid_preflight_of(sb: &Sandbox, found: &confine::Survey) -> Result<Vec<PathBuf>, String> {
+    let roots = readable_roots(sb);
     if found.incomplete {
         return Err(format!(
             "the search for copies of the reference a student's program could read stopped after {} entries under {}; without Landlock (Linux 5.13 or later, allowed by the container) uid separation cannot be checked here",
@@ -1598,8 +1608,10 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
     let proc_mounted = namespaces.is_none()
         && probe(sb, Isolation::Namespaces, "test -r /proc/self/status").is_ok();
     let mut uid_sb = sb.clone();
+    // One survey, for the preflight and for the list of what it found.
+    let found = is_root().then(|| survey_of(sb));
     let uid = uid_problem(sb)
-        .or_else(|| match uid_preflight(sb) {
+        .or_else(|| match uid_preflight_of(sb, found.as_ref()?) {
             Ok(shared) => {
                 uid_sb.shared = Arc::new(shared);
                 None
@@ -1625,16 +1637,7 @@ pub fn check(sb: &Sandbox) -> SandboxCheck {
         proc_mounted,
         uid,
         landlock: sb.landlock,
-        exposed: if is_root() {
-            confine::survey(
-                &readable_roots(sb),
-                &sb.masks,
-                &[sb.staging.path().to_path_buf()],
-            )
-            .exposed
-        } else {
-            Vec::new()
-        },
+        exposed: found.map(|f| f.exposed).unwrap_or_default(),
         guarantees,
         chosen,
     }
