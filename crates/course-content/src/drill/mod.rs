@@ -38,7 +38,6 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use clap::{CommandFactory, Parser};
 use serde::{Serialize, Serializer};
 
 use crate::generate::{self, GenParams};
@@ -63,7 +62,7 @@ pub mod modulo;
 pub mod rthroughput;
 
 /// The drills, in the order `course drill list` shows them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Drill {
     /// The top-down list schedule of a random block.
@@ -369,75 +368,51 @@ impl ProblemLine {
     }
 }
 
-/// The flags of a problem line that say which problem it is; the line's
-/// other words (`--solution`, `--hint 2`) are left out before clap reads
-/// it ([`LineFlags::known_words`]). As on the command line, the last of a
-/// repeated flag counts, and so does the last of `--events` and `--lesson`.
-#[derive(Debug, clap::Parser)]
-#[command(
-    no_binary_name = true,
-    disable_help_flag = true,
-    args_override_self = true
-)]
+/// The flags of a problem line that say which problem it is. `--seed`,
+/// `--machine` and `--events` take the text after `=`, else the next word,
+/// whatever it is (`--machine --seed` names the machine `--seed`, and
+/// `--seed -3` is a negative seed); `--lesson` takes no value and drops an
+/// `=…` it is given; the line's other words (`--solution`, `--hint 2`) are
+/// skipped. As on the command line, the last of a repeated flag counts, and
+/// so does the last of `--events` and `--lesson`.
+#[derive(Debug, Default)]
 struct LineFlags {
-    #[arg(long, allow_hyphen_values = true, value_parser = answer::whole)]
     seed: Option<u64>,
-    #[arg(long, allow_hyphen_values = true)]
     machine: Option<String>,
-    #[arg(long, allow_hyphen_values = true, overrides_with = "lesson")]
+    /// The issue attempts: `--events`' value, or the lesson's for
+    /// `--lesson` ([`hazard::LESSON_EVENTS`]).
     events: Option<String>,
-    /// The lesson's issue attempts ([`hazard::LESSON_EVENTS`]).
-    #[arg(long)]
-    lesson: bool,
 }
 
 impl LineFlags {
-    /// Reads the words after `# course drill NAME`; a message for a flag
-    /// without its value, or with a seed that is not a whole number.
+    /// Reads the words after `# course drill NAME`; a message for the first
+    /// flag without its value (the line's last word), or with a seed that is
+    /// not a whole number ([`answer::whole`]).
     fn read(words: &[String]) -> Result<LineFlags, String> {
-        let known = LineFlags::known_words(&LineFlags::command(), words);
-        LineFlags::try_parse_from(known).map_err(|e| flag_message(&e))
-    }
-
-    /// The words that are flags of `cmd`, each with its value (the next
-    /// word when not given after `=`); a switch loses an `=…` it is given.
-    fn known_words<'w>(cmd: &clap::Command, words: &'w [String]) -> Vec<&'w str> {
-        let mut known = Vec::new();
+        let mut flags = LineFlags::default();
         let mut it = words.iter().map(String::as_str);
         while let Some(w) = it.next() {
             let (flag, inline) = w.split_once('=').map_or((w, None), |(f, v)| (f, Some(v)));
-            let Some(arg) = flag
-                .strip_prefix("--")
-                .and_then(|long| cmd.get_arguments().find(|a| a.get_long() == Some(long)))
-            else {
-                continue;
-            };
-            if !arg.get_action().takes_values() {
-                known.push(flag);
+            if flag == "--lesson" {
+                flags.events = Some(hazard::LESSON_EVENTS.to_string());
                 continue;
             }
-            known.push(w);
-            if inline.is_none() {
-                known.extend(it.next());
+            if !matches!(flag, "--seed" | "--machine" | "--events") {
+                continue;
+            }
+            let Some(value) = inline.or_else(|| it.next()) else {
+                return Err(format!("{flag} has no value"));
+            };
+            match flag {
+                "--seed" => {
+                    let seed = answer::whole(value).map_err(|why| format!("--seed: {why}"))?;
+                    flags.seed = Some(seed);
+                }
+                "--machine" => flags.machine = Some(value.to_string()),
+                _ => flags.events = Some(value.to_string()),
             }
         }
-        known
-    }
-}
-
-/// The student's message for clap's error on a problem line's flags: the
-/// flag's value is missing, or is not what the flag takes.
-fn flag_message(e: &clap::Error) -> String {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    use std::error::Error as _;
-    // clap names the flag with its value, `--seed <SEED>`.
-    let flag = match e.get(ContextKind::InvalidArg) {
-        Some(ContextValue::String(arg)) => arg.split(' ').next().unwrap_or_default(),
-        _ => "a flag",
-    };
-    match (e.kind(), e.source()) {
-        (ErrorKind::ValueValidation, Some(why)) => format!("{flag}: {why}"),
-        _ => format!("{flag} has no value"),
+        Ok(flags)
     }
 }
 
@@ -454,14 +429,12 @@ impl Named {
             .into_iter()
             .find(|d| d.name() == name)
             .ok_or_else(|| format!("'{}' is not a drill", answer::shorten(name)))?;
-        let flags = LineFlags::read(words.get(3..).unwrap_or_default())?;
-        let events = if flags.lesson {
-            Some(hazard::LESSON_EVENTS.to_string())
-        } else {
-            flags.events
-        };
-        let machine = flags.machine;
-        match (flags.seed, events) {
+        let LineFlags {
+            seed,
+            machine,
+            events,
+        } = LineFlags::read(words.get(3..).unwrap_or_default())?;
+        match (seed, events) {
             (Some(_), Some(_)) => {
                 Err("the problem line has both a --seed and issue attempts".into())
             }
@@ -974,16 +947,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_round_trip_through_clap() {
-        use clap::ValueEnum;
-        for d in Drill::ALL {
-            assert_eq!(Drill::from_str(d.name(), false), Ok(d));
+    fn names_are_the_json_names_and_tell_drills_apart() {
+        for (i, d) in Drill::ALL.into_iter().enumerate() {
+            assert_eq!(d as usize, i);
             assert_eq!(
                 serde_json::to_value(d).unwrap(),
                 serde_json::Value::from(d.name())
             );
+            let named = |e: &Drill| e.name() == d.name();
+            assert_eq!(Drill::ALL.iter().filter(|e| named(e)).count(), 1);
         }
-        assert_eq!(Drill::value_variants(), &Drill::ALL);
     }
 
     #[test]
@@ -1097,6 +1070,99 @@ mod tests {
             find("# course drill hazard --lesson --events 'a b'"),
             events("a b")
         );
+    }
+
+    /// What the flags of tricky problem lines read as, kept from when clap
+    /// read them (`LineFlags` was a clap derive with `allow_hyphen_values`
+    /// and `args_override_self`): the hand-written reader keeps every answer
+    /// and message.
+    #[test]
+    fn problem_line_flags_read_as_they_did_with_clap() {
+        let read = |rest: &str| match ProblemLine::find(&format!("# course drill {rest}"), "f") {
+            Ok(Some((Named::Seed(p), 1))) => format!("seed {} machine {:?}", p.seed, p.machine),
+            Ok(Some((Named::Events { events, machine }, 1))) => {
+                format!("events {events:?} machine {machine:?}")
+            }
+            Ok(other) => panic!("{rest}: {other:?}"),
+            Err(m) => m.strip_prefix("f:1:1: ").unwrap().to_string(),
+        };
+        let lesson = format!("events {:?} machine None", hazard::LESSON_EVENTS);
+        let table: [(&str, &str); 38] = [
+            ("mii --seed", "--seed has no value"),
+            ("mii --machine toy --seed", "--seed has no value"),
+            ("mii --seed=", "--seed: '' is not a whole number"),
+            ("mii --seed ''", "--seed: '' is not a whole number"),
+            ("mii --seed=x", "--seed: 'x' is not a whole number"),
+            ("mii --seed -1", "--seed: '-1' is negative"),
+            ("mii --seed=-1", "--seed: '-1' is negative"),
+            ("mii --seed -", "--seed: '-' is not a whole number"),
+            ("mii --seed +3", "seed 3 machine None"),
+            ("mii --seed ' 3 '", "seed 3 machine None"),
+            (
+                "mii --seed 99999999999999999999999",
+                "--seed: '99999999999999999999999' is too large",
+            ),
+            ("mii --seed=3=4", "--seed: '3=4' is not a whole number"),
+            ("mii --machine --seed 3", "the problem line has no --seed"),
+            (
+                "mii --seed 3 --machine --seed",
+                "seed 3 machine Some(\"--seed\")",
+            ),
+            (
+                "mii --seed --seed 3",
+                "--seed: '--seed' is not a whole number",
+            ),
+            ("mii --seed 2 --machine -- x", "seed 2 machine Some(\"--\")"),
+            ("mii --seed 2 -- --machine a", "seed 2 machine Some(\"a\")"),
+            ("mii --seed 2 --machine=", "seed 2 machine Some(\"\")"),
+            ("mii --seed 2 --machine=a=b", "seed 2 machine Some(\"a=b\")"),
+            (
+                "mii --seed 2 --machine --lesson",
+                "seed 2 machine Some(\"--lesson\")",
+            ),
+            ("mii --seed 3 --seed 4", "seed 4 machine None"),
+            ("mii --seed x --seed 4", "--seed: 'x' is not a whole number"),
+            ("mii --seed 4 --seed x", "--seed: 'x' is not a whole number"),
+            (
+                "mii --seed x --machine",
+                "--seed: 'x' is not a whole number",
+            ),
+            (
+                "mii --seed 1 --machine=a --machine",
+                "--machine has no value",
+            ),
+            (
+                "mii --seed 2 --Seed 3 ---seed 5 -s 6 --seed2 7",
+                "seed 2 machine None",
+            ),
+            ("mii --foo 3 --seed 2 --foo", "seed 2 machine None"),
+            (
+                "mii --foo=3 --seed=2 --solution --hint 2",
+                "seed 2 machine None",
+            ),
+            (
+                "mii --lesson=yes",
+                "issue attempts (--events, --lesson) belong to the hazard drill, not mii",
+            ),
+            ("hazard --lesson=yes", &lesson),
+            ("hazard --events a --lesson", &lesson),
+            ("hazard --lesson --events a", "events \"a\" machine None"),
+            ("hazard --events a --events b", "events \"b\" machine None"),
+            ("hazard --lesson --lesson", &lesson),
+            (
+                "hazard --events --lesson",
+                "events \"--lesson\" machine None",
+            ),
+            ("hazard --events=", "events \"\" machine None"),
+            ("hazard --events", "--events has no value"),
+            (
+                "hazard --seed 1 --events x --lesson=",
+                "the problem line has both a --seed and issue attempts",
+            ),
+        ];
+        for (rest, want) in table {
+            assert_eq!(read(rest), want, "{rest}");
+        }
     }
 
     #[test]
