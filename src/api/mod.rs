@@ -18,3 +18,4 @@ pub mod mca;
 pub mod progress;
 pub mod quiz;
 pub mod schedule;
+pub mod worksheet;

@@ -22,6 +22,7 @@ mod path;
 mod progress;
 mod quiz;
 mod term;
+mod worksheet;
 
 /// The most bytes an input, machine or answer file may have.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
@@ -147,6 +148,12 @@ pub enum Command {
     /// The next problem to practise, on the weakest topic that is due.
     #[command(after_help = "Examples:\n  course practice\n  course practice --today 2026-01-15")]
     Practice(progress::ProgressArgs),
+    /// Printable problem sheets of chosen drills, per seed or per student
+    /// of a roster, with the worked solutions apart.
+    #[command(
+        after_help = "Examples:\n  course worksheet --drill mii --drill list-schedule --seeds 1-3\n  course worksheet --drill mii,modulo --seeds 1,4,7 --format html -o exam.html\n  course worksheet --drill mii --roster class.txt --format html -o class.html\n\nEach problem is what `course drill NAME --seed N` prints, headed by that\ncommand; the solutions follow all the problems (in HTML, from a new page).\nStudent i of a roster (from 0) gets the seed --first-seed + i (default 1)."
+    )]
+    Worksheet(worksheet::WorksheetArgs),
     /// Shell completions.
     #[command(after_help = "Example:\n  course completions bash > /etc/bash_completion.d/course")]
     Completions {
@@ -379,6 +386,7 @@ fn run(cli: Cli, width: usize) -> CmdResult {
         Command::Practice(a) => progress::practice(a),
         Command::Next(a) => path::next(&ctx, a),
         Command::Watch(a) => path::watch(&ctx, a),
+        Command::Worksheet(a) => worksheet::run(&ctx, a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(*shell, &mut Cli::command(), "course", &mut buf);

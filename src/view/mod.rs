@@ -21,3 +21,4 @@ pub mod quiz;
 pub mod report;
 pub mod schedule;
 pub mod style;
+pub mod worksheet;

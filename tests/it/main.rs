@@ -49,3 +49,4 @@ mod sandbox;
 mod table_corpus;
 mod terminal;
 mod worked_example;
+mod worksheet;
