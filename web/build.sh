@@ -26,7 +26,11 @@ if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep 
 fi
 cargo build --quiet --manifest-path "$root/Cargo.toml" -p course-web \
   --profile wasm --target "$target" --locked
-wasm="$root/target/$target/wasm/course_web.wasm"
+# Where cargo put it: CARGO_TARGET_DIR if set (relative to the current
+# directory, as cargo takes it), else the workspace's target/.
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+[[ "$target_dir" = /* ]] || target_dir="$PWD/$target_dir"
+wasm="$target_dir/$target/wasm/course_web.wasm"
 
 mkdir -p "$out"
 cp "$web/index.html" "$web/style.css" "$web/engine.js" "$web/app.js" "$out/"
@@ -36,6 +40,10 @@ cp "$web/index.html" "$web/style.css" "$web/engine.js" "$web/app.js" "$out/"
   gzip -9 -n -c "$wasm" | base64 -w0
   printf '";\n'
 } >"$out/course-wasm.js"
+# The same module as a file, which the page fetches (and compiles as it
+# streams) when served over http(s), where a server's gzip applies; the
+# base64 copy above is then never loaded.
+cp "$wasm" "$out/course.wasm"
 
 rm -rf "$out/mca"
 mkdir -p "$out/mca"
@@ -51,6 +59,8 @@ for z in "$root"/crates/course-content/mca/*.z; do
 done
 
 bytes=$(cat "$out"/*.js "$out"/*.html "$out"/*.css | wc -c)
+gz=$(for f in "$out"/*.js "$out"/*.html "$out"/*.css "$out"/mca/*.js; do gzip -9 -n -c "$f"; done | wc -c)
 tables=$(cat "$out"/mca/*.js | wc -c)
-echo "web page in $out ($(wc -c <"$wasm") bytes of WebAssembly; $bytes bytes loaded at first," \
-  "$tables more in the processor models' tables under mca/, each loaded when needed)"
+echo "web page in $out ($(wc -c <"$wasm") bytes of WebAssembly from $wasm; $bytes bytes loaded at first," \
+  "$tables more in the processor models' tables under mca/, each loaded when needed;" \
+  "$gz bytes gzipped, file by file, without course.wasm)"

@@ -51,6 +51,7 @@ function expect(what, ok, detail) {
   console.log((ok ? "✓ " : "✗ ") + what + (ok || !detail ? "" : "\n    " + detail));
 }
 
+fs.rmSync(shots, { recursive: true, force: true });
 fs.mkdirSync(shots, { recursive: true });
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "course-chromium-"));
 const browser = await puppeteer.launch({
@@ -88,6 +89,12 @@ async function open(hash) {
   await page.waitForFunction(() => document.body.dataset.ready === "1", { timeout: 15000 });
   return { wall: Date.now() - t0, page: await page.evaluate(() => Math.round(window.courseReadyMs)) };
 }
+
+// The list-schedule table has drawn the last placement asked for.
+const lsSettled = () => page.waitForFunction(() => {
+  const t = document.getElementById("ls-ops");
+  return t.dataset.asked && t.dataset.asked === t.dataset.rendered;
+});
 
 async function go(section) {
   await page.click(`nav a[href="#${section}"]`);
@@ -129,13 +136,17 @@ try {
   const rootCause = cli.mistakes.find((m) => m.kind === "resource" && m.message.includes(" " + wrong.label + " does not fit: ")).message;
   const reason = rootCause.split(" does not fit: ")[1];
 
+  const asked = await page.$eval("#ls-ops", (t) => Number(t.dataset.asked));
   await page.click("#ls-seed", { clickCount: 3 });
   await page.keyboard.type(String(seed));
   await page.keyboard.press("Enter");
+  await page.waitForFunction((a) => Number(document.getElementById("ls-ops").dataset.asked) > a, {}, asked);
+  await lsSettled();
   for (const label of order) {
     const c = label === wrong.label ? wrong.at : cycleOf[label];
     await page.click("#ls-choose-" + label);
     await page.click(`#ls-table button[data-cycle="${c}"]`);
+    await lsSettled();
   }
   const cell = `#ls-table td.placed[data-cycle="${wrong.at}"]`;
   const cellText = await text(cell);
@@ -152,6 +163,7 @@ try {
   expect("after typing the right cycle it is accepted", (await text("#ls-verdict-" + wrong.label)) === "✓ accepted");
   expect("no conflict is left", (await page.$$eval("#ls-ops tr.conflict", (t) => t.length)) === 0);
   await page.click("#ls-check");
+  await page.waitForFunction(() => !document.getElementById("ls-report").hidden);
   const report = await text("#ls-report");
   const cliReport = native(["drill", "list-schedule", "--seed", String(seed), "--check", "-"], answerWith(null, 0)).replace("<stdin>", "my-schedule.txt");
   expect("the whole check is the CLI's report", report === cliReport, report);
@@ -160,6 +172,56 @@ try {
   await page.click("#ls-heights");
   expect("the dependence graph is drawn", (await page.$$eval("#ls-graph-out svg circle", (c) => c.length)) === sol.ops.length);
   await shot("list-schedule-accepted");
+
+  // ---- 1b. the same drill by keyboard only: type a cycle, Tab, the next.
+  // Seed 11 needs cycle 19, past the rows a fresh table shows.
+  {
+    const kseed = 11;
+    const ksol = JSON.parse(native(["drill", "list-schedule", "--seed", String(kseed), "--solution", "--format", "json"]));
+    await page.click("#ls-seed", { clickCount: 3 });
+    await page.keyboard.type(String(kseed));
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((s) => document.getElementById("ls-cli").textContent.endsWith("--seed " + s), {}, kseed);
+    await lsSettled();
+    const rows = await page.$$eval("#ls-table tbody tr", (r) => r.length);
+    const most = Math.max(...Object.values(ksol.solution.schedule));
+    expect(`seed ${kseed}: a fresh table shows ${rows} cycles, fewer than the ${most + 1} the answer needs`, rows <= most);
+    await page.click("#ls-more");
+    await lsSettled();
+    const more = await page.$$eval("#ls-table tbody tr", (r) => r.length);
+    await page.click("#ls-more");
+    await lsSettled();
+    expect("each press of “More cycles” adds six rows the mouse can press", more === rows + 6 && (await page.$(`#ls-table button[data-cycle="${most}"]`)) !== null, `${rows} → ${more}`);
+    await page.click("#ls-hint");
+    await page.waitForFunction(() => document.getElementById("ls-hints").textContent.startsWith("Hint 1:"));
+    const lsHint = await text("#ls-hints");
+    expect("the list-schedule drill has the CLI's hints", native(["drill", "list-schedule", "--seed", String(kseed), "--hint"]).includes(lsHint.split("\n")[0]), lsHint);
+    await page.focus("#ls-cycle-" + ksol.ops[0].label);
+    let keys = 0;
+    for (const op of ksol.ops) {
+      await page.keyboard.type(String(ksol.solution.schedule[op.label]));
+      await page.keyboard.press("Tab");
+      keys += String(ksol.solution.schedule[op.label]).length + 1;
+    }
+    await lsSettled();
+    const typed = await page.$$eval("#ls-ops input.cycle", (xs) => xs.map((x) => x.value));
+    const want = ksol.ops.map((o) => String(ksol.solution.schedule[o.label]));
+    expect(`type-Tab-type places every operation at its own cycle (${keys} keys for ${ksol.ops.length} operations)`, JSON.stringify(typed) === JSON.stringify(want), typed.join(" "));
+    const accepted = await page.$$eval("#ls-ops td[id^=ls-verdict-]", (xs) => xs.filter((x) => x.textContent === "✓ accepted").length);
+    expect("each is accepted", accepted === ksol.ops.length, String(accepted));
+    await page.focus("#ls-check");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => !document.getElementById("ls-report").hidden);
+    expect("the keyboard-made schedule checks correct", (await text("#ls-report")).includes("✓ correct"), await text("#ls-report"));
+    await shot("list-schedule-keyboard");
+    expect("the address names the seed", page.url().endsWith("#list-schedule?seed=" + kseed), page.url());
+    await page.reload({ waitUntil: "load" });
+    await page.waitForFunction(() => document.body.dataset.ready === "1");
+    await lsSettled();
+    const kept = await page.$$eval("#ls-ops input.cycle", (xs) => xs.map((x) => x.value));
+    expect("a reload keeps the seed and the placements", JSON.stringify(kept) === JSON.stringify(want), kept.join(" "));
+    await shot("list-schedule-after-reload");
+  }
 
   // ---- 2. quiz -------------------------------------------------------------
   await go("quiz");
@@ -178,6 +240,7 @@ try {
   const wrongReply = reveal[1].kind === "set" ? "{9}" : reveal[1].kind === "number" ? "999" : "zzz";
   await page.keyboard.type(wrongReply);
   await page.keyboard.press("Enter");
+  await page.waitForFunction(() => [...document.querySelectorAll("#qz-log pre")].filter((p) => /^(Right|Wrong|Partly)/.test(p.textContent)).length >= 2);
   const log = await page.$$eval("#qz-log pre", (p) => p.map((x) => x.textContent));
   const feedback = log.filter((t) => /^(Right|Wrong|Partly|Format error)/.test(t));
   expect("question 1 (" + reveal[0].id + ") is right", feedback[0] && feedback[0].startsWith("Right."), feedback[0]);
@@ -198,12 +261,14 @@ try {
   await page.keyboard.press("Tab");
   expect("the rating buttons are reached with Tab", (await page.evaluate(() => document.activeElement.dataset.rating)) === "good");
   await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("fl-log").textContent.includes("-> box"));
   const flog = await text("#fl-log");
   expect("the card went to box 2", flog.includes("-> box 2, next review "), flog);
   await shot("flashcard-rated");
   await page.reload({ waitUntil: "load" });
   await page.waitForFunction(() => document.body.dataset.ready === "1");
   await go("flash");
+  await page.waitForFunction(() => document.getElementById("fl-list").textContent.length > 0);
   const listed = (await text("#fl-list")).split("\n").find((l) => l.includes(" " + cardId + " "));
   expect("after a reload " + cardId + " is still in box 2", !!listed && /box 2 /.test(listed), listed);
   await shot("flashcards-after-reload");
@@ -236,6 +301,7 @@ try {
   await upload.uploadFile(sample);
   await page.waitForFunction(() => document.getElementById("lab-sub").value.length > 0);
   await page.click("#lab-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("lab-out").dataset.state === "done" && document.getElementById("lab-out").textContent.includes("running:"));
   const verdict = await text("#lab-out");
   const cliVerdict = native(["grade", "labs/ch23-sched/inputs/running.txt", path.relative(root, sample)]);
   expect("the lab checker prints the CLI's verdict", verdict === cliVerdict, verdict + "\n--- CLI:\n" + cliVerdict);
@@ -246,22 +312,25 @@ try {
   // ---- Hints on a drill: one more step each press, as `course drill … --hint`.
   await go("drills");
   await page.click("#dr-hint");
+  await page.waitForFunction(() => document.getElementById("dr-hints").textContent.startsWith("Hint 1:"));
   const h1 = await text("#dr-hints");
   const cliHint = native(["drill", "mii", "--seed", "2", "--hint"]);
   expect("a hint appears, as the CLI's", h1.startsWith("Hint 1:") && cliHint.includes(h1.split("\n")[0]), h1 + "\n--- CLI:\n" + cliHint);
   await page.click("#dr-hint");
+  await page.waitForFunction(() => document.getElementById("dr-hints").textContent.includes("Hint 2:"));
   const h2 = await text("#dr-hints");
   expect("the second press adds hint 2", h2.includes("Hint 2:") && h2.startsWith(h1.split("\n")[0]), h2);
   await shot("drill-hints");
 
-  // ---- 6. progress: the reviews made above (a list-schedule check, right;
+  // ---- 6. progress: the reviews made above (two list-schedule checks, right;
   // two quiz answers, one right; a flashcard rated good), as the CLI counts
   // them in the exported log.
   await go("progress");
+  await page.waitForFunction(() => /: 5 attempt/.test(document.getElementById("pg-out").textContent), { timeout: 5000 }).catch(() => {});
   const prog = await text("#pg-out");
-  expect("the progress view counts 4 reviews, 3 right", prog.startsWith(`Progress of me on ${day}: 4 attempt(s), 3 right (75 %).`), prog);
+  expect("the progress view counts 5 reviews, 4 right", prog.startsWith(`Progress of me on ${day}: 5 attempt(s), 4 right (80 %).`), prog);
   const lsRow = prog.split("\n").find((l) => l.startsWith("list scheduling"));
-  expect("list scheduling: 1 attempt, 100 % right", !!lsRow && /^list scheduling\s+1\s+100 %/.test(lsRow), lsRow);
+  expect("list scheduling: 2 attempts, 100 % right", !!lsRow && /^list scheduling\s+2\s+100 %/.test(lsRow), lsRow);
   expect("the wrong quiz answer's kind is listed", /mistakes made most: \S+-wrong 1/.test(prog), prog);
   expect("a next problem is offered", (await text("#pg-practice")).startsWith("Practise "), await text("#pg-practice"));
   const logFiles = fs.mkdtempSync(path.join(os.tmpdir(), "course-reviews-"));
@@ -270,7 +339,15 @@ try {
   const logFile = path.join(logFiles, "reviews.log");
   for (let i = 0; i < 50 && !fs.existsSync(logFile); i++) await new Promise((r) => setTimeout(r, 100));
   const logLines = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").split("\n").filter((l) => l && !l.startsWith("#")) : [];
-  expect("the exported review log has the 4 lines", logLines.length === 4, logLines.join("\n"));
+  const markers = logLines.filter((l) => / wrong hints-\d+$| wrong solution-viewed$/.test(l));
+  expect("the exported review log has the 5 reviews and the 3 hint markers", logLines.length === 8 && markers.length === 3, logLines.join("\n"));
+  // The next exercise is the one `course next` writes for that log.
+  const work = path.join(logFiles, "work");
+  fs.copyFileSync(logFile, path.join(logFiles, "copy.log"));
+  native(["next", work, "--review-log", path.join(logFiles, "copy.log"), "--who", "me"]);
+  const step = (fs.existsSync(work) ? fs.readdirSync(work) : []).map((f) => f.match(/^(\d+)-(.+)-seed-(\d+)\.txt$/)).find(Boolean);
+  const pgNext = await text("#pg-next");
+  expect("the page's next exercise is course next's", !!step && pgNext.includes(`(step ${step[1]} of 7,`) && pgNext.includes(`drill ${step[2]}, seed ${step[3]}`), pgNext + " / " + (step || []).join(" "));
   const cliProg = native(["progress", "--review-log", logFile, "--who", "me", "--today", day]);
   expect("the progress view is course progress on the exported log, byte for byte", prog === cliProg, prog + "\n--- CLI:\n" + cliProg);
   const cliPractice = native(["practice", "--review-log", logFile, "--who", "me", "--today", day]);
@@ -332,8 +409,128 @@ try {
   expect("the pasted text is kept in local storage", kept === dot);
   expect("skylake's tables were loaded once", tables.length === 4, tables.join(", "));
   await shot("mca-own-text");
+
+  // ---- 5b. live: typing re-runs the view 300 ms after the last key; an
+  // error is marked at its line; a link carries the text to a fresh browser.
+  const runs = () => page.$eval("#mca-out", (o) => Number(o.dataset.runs || 0));
+  const afterRun = async (before) => {
+    await page.waitForFunction((b) => Number(document.getElementById("mca-out").dataset.runs || 0) > b && document.getElementById("mca-out").dataset.state === "done", { timeout: 20000 }, before);
+  };
+  await page.select("#mca-input", kernel("div.s"));
+  await page.waitForFunction(() => document.getElementById("mca-text").dataset.name === "div.s");
+  let before = await runs();
+  await afterRun(before);
+  const divText = await page.$eval("#mca-text", (t) => t.value);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "course-live-"));
+  before = await runs();
+  await page.focus("#mca-text");
+  await page.keyboard.down("Control");
+  await page.keyboard.press("End");
+  await page.keyboard.up("Control");
+  const added = (divText.endsWith("\n") ? "" : "\n") + "\taddq %rax, %rbx\n";
+  await page.keyboard.type(added);
+  await afterRun(before);
+  const liveText = await page.$eval("#mca-text", (t) => t.value);
+  fs.writeFileSync(path.join(tmp, "my-kernel"), liveText);
+  const liveOut = await text("#mca-out");
+  expect("typing re-runs the view without a press, as course mca runs the new text", liveText === divText + added &&
+    liveOut === native(["mca", path.join(tmp, "my-kernel"), "--machine", "skylake", "--iterations", "100", "--timeline", "--resource-pressure", "--instruction-info=false", "--bottleneck"]), liveOut.slice(0, 300));
+  const shownCmd = await text("#mca-cli");
+  expect("the command shown names the text's file, with a button to save it", shownCmd.startsWith("course mca my-kernel --machine skylake") &&
+    (await page.$$eval("#mca-cli ~ button.save", (b) => b.map((x) => x.textContent))).includes("Save my-kernel"), shownCmd);
+  // An error: its line gets a marker, and the list says why.
+  before = await runs();
+  await page.keyboard.type("\tbogus %rax\n");
+  await afterRun(before);
+  const badLine = (liveText + "\tbogus %rax\n").split("\n").length - 1;
+  const marks = await page.$eval("#mca-text", (t) => [...t.parentElement.querySelectorAll(".gutter .mark")].map((x) => x.dataset.line));
+  const markList = await page.$eval("#mca-text-marks", (l) => l.textContent);
+  expect(`the error is marked at line ${badLine}`, JSON.stringify(marks) === JSON.stringify([String(badLine)]) && markList.startsWith(`line ${badLine}, column 2: 'bogus'`), marks.join(",") + " " + markList);
+  await shot("mca-error-marker");
+  // The marker's button moves the caret to the place.
+  await page.click("#mca-text-marks button");
+  const caret = await page.$eval("#mca-text", (t) => t.value.slice(0, t.selectionStart).split("\n").length);
+  expect("the marker's button puts the caret on that line", caret === badLine, String(caret));
+  // Take the bad line out again, then share the view by its address.
+  before = await runs();
+  await page.evaluate((t) => {
+    const a = document.getElementById("mca-text");
+    a.value = t;
+    a.dispatchEvent(new Event("input", { bubbles: true }));
+  }, liveText);
+  await afterRun(before);
+  await page.click("#mca-info");
+  await page.waitForFunction(() => /z=/.test(location.hash) && /views=[^&]*i/.test(location.hash), { timeout: 5000 });
+  await afterRun(before + 1);
+  const link = page.url();
+  const ownOut = await text("#mca-out");
+  const fresh = await browser.createBrowserContext();
+  const other = await fresh.newPage();
+  other.on("request", (r) => { if (!/^(file|data|blob):/.test(r.url())) offsite.push(r.url()); });
+  await other.goto(link, { waitUntil: "load" });
+  await other.waitForFunction(() => document.body.dataset.ready === "1" && document.getElementById("mca-out").dataset.state === "done", { timeout: 20000 });
+  const there = await other.evaluate(() => ({ text: window.courseText("mca-text"), machine: document.getElementById("mca-machine").value,
+    info: document.getElementById("mca-info").checked, out: document.getElementById("mca-out").textContent }));
+  expect("the link opens the same kernel text, machine, views and output in a fresh browser", there.text === liveText && there.machine === "skylake" && there.info && there.out === ownOut,
+    JSON.stringify({ len: there.text.length, machine: there.machine, info: there.info }));
+  await other.screenshot({ path: path.join(shots, "link-mca-fresh.png") });
+  await other.goto(url + "?seed=12#drills?drill=modulo&machine=skylake", { waitUntil: "load" });
+  await other.waitForFunction(() => document.body.dataset.ready === "1" && document.getElementById("dr-problem").textContent.length > 0);
+  expect("a link to drill modulo, seed 12, machine skylake opens that problem", (await other.$eval("#dr-problem", (p) => p.textContent)) === native(["drill", "modulo", "--seed", "12", "--machine", "skylake"]),
+    await other.$eval("#dr-problem", (p) => p.textContent.slice(0, 200)));
+  await other.screenshot({ path: path.join(shots, "link-drill-fresh.png") });
+  await fresh.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+
+  // ---- 5c. a 1 MB paste: the engine works in its worker, the page answers.
+  await page.click("#mca-timeline");
+  const unit = "\taddq %rax, %rbx\n\timulq %rcx, %rdx\n\tmovq (%rsi), %r8\n\tvaddps %ymm0, %ymm1, %ymm2\n";
+  const huge = unit.repeat(Math.ceil((1 << 20) / unit.length));
+  await page.evaluate(() => {
+    window.courseLongest = 0;
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.courseLongest = Math.max(window.courseLongest, e.duration); }).observe({ type: "longtask" });
+  });
+  // A paste event as the browser sends it (the clipboard's text in it).
+  await page.evaluate((t) => {
+    const a = document.getElementById("mca-text");
+    a.focus();
+    a.select();
+    const data = new DataTransfer();
+    data.setData("text/plain", t);
+    a.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, huge);
+  await page.waitForFunction(() => document.body.dataset.busy === "1", { timeout: 5000 });
+  expect("the whole pasted text is what runs, the editor showing its first lines", (await page.evaluate(() => window.courseText("mca-text").length)) === huge.length &&
+    (await page.$eval("#mca-text-held", (n) => n.checkVisibility() && n.textContent.startsWith("A large text ("))), await page.$eval("#mca-text-held", (n) => n.textContent));
+  // The browser's own measure of a click (Event Timing: from the input to
+  // the next frame painted after its handlers).
+  await page.evaluate(() => {
+    window.courseClicks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === "click") window.courseClicks.push(e.duration); })
+      .observe({ type: "event", durationThreshold: 16 });
+  });
+  const t0 = Date.now();
+  await page.click('nav a[href="#quiz"]');
+  await page.waitForFunction(() => !document.getElementById("quiz").hidden);
+  const wall = Date.now() - t0;
+  await new Promise((r) => setTimeout(r, 200));
+  const clickMs = await page.evaluate(() => Math.max(0, ...window.courseClicks));
+  const stillBusy = await page.evaluate(() => document.body.dataset.busy === "1");
+  expect(`with ${huge.length} bytes pasted, a click is answered in ${Math.round(clickMs)} ms while the worker runs (${wall} ms through the test driver)`, clickMs < 100 && wall < 1000 && stillBusy, `${clickMs} ms, busy ${stillBusy}`);
+  await go("mca");
+  await shot("mca-working");
+  const cancelAt = Date.now();
+  await page.click("#mca-cancel");
+  await page.waitForFunction(() => document.body.dataset.busy !== "1" && document.getElementById("mca-out").textContent === "Cancelled.");
+  console.log(`  (cancelled after ${Date.now() - cancelAt} ms; longest main-thread task ${Math.round(await page.evaluate(() => window.courseLongest))} ms)`);
+  expect("Cancel stops the run", true);
+  before = await runs();
+  await page.select("#mca-input", kernel("div.s"));
+  await afterRun(before);
+  expect("after a cancel the next run works (a fresh worker, its tables handed over again)", (await text("#mca-out")).includes("Iterations:") && tables.length === 4, tables.join(","));
+  await page.click("#mca-timeline");
   await page.setViewport({ width: 360, height: 740 });
-  for (const s of ["list-schedule", "drills", "quiz", "flash", "progress", "lab", "mca"]) {
+  for (const s of ["list-schedule", "drills", "quiz", "flash", "progress", "lab", "mca", "worksheet"]) {
     await go(s);
     const w = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(`#${s} fits 360 px (page width ${w})`, w <= 360);
@@ -342,6 +539,127 @@ try {
   await shot("narrow-list-schedule");
   await go("lab");
   await shot("narrow-lab");
+  await page.setViewport({ width: 1200, height: 900 });
+
+  // ---- 7. accessibility: axe-core on every tab, light and dark (a page of
+  // its own, which lets the test inject axe past the page's CSP).
+  const axeSource = fs.readFileSync(path.join(root, "web/test/node_modules/axe-core/axe.min.js"), "utf8");
+  for (const scheme of ["light", "dark"]) {
+    const ctx = await browser.createBrowserContext();
+    const a11y = await ctx.newPage();
+    await a11y.setBypassCSP(true);
+    await a11y.setViewport({ width: 1200, height: 900 });
+    await a11y.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
+    await a11y.goto(url, { waitUntil: "load" });
+    await a11y.waitForFunction(() => document.body.dataset.ready === "1");
+    await a11y.addScriptTag({ content: axeSource });
+    if (scheme === "light") {
+      // The check can fail: a picture without a text alternative is found.
+      const control = await a11y.evaluate(async () => {
+        const img = document.createElement("img");
+        img.src = "data:image/gif;base64,R0lGODlhAQABAAAAACw=";
+        document.getElementById("main").append(img);
+        const r = await window.axe.run(document, { resultTypes: ["violations"] });
+        img.remove();
+        return r.violations.map((v) => v.id);
+      });
+      expect("axe-core finds a planted violation (an image without alt)", control.includes("image-alt"), control.join(", "));
+    }
+    for (const s of ["list-schedule", "drills", "quiz", "flash", "progress", "lab", "mca", "worksheet"]) {
+      await a11y.click(`nav a[href="#${s}"]`);
+      await a11y.waitForFunction((x) => !document.getElementById(x).hidden, {}, s);
+      // Open what the tab shows after use: results, hints, solutions.
+      const openUp = { "list-schedule": ["#ls-hint", "#ls-heights", "#ls-graph", "#ls-solution"], drills: ["#dr-hint", "#dr-check", "#dr-solution"],
+        flash: ["#fl-start"], lab: ["#lab-form button[type=submit]"], worksheet: ["#ws-form button[type=submit]"] }[s] || [];
+      for (const b of openUp) await a11y.click(b);
+      if (s === "quiz") { await a11y.click("#qz-start-form button[type=submit]"); await a11y.waitForSelector("#qz-answer-form:not([hidden])"); }
+      if (s === "mca") await a11y.waitForFunction(() => document.getElementById("mca-out").dataset.state === "done", { timeout: 20000 });
+      await new Promise((r) => setTimeout(r, 300));
+      const found = await a11y.evaluate(async () => {
+        const r = await window.axe.run(document, { resultTypes: ["violations"] });
+        return r.violations.map((v) => v.id + " (" + v.impact + "): " + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", "));
+      });
+      expect(`axe-core: no violation in #${s}, ${scheme}`, found.length === 0, found.join(" | "));
+      if (s === "list-schedule" || s === "mca") await a11y.screenshot({ path: path.join(shots, `axe-${scheme}-${s}.png`), fullPage: false });
+    }
+    await ctx.close();
+  }
+  // ---- 9. a worksheet for three seeds, printed: the problems, then the
+  // solutions on pages of their own; the same bytes as course worksheet.
+  await go("worksheet");
+  for (const c of await page.$$("#ws-drills input:checked")) await c.click();
+  for (const d of ["list-schedule", "mii", "modulo"]) await page.click(`#ws-drills input[value="${d}"]`);
+  await page.click("#ws-seeds", { clickCount: 3 });
+  await page.keyboard.type("1-3");
+  await page.click("#ws-form button[type=submit]");
+  await page.waitForFunction(() => document.querySelectorAll("#ws-out .problem").length > 0, { timeout: 20000 });
+  const wsDrills = await page.$$eval("#ws-drills input:checked", (xs) => xs.map((x) => x.value));
+  const wsArgs = ["worksheet", ...wsDrills.flatMap((d) => ["--drill", d]), "--seeds", "1-3", "--format", "html"];
+  const problems = await page.$$eval("#ws-out .problems .problem", (xs) => xs.length);
+  const solutions = await page.$$eval("#ws-out .solutions .problem", (xs) => xs.length);
+  expect("the worksheet has 3 drills × 3 seeds, problems and solutions", problems === 9 && solutions === 9, `${problems} problems, ${solutions} solutions`);
+  expect("its command is the CLI's", (await text("#ws-note code")) === "course " + wsArgs.join(" "), await text("#ws-note code"));
+  const wsFiles = fs.mkdtempSync(path.join(os.tmpdir(), "course-ws-"));
+  await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: wsFiles });
+  await page.click("#ws-save");
+  const wsFile = path.join(wsFiles, "worksheet.html");
+  for (let i = 0; i < 50 && !fs.existsSync(wsFile); i++) await new Promise((r) => setTimeout(r, 100));
+  expect("the saved worksheet is course worksheet --format html, byte for byte", fs.existsSync(wsFile) && fs.readFileSync(wsFile, "utf8") === native(wsArgs));
+  fs.rmSync(wsFiles, { recursive: true, force: true });
+  await shot("worksheet");
+  await page.emulateMediaType("print");
+  const printed = await page.evaluate(() => ({
+    nav: getComputedStyle(document.querySelector("header")).display,
+    form: getComputedStyle(document.getElementById("ws-form")).display,
+    solutions: getComputedStyle(document.querySelector("#ws-out .solutions")).breakBefore,
+    problem: getComputedStyle(document.querySelector("#ws-out .problem")).breakInside,
+  }));
+  expect("printed: no controls, the solutions on a new page, no problem split", printed.nav === "none" && printed.form === "none" && printed.solutions === "page" && printed.problem === "avoid", JSON.stringify(printed));
+  await page.screenshot({ path: path.join(shots, "worksheet-print.png"), fullPage: true });
+  const pdf = path.join(shots, "worksheet.pdf");
+  await page.pdf({ path: pdf, format: "A4", printBackground: true });
+  const pages = (fs.readFileSync(pdf, "latin1").match(/\/Type\s*\/Page\b(?!s)/g) || []).length;
+  expect(`the printed worksheet (page.pdf) has ${pages} pages`, pages >= 2, String(pages));
+  await page.emulateMediaType(null);
+
+  // The toggle overrides the system's choice, and is kept.
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
+  await page.click("#theme");
+  await page.click("#theme");
+  const dark = await page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor, localStorage.getItem("course.theme")]);
+  expect("the theme toggle turns the page dark and keeps the choice", dark[0] === "dark" && dark[1] === "rgb(22, 24, 27)" && dark[2] === "dark", dark.join(" "));
+  await go("list-schedule");
+  await shot("dark-toggle");
+  await page.click("#theme");
+  expect("and back to the system's choice", await page.evaluate(() => !document.documentElement.dataset.theme && localStorage.getItem("course.theme") === null));
+
+  // ---- 8. from a web server: the real .wasm, not the base64 copy.
+  {
+    const http = await import("node:http");
+    const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+    const server = http.createServer((req, res) => {
+      const rel = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
+      const file = path.join(web, rel);
+      if (!file.startsWith(web) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream" });
+      fs.createReadStream(file).pipe(res);
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    const served = [];
+    const ctx = await browser.createBrowserContext();
+    const web2 = await ctx.newPage();
+    web2.on("request", (r) => served.push(new URL(r.url()).pathname));
+    const t1 = Date.now();
+    await web2.goto(`http://127.0.0.1:${server.address().port}/index.html#list-schedule?seed=4`, { waitUntil: "load" });
+    await web2.waitForFunction(() => document.body.dataset.ready === "1", { timeout: 15000 });
+    const ms = Date.now() - t1;
+    const problem = await web2.$eval("#ls-problem", (p) => p.textContent);
+    expect(`served over http, the page fetches course.wasm and never course-wasm.js (ready in ${ms} ms)`, served.includes("/course.wasm") && !served.includes("/course-wasm.js") &&
+      problem === native(["drill", "list-schedule", "--seed", "4"]), served.join(" "));
+    await ctx.close();
+    server.close();
+  }
+
   expect("nothing was requested from the network", offsite.length === 0, offsite.join(", "));
   expect("no script error", errors.length === 0, errors.join(" | "));
 } catch (e) {

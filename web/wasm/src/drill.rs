@@ -52,12 +52,17 @@ struct CheckReq {
 pub(crate) enum DrillReply {
     Hints {
         hints: Vec<String>,
+        /// The `hints-N` marker line, when the request has a stamp.
+        review_line: Option<String>,
         text: String,
     },
     Problem {
         /// The solution as an answer file, when the problem has it.
         answer: Option<String>,
         json: String,
+        /// The `solution-viewed` marker line, when the request asks for
+        /// the solution and has a stamp.
+        review_line: Option<String>,
         text: Option<String>,
     },
     Report {
@@ -94,12 +99,35 @@ pub(crate) fn drill(a: &DrillReq) -> Result<DrillReply, String> {
     let (out, hints) = api::drill::run_with_hints(&req, a.hints).map_err(|e| e.to_string())?;
     if a.hints > 0 {
         let text = view::drill::hints_text(&hints, false);
-        return Ok(DrillReply::Hints { hints, text });
+        let review_line = shown(a, req.drill, false, hints.len())?;
+        return Ok(DrillReply::Hints {
+            hints,
+            review_line,
+            text,
+        });
     }
     match out {
-        DrillOutput::Problem(p) => Ok(problem_reply(a, &p)),
+        DrillOutput::Problem(p) => {
+            let review_line = shown(a, req.drill, a.solution, 0)?;
+            Ok(problem_reply(a, &p, review_line))
+        }
         DrillOutput::Report(r) => report_reply(a, &req, &r),
     }
+}
+
+/// The marker lines of what a stamped request showed (its solution, its
+/// hints), as `course drill … --solution` / `--hint` log them.
+fn shown(
+    a: &DrillReq,
+    drill: Drill,
+    solution: bool,
+    hints: usize,
+) -> Result<Option<String>, String> {
+    let Some(st) = &a.stamp else {
+        return Ok(None);
+    };
+    let item = course::content::review_log::drill_item(drill, a.seed);
+    st.lines(|who, day, time| api::drill::shown(drill, &item, solution, hints, who, day, time))
 }
 
 /// The text of a view, unless only JSON was asked for.
@@ -108,10 +136,11 @@ fn text_unless_json_only(a: &DrillReq, text: impl FnOnce() -> String) -> Option<
 }
 
 /// A problem (with its solution when asked for).
-fn problem_reply(a: &DrillReq, p: &Problem) -> DrillReply {
+fn problem_reply(a: &DrillReq, p: &Problem, review_line: Option<String>) -> DrillReply {
     DrillReply::Problem {
         answer: p.answer(),
         json: pretty(p),
+        review_line,
         text: text_unless_json_only(a, || view::drill::problem_text(p)),
     }
 }

@@ -28,6 +28,7 @@
 //! | `progress` | `course progress` and `course practice` over the page's review log |
 //! | `progress_import`, `progress_export` | a review log file in and out of the page (`--review-log`) |
 //! | `bench_exact` | the exact search of `course-bench --only exact`, timed from node |
+//! | `worksheet` | `course worksheet --drill NAME … --seeds LIST\|--roster FILE [--first-seed N]`: `html` and `text` |
 //!
 //! A `drill` check, a `quiz_reply` that is graded and a `flash_rate` that
 //! rates take an optional `"stamp": {"who", "day", "time"}` (the page's
@@ -58,6 +59,7 @@ mod flash;
 mod lab;
 mod progress;
 mod quiz;
+mod worksheet;
 
 /// The chapter the page teaches.
 const CHAPTER: u32 = 23;
@@ -90,6 +92,7 @@ enum Request {
     Progress(progress::ProgressReq),
     ProgressImport(progress::ImportReq),
     ProgressExport(progress::ExportReq),
+    Worksheet(worksheet::WorksheetReq),
     /// A `cmd` the page does not know.
     #[serde(other)]
     Unknown,
@@ -160,6 +163,7 @@ fn answer(req: Request, cmd: &str) -> Result<String, String> {
         Request::Progress(a) => done(progress::progress(&a)),
         Request::ProgressImport(a) => done(progress::import(&a)),
         Request::ProgressExport(a) => done(progress::export(&a)),
+        Request::Worksheet(a) => done(worksheet::worksheet(&a)),
         Request::Unknown => Err(format!("unknown command `{cmd}`")),
     }
 }
@@ -246,6 +250,21 @@ impl Stamp {
         let day = Date::parse(&self.day)
             .ok_or_else(|| format!("stamp: `{}` is not a day YYYY-MM-DD", self.day))?;
         Ok(review(&self.who, day, self.time).map(|r| r.line()))
+    }
+
+    /// The review-log lines of the records `reviews` makes (marker lines
+    /// of a solution or hints shown), joined; `None` when it makes none.
+    fn lines(
+        &self,
+        reviews: impl FnOnce(&str, Date, i64) -> Vec<Review>,
+    ) -> Result<Option<String>, String> {
+        let day = Date::parse(&self.day)
+            .ok_or_else(|| format!("stamp: `{}` is not a day YYYY-MM-DD", self.day))?;
+        let lines: String = reviews(&self.who, day, self.time)
+            .iter()
+            .map(Review::line)
+            .collect();
+        Ok((!lines.is_empty()).then_some(lines))
     }
 }
 
@@ -562,5 +581,32 @@ mod tests {
                 .unwrap()
                 .starts_with("Progress on 2026-01-05")
         );
+    }
+
+    #[test]
+    fn a_shown_solution_or_hint_is_logged_and_moves_the_path_on() {
+        let stamp = json!({"who": "ada", "day": "2026-01-05", "time": 1767571200});
+        let v = ask(
+            json!({"cmd": "drill", "drill": "forbidden", "seed": 1, "hints": 2, "stamp": stamp}),
+        );
+        assert_eq!(
+            v["review_line"],
+            "2026-01-05 1767571200 ada drill forbidden:1 forbidden-latencies wrong hints-2\n"
+        );
+        let v = ask(
+            json!({"cmd": "drill", "drill": "forbidden", "seed": 1, "solution": true, "stamp": stamp}),
+        );
+        let marker = v["review_line"].as_str().unwrap().to_string();
+        assert!(marker.ends_with(" wrong solution-viewed\n"), "{marker}");
+        // Without a stamp nothing is logged.
+        let v = ask(json!({"cmd": "drill", "drill": "forbidden", "seed": 1, "solution": true}));
+        assert_eq!(v["review_line"], Value::Null);
+        // Step 1 of the path is forbidden; its seed 1 was shown, so the
+        // next exercise is seed 2, as `course next` picks it.
+        let v = ask(json!({"cmd": "progress", "log": marker, "today": "2026-01-05"}));
+        assert_eq!(v["path"]["done"], 0);
+        assert_eq!(v["path"]["next"]["number"], 1);
+        assert_eq!(v["path"]["next"]["drill"], "forbidden");
+        assert_eq!(v["path"]["next"]["seed"], 2);
     }
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use course::api;
 use course::content::flash::Date;
+use course::content::path::Position;
 use course::content::progress::{self as p, Practice, Progress};
 use course::content::review_log;
 use course::view;
@@ -31,6 +32,8 @@ pub(crate) struct ProgressReq {
 /// lines.
 #[derive(Serialize)]
 pub(crate) struct Figures {
+    /// Where the reviewer is on the chapter's path (`course next`).
+    path: Position,
     practice: Practice,
     practice_text: String,
     progress: Progress,
@@ -46,6 +49,7 @@ pub(crate) fn progress(a: &ProgressReq) -> Result<Figures, String> {
     let progress = p::progress(&reviews, who, today);
     let practice = p::practice(&reviews, who, today);
     Ok(Figures {
+        path: course::content::path::position(&reviews, who),
         practice_text: view::progress::practice_text(&practice),
         practice,
         progress_text: view::progress::progress_text(&progress),
