@@ -441,19 +441,25 @@
 
   // ---- theme -------------------------------------------------------------------
 
+  // The choice (auto, light, dark) is kept; data-theme is the theme in
+  // force, the system's (prefers-color-scheme) while the choice is auto.
   const THEMES = ["auto", "light", "dark"];
+  const systemDark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  let themeChoice = "auto";
   function setTheme(t) {
-    if (t === "auto") delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = t;
+    themeChoice = t;
+    const dark = t === "dark" || (t === "auto" && systemDark && systemDark.matches);
+    document.documentElement.dataset.theme = dark ? "dark" : "light";
+    document.documentElement.dataset.themeChoice = t;
     $("theme").textContent = "Theme: " + t;
     $("theme").setAttribute("aria-label", "Colour theme: " + t + " (press to change)");
   }
   function themeInit() {
     const saved = load(THEME_KEY);
     setTheme(THEMES.includes(saved) ? saved : "auto");
+    if (systemDark) systemDark.addEventListener("change", () => setTheme(themeChoice));
     $("theme").addEventListener("click", () => {
-      const now = document.documentElement.dataset.theme || "auto";
-      const next = THEMES[(THEMES.indexOf(now) + 1) % THEMES.length];
+      const next = THEMES[(THEMES.indexOf(themeChoice) + 1) % THEMES.length];
       setTheme(next);
       keep(THEME_KEY, next === "auto" ? null : next);
     });

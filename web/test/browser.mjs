@@ -631,7 +631,12 @@ try {
   await go("list-schedule");
   await shot("dark-toggle");
   await page.click("#theme");
-  expect("and back to the system's choice", await page.evaluate(() => !document.documentElement.dataset.theme && localStorage.getItem("course.theme") === null));
+  expect("and back to the system's choice", await page.evaluate(() => document.documentElement.dataset.themeChoice === "auto" &&
+    document.documentElement.dataset.theme === "light" && localStorage.getItem("course.theme") === null));
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+  expect("on auto the page follows the system as it changes", true);
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
 
   // ---- 8. from a web server: the real .wasm, not the base64 copy.
   {

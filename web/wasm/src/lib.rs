@@ -247,9 +247,7 @@ impl Stamp {
         &self,
         review: impl FnOnce(&str, Date, i64) -> Option<Review>,
     ) -> Result<Option<String>, String> {
-        let day = Date::parse(&self.day)
-            .ok_or_else(|| format!("stamp: `{}` is not a day YYYY-MM-DD", self.day))?;
-        Ok(review(&self.who, day, self.time).map(|r| r.line()))
+        self.lines(|who, day, time| review(who, day, time).into_iter().collect())
     }
 
     /// The review-log lines of the records `reviews` makes (marker lines
