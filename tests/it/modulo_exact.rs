@@ -307,3 +307,25 @@ fn three_hundred_larger_loops_are_proven_minimal() {
     // The search above MII is exercised, not only MII reached.
     assert!(searched >= 20, "only {searched} loops above MII");
 }
+
+/// Loops where refuting MII takes millions of nodes while II = MII + 1 has
+/// a schedule a few thousand nodes away (an independent CP solver finds
+/// II 23 on both): the search must not spend the whole budget on II 22
+/// and fall back to the heuristic's II 28. Both stay unproven (the minimum
+/// is 22 or 23) until the proof of II 22 fits the budget.
+#[test]
+fn a_schedule_at_mii_plus_one_is_not_hidden_behind_the_proof_of_mii() {
+    let m = Machine::toy();
+    let params = GenParams::loop_default();
+    for seed in [127, 167] {
+        let (_, p) = generate::program(&m, &params, seed, Some(40), Kind::Loop);
+        let s = modulo::modulo_schedule(&p, &m);
+        let name = format!("course gen loop --ops 40 --seed {seed}");
+        assert_eq!((s.mii, s.heuristic_ii), (22, 28), "{name}");
+        assert_eq!(s.ii, 23, "{name}: {:?}", s.minimality);
+        assert_eq!(s.lower, 22, "{name}");
+        let sub = check::submission_text(&p, &s.cycles, Some(s.ii));
+        let r = check::check(&p, &m, &course::formats::submission::parse(&sub, "s"));
+        assert!(r.violations.is_empty(), "{name}: {:?}", r.violations);
+    }
+}

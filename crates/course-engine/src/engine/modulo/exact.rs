@@ -1,10 +1,11 @@
 //! An exact modulo scheduler: for a loop of up to [`MAX_OPS`] operations
 //! and a given II, a branch and bound that either finds a modulo schedule
 //! or proves that none exists (Lesson 23.6; resources counted by Algorithm
-//! 23.1.4 modulo II). Tried at II = MII, MII + 1, … ([`minimal_ii`]), the
-//! first II with a schedule is the minimum, because every II below it was
-//! proven infeasible. The work is counted in search nodes, not seconds, so
-//! the answer on a given loop is the same on every machine and every run.
+//! 23.1.4 modulo II). [`minimal_ii`] shares a budget among II = MII,
+//! MII + 1, …: the smallest II with a schedule is the minimum once every
+//! II below it is proven infeasible. The work is counted in search nodes,
+//! not seconds, so the answer on a given loop is the same on every machine
+//! and every run.
 //!
 //! # Why the search can be small
 //!
@@ -134,10 +135,13 @@ pub fn search(p: &Program, m: &Machine, ii: u64, nodes: u64) -> Outcome {
 /// What [`minimal_ii`] established.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Minimum {
-    /// The first II with a schedule, and the schedule, if one was found
-    /// below the II the search was asked to stay under.
+    /// The smallest II where a schedule was found, and the schedule, if
+    /// one was found below the II the search was asked to stay under
+    /// (the minimum when [`Minimum::lower`] is that II).
     pub found: Option<(u64, Vec<Cycle>)>,
-    /// The proof for each II found infeasible, from the first II tried up.
+    /// The proof for each II proven infeasible, from the first II tried up
+    /// to [`Minimum::lower`] (an infeasible II above an undecided one is
+    /// not listed: it proves nothing about the minimum).
     pub infeasible: Vec<(u64, Proof)>,
     /// The smallest II not proven infeasible: the minimum is at least this.
     pub lower: u64,
@@ -145,32 +149,87 @@ pub struct Minimum {
     pub nodes: u64,
 }
 
-/// Tries II = `from`, `from + 1`, … below `below`, sharing `nodes` among
-/// them, and stops at the first schedule or when the budget runs out.
+/// Nodes of the first round of [`minimal_ii`] for each II.
+const FIRST_SLICE: u64 = 2_000;
+
+/// Finds the smallest II from `from` up, below `below`, sharing `nodes`
+/// among the IIs so that no II starves the others. First, until a
+/// schedule is found, rounds of the search at every II not yet decided,
+/// from the smallest up, each round giving each II four times the nodes
+/// of the last (from [`FIRST_SLICE`]): a schedule a few nodes away at
+/// II + 1 is found even when refuting II would take the whole budget.
+/// Then the IIs below that schedule's, from the smallest up, each with
+/// all the nodes left, until one is undecided (the minimum is then at
+/// least that II) or has a schedule (it is the minimum). An II proven
+/// infeasible is never searched again; a round starts its searches afresh
+/// (at most a third of an II's nodes are repeated work).
 pub fn minimal_ii(p: &Program, m: &Machine, from: u64, below: u64, nodes: u64) -> Minimum {
     let mut left = nodes;
-    let mut out = Minimum {
-        found: None,
-        infeasible: Vec::new(),
-        lower: from,
-        nodes: 0,
-    };
-    for ii in from..below {
-        let outcome = search_counted(p, m, ii, &mut left);
-        match outcome {
+    let mut found: Option<(u64, Vec<Cycle>)> = None;
+    let mut proofs: Vec<(u64, Proof)> = Vec::new();
+    let mut slice = FIRST_SLICE;
+    // Rounds, until a schedule is found or nothing is left undecided.
+    while found.is_none() && left > 0 {
+        let mut undecided = false;
+        for ii in from..below {
+            if proofs.iter().any(|(j, _)| *j == ii) {
+                continue;
+            }
+            let mut budget = slice.min(left);
+            let given = budget;
+            let outcome = search_counted(p, m, ii, &mut budget);
+            left -= given - budget;
+            match outcome {
+                Outcome::Found(t) => {
+                    found = Some((ii, t));
+                    break;
+                }
+                Outcome::Infeasible(proof) => proofs.push((ii, proof)),
+                Outcome::Undecided => undecided = true,
+            }
+            if left == 0 {
+                break;
+            }
+        }
+        if !undecided {
+            break;
+        }
+        slice = slice.saturating_mul(4);
+    }
+    proofs.sort_by_key(|(ii, _)| *ii);
+    // The proven bound: the IIs from `from` up proven infeasible, in a row;
+    // then the proof pass below the schedule found, with what is left.
+    let top = found.as_ref().map_or(below, |(ii, _)| *ii);
+    let mut lower = from;
+    let mut infeasible = Vec::new();
+    let mut proofs = proofs.into_iter().peekable();
+    while lower < top {
+        if let Some((_, proof)) = proofs.next_if(|(ii, _)| *ii == lower) {
+            infeasible.push((lower, proof));
+            lower += 1;
+            continue;
+        }
+        if found.is_none() || left == 0 {
+            break;
+        }
+        match search_counted(p, m, lower, &mut left) {
             Outcome::Found(t) => {
-                out.found = Some((ii, t));
+                found = Some((lower, t));
                 break;
             }
             Outcome::Infeasible(proof) => {
-                out.infeasible.push((ii, proof));
-                out.lower = ii + 1;
+                infeasible.push((lower, proof));
+                lower += 1;
             }
             Outcome::Undecided => break,
         }
     }
-    out.nodes = nodes - left;
-    out
+    Minimum {
+        found,
+        infeasible,
+        lower,
+        nodes: nodes - left,
+    }
 }
 
 const NONE: i64 = i64::MIN / 4;
