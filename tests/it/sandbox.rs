@@ -742,7 +742,13 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
             let r: serde_json::Value = serde_json::from_str(&text).unwrap();
             assert_eq!(r["score"], 0.0, "{name} {attack}: {r}");
             let tests = r["tests"].as_array().unwrap();
-            assert_eq!(tests.len(), 9, "{name} {attack}: {r}\n{}", o.stderr);
+            assert_eq!(
+                tests.len(),
+                9,
+                "{name} {attack}: {r}\n--- stdout:\n{}\n--- stderr:\n{}",
+                o.stdout,
+                o.stderr
+            );
             for t in tests {
                 assert_eq!(t["score"], 0.0, "{name} {attack}: {t}");
             }
