@@ -150,7 +150,7 @@ pub struct Minimum {
 }
 
 /// Nodes of the first round of [`minimal_ii`] for each II.
-const FIRST_SLICE: u64 = 2_000;
+pub const FIRST_SLICE: u64 = 2_000;
 
 /// Finds the smallest II from `from` up, below `below`, sharing `nodes`
 /// among the IIs so that no II starves the others. First, until a
