@@ -311,8 +311,11 @@
     const mod = await module();
     const tables = new Map(); // name → bytes, handed to every new worker
     const light = lane("light", mod, tables, onBusy);
-    const heavy = lane("heavy", mod, tables, onBusy);
-    const pick = (req) => (HEAVY.has(req.cmd) ? heavy : light);
+    // The heavy lane starts with its first request: most visits never
+    // run llvm-mca, the lab checker or a worksheet.
+    let heavyLane = null;
+    const heavy = () => heavyLane || (heavyLane = lane("heavy", mod, tables, onBusy));
+    const pick = (req) => (HEAVY.has(req.cmd) ? heavy() : light);
 
     // Only the heavy lane runs llvm-mca: only it gets the tables.
     async function loadTables(names) {
@@ -320,7 +323,7 @@
       if (!Array.isArray(got)) return got;
       for (let i = 0; i < names.length; i++) {
         tables.set(names[i], got[i]);
-        const res = await heavy.table(names[i], got[i]);
+        const res = await heavy().table(names[i], got[i]);
         if (!res.ok) return res;
       }
       return null;
@@ -338,8 +341,8 @@
         return failed || l.call(req);
       },
       // Stops what the heavy lane is running (mca, grade, worksheet).
-      cancel: () => heavy.cancel(),
-      busy: () => heavy.busy(),
+      cancel: () => heavyLane && heavyLane.cancel(),
+      busy: () => !!heavyLane && heavyLane.busy(),
     };
   }
 
