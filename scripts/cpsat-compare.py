@@ -7,7 +7,8 @@ CP-SAT (Google OR-Tools, one worker) solves the same instance from the
 JSON `course schedule --format json` prints:
 
 * a loop: the smallest II with a modulo schedule, tried from MII up, each
-  II a feasibility model — an issue cycle t_i = q_i·II + s_i per operation,
+  II a feasibility model — an issue cycle t_i per operation, its row
+  s_i = t_i mod II,
   every dependence t_j + d·II ≥ t_i + ℓ, and for every resource and row of
   the modulo reservation table the units its operations put there (each
   (resource, offset) of a class's reservation table at row (s_i + offset)
@@ -70,15 +71,18 @@ def loop_feasible(inst, ii, limit):
     n = len(ops)
     index = {o["label"]: i for i, o in enumerate(ops)}
     m = cp_model.CpModel()
-    stages = n + 1
+    # t_i directly (the dependences are then difference constraints, which
+    # CP-SAT propagates well), its row s_i = t_i mod II one-hot in x.
+    horizon = (n + 1) * ii + sum(e["latency"] for e in inst["edges"])
     rows = [[m.NewBoolVar(f"x{i}_{s}") for s in range(ii)] for i in range(n)]
-    q = [m.NewIntVar(0, stages, f"q{i}") for i in range(n)]
+    t = [m.NewIntVar(0, horizon, f"t{i}") for i in range(n)]
     s = [m.NewIntVar(0, ii - 1, f"s{i}") for i in range(n)]
-    t = []
     for i in range(n):
         m.AddExactlyOne(rows[i])
         m.Add(s[i] == sum(r * rows[i][r] for r in range(ii)))
-        t.append(q[i] * ii + s[i])
+        m.AddModuloEquality(s[i], t[i], ii)
+    # Shifting a schedule keeps it valid: the first operation at row 0.
+    m.Add(t[0] < ii)
     for e in inst["edges"]:
         a, b = index[e["from"]], index[e["to"]]
         m.Add(t[b] + e["distance"] * ii >= t[a] + e["latency"])
