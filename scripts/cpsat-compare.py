@@ -56,20 +56,32 @@ def course(exe, *args):
     return r.stdout, r.returncode
 
 
-def reservations(machine):
-    """Class name -> [(resource, offset)], resources -> capacity."""
+def instance(inst):
+    """Resources -> capacity, class -> [(resource, offset)], class ->
+    latency, the operations and their index by label."""
+    machine = inst["machine"]
     caps = {r["name"]: r["capacity"] for r in machine["resources"]}
     table = {c["name"]: [(res, off) for res, off in c["reservation"]] for c in machine["classes"]}
     lat = {c["name"]: c["latency"] for c in machine["classes"]}
-    return caps, table, lat
+    ops = inst["ops"]
+    index = {o["label"]: i for i, o in enumerate(ops)}
+    return caps, table, lat, ops, index
+
+
+def solve(m, limit):
+    """CP-SAT on `m` with one worker: (status, solver, seconds)."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = limit
+    t0 = time.perf_counter()
+    st = solver.Solve(m)
+    return st, solver, time.perf_counter() - t0
 
 
 def loop_feasible(inst, ii, limit):
     """CP-SAT on the loop at II: 'yes', 'no' or 'unknown', and seconds."""
-    caps, table, _ = reservations(inst["machine"])
-    ops = inst["ops"]
+    caps, table, _, ops, index = instance(inst)
     n = len(ops)
-    index = {o["label"]: i for i, o in enumerate(ops)}
     m = cp_model.CpModel()
     # t_i directly (the dependences are then difference constraints, which
     # CP-SAT propagates well), its row s_i = t_i mod II one-hot in x.
@@ -95,12 +107,7 @@ def loop_feasible(inst, ii, limit):
                         terms.append(rows[i][(rho - off) % ii])
             if len(terms) > cap:
                 m.Add(sum(terms) <= cap)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = limit
-    t0 = time.perf_counter()
-    st = solver.Solve(m)
-    dt = time.perf_counter() - t0
+    st, _, dt = solve(m, limit)
     if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "yes", dt
     if st == cp_model.INFEASIBLE:
@@ -129,10 +136,8 @@ def loop_minimum(inst, mii, top, limit):
 
 def block_minimum(inst, upper, limit):
     """(length, proven, seconds): the smallest length, at most `upper`."""
-    caps, table, lat = reservations(inst["machine"])
-    ops = inst["ops"]
+    caps, table, lat, ops, index = instance(inst)
     n = len(ops)
-    index = {o["label"]: i for i, o in enumerate(ops)}
     horizon = upper
     m = cp_model.CpModel()
     at = [[m.NewBoolVar(f"y{i}_{c}") for c in range(horizon)] for i in range(n)]
@@ -156,12 +161,7 @@ def block_minimum(inst, upper, limit):
     for i, o in enumerate(ops):
         m.Add(length >= t[i] + max(lat[o["class"]], 1))
     m.Minimize(length)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = limit
-    t0 = time.perf_counter()
-    st = solver.Solve(m)
-    dt = time.perf_counter() - t0
+    st, solver, dt = solve(m, limit)
     if st == cp_model.OPTIMAL:
         return int(solver.Value(length)), True, dt
     if st == cp_model.FEASIBLE:
