@@ -99,10 +99,13 @@
 
   // Offers `text` as a file NAME to save.
   function download(name, text, type) {
-    const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: type || "text/plain" })), download: name });
+    const href = URL.createObjectURL(new Blob([text], { type: type || "text/plain" }));
+    const a = el("a", { href, download: name });
     document.body.append(a);
     a.click();
     a.remove();
+    // The blob is freed once the browser has taken it (an output can be large).
+    setTimeout(() => URL.revokeObjectURL(href), 60000);
   }
 
   // Local storage, which may be off or full: null / false then.

@@ -246,15 +246,20 @@
   // One worker and its queue of requests. `run` resolves to the response;
   // `cancel` answers every pending request with {ok: false, cancelled}
   // and starts a fresh worker (handing it the tables loaded so far).
+  let workerUrl = null;
   function lane(name, mod, tables, onBusy) {
     let worker = null;
     let next = 1;
+    // Failures in a row without an answer: a worker that cannot start is
+    // not restarted forever.
+    let failures = 0;
     const waiting = new Map();
-    const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
+    workerUrl = workerUrl || URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
 
     function spawn() {
-      worker = new Worker(url, { name: "course-" + name });
+      worker = new Worker(workerUrl, { name: "course-" + name });
       worker.onmessage = (e) => {
+        failures = 0;
         const w = waiting.get(e.data.id);
         if (!w) return;
         waiting.delete(e.data.id);
@@ -266,7 +271,7 @@
         for (const [, w] of waiting) w({ ok: false, error: "internal error in the engine: " + (e.message || "the worker stopped") });
         waiting.clear();
         onBusy(name, 0);
-        restart();
+        if (++failures <= 3) restart();
       };
       worker.postMessage({ module: mod });
       for (const [t, bytes] of tables) worker.postMessage({ id: 0, table: t, bytes });

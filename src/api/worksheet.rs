@@ -232,10 +232,12 @@ fn roster_sheets(
             u64::MAX
         )));
     }
+    // (Not `zip(first_seed..)`: the range would step past u64::MAX after
+    // the last student's seed; the check above bounds `first_seed + i`.)
     Ok(names
         .into_iter()
-        .zip(first_seed..)
-        .map(|(n, s)| (Some(n), s))
+        .enumerate()
+        .map(|(i, n)| (Some(n), first_seed + i as u64))
         .collect())
 }
 
@@ -615,6 +617,9 @@ mod tests {
         };
         let e = run(&request(&[Drill::Mii], last, &m)).unwrap_err();
         assert!(e.to_string().contains("would pass"), "{e}");
+        // One student at the very last seed: no step past it.
+        let got = roster_sheets("a\n", "r.csv", u64::MAX).unwrap();
+        assert_eq!(got, [(Some("a".to_string()), u64::MAX)]);
     }
 
     #[test]

@@ -699,3 +699,37 @@ fn every_prompt_states_the_rules_of_its_machine() {
         }
     }
 }
+
+/// A modulo answer with one operation at a huge cycle is judged at once:
+/// the search for the step to blame looks near the other operations, never
+/// at every cycle up to the answer's largest (it hung past 30 s at 10⁸).
+#[test]
+fn a_modulo_answer_with_a_huge_cycle_is_judged_at_once() {
+    let sol = Course::new([
+        "drill",
+        "modulo",
+        "--seed",
+        "1",
+        "--solution",
+        "--format",
+        "json",
+    ])
+    .run()
+    .json();
+    let s = &sol["solution"];
+    let mut answer = format!("# course drill modulo --seed 1\nii {}\n", s["ii"]);
+    for (label, c) in s["schedule"].as_object().unwrap() {
+        let c = if label == "i" {
+            "1000000000000".to_string()
+        } else {
+            c.to_string()
+        };
+        answer.push_str(&format!("{label} {c}\n"));
+    }
+    let o = Course::new(["drill", "modulo", "--check", "-"])
+        .stdin(answer)
+        .timeout(20)
+        .code(1)
+        .run();
+    assert!(o.stdout.contains("✗ i at 1000000000000"), "{}", o.stdout);
+}

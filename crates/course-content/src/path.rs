@@ -59,22 +59,22 @@ pub struct Position {
 /// the smallest whose solution was not shown (a problem whose solution was
 /// read is not practice any more).
 pub fn position(reviews: &[Review], who: Option<&str>) -> Position {
-    let mine: Vec<&Review> = reviews
+    let mut sorted: Vec<&Review> = reviews
         .iter()
         .filter(|r| r.origin == Origin::Drill && who.is_none_or(|w| r.who == w))
         .collect();
-    let mut sorted = mine.clone();
     sorted.sort_by_key(|r| (r.day, r.time));
     let mut done = 0;
     for (i, d) in PATH.iter().enumerate() {
-        let mut shown: Vec<u64> = Vec::new();
+        // A set: a log may hold a million markers.
+        let mut shown = std::collections::BTreeSet::new();
         let mut right = false;
         for r in &sorted {
             let Some(seed) = drill_seed(&r.item, d.name()) else {
                 continue;
             };
             if r.kind == SOLUTION_VIEWED {
-                shown.push(seed);
+                shown.insert(seed);
             } else if r.right && !shown.contains(&seed) {
                 right = true;
             }

@@ -189,7 +189,27 @@ fn wrong_steps(
             .iter()
             .all(|v| !matches!(v.kind, ViolationKind::Latency | ViolationKind::Resource))
     };
-    let horizon = placed.iter().map(|&(_, c)| c).max().unwrap_or(0) + 2 * ii as Cycle + 8;
+    // Where one operation could go: a valid cycle lies within a latency
+    // and a distance of II of a neighbour's, and only its row matters to
+    // the resources, so the cycles within `reach` of the others' cover it.
+    // Never a scan up to the answer's largest cycle (it may be 10¹²).
+    let ii_c = ii as Cycle;
+    let reach = p
+        .edges()
+        .iter()
+        .map(|e| Cycle::from(e.latency) + Cycle::from(e.distance) * ii_c)
+        .max()
+        .unwrap_or(0)
+        + ii_c;
+    let candidates = |i: usize| -> std::collections::BTreeSet<Cycle> {
+        placed
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .flat_map(|(_, &(_, t))| (t - reach).max(0)..=t.saturating_add(reach))
+            .chain(0..ii_c)
+            .collect()
+    };
     let movable: Vec<_> = if hard_free(placed) {
         Vec::new()
     } else {
@@ -197,7 +217,7 @@ fn wrong_steps(
             .iter()
             .enumerate()
             .filter(|&(i, _)| {
-                (0..=horizon).any(|c| {
+                candidates(i).into_iter().any(|c| {
                     let mut moved = placed.to_vec();
                     moved[i].1 = c;
                     hard_free(&moved)

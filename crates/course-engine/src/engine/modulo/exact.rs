@@ -171,6 +171,7 @@ pub fn minimal_ii(p: &Program, m: &Machine, from: u64, below: u64, nodes: u64) -
     // Rounds, until a schedule is found or nothing is left undecided.
     while found.is_none() && left > 0 {
         let mut undecided = false;
+        let before = left;
         for ii in from..below {
             if proofs.iter().any(|(j, _)| *j == ii) {
                 continue;
@@ -191,7 +192,9 @@ pub fn minimal_ii(p: &Program, m: &Machine, from: u64, below: u64, nodes: u64) -
                 break;
             }
         }
-        if !undecided {
+        // Undecided without a node spent (an II or a loop the search does
+        // not take) stays undecided: another round would change nothing.
+        if !undecided || left == before {
             break;
         }
         slice = slice.saturating_mul(4);
@@ -1114,6 +1117,22 @@ mod tests {
         };
         assert!(check_cycles(&p, &m, &t, Some(ii)).is_empty(), "{t:?}");
         p
+    }
+
+    #[test]
+    fn minimal_ii_returns_when_the_search_cannot_start() {
+        // II 0 and a loop above MAX_OPS are undecided without a node
+        // spent: the rounds stop instead of doubling the slice forever.
+        let m = Machine::toy();
+        let p = parse("loop l\na: r1 = add r1, 1\n", "t.txt", &m).unwrap();
+        let got = minimal_ii(&p, &m, 0, 1, DEFAULT_NODES);
+        assert_eq!((got.found, got.lower, got.nodes), (None, 0, 0));
+        let body: String = (0..=MAX_OPS)
+            .map(|i| format!("o{i}: r{i} = li 1\n"))
+            .collect();
+        let big = parse(&format!("loop big\n{body}"), "t.txt", &m).unwrap();
+        let got = minimal_ii(&big, &m, 1, 40, DEFAULT_NODES);
+        assert_eq!((got.found, got.lower, got.nodes), (None, 1, 0));
     }
 
     #[test]
