@@ -393,7 +393,7 @@ fn seed_number(s: &str, part: &str) -> Result<u64, String> {
 /// commas, `"Lovelace, Ada"`). Blank lines and lines starting with `#`
 /// are skipped, and so is a first row whose first column is a header
 /// (`name`, `student`, `folder`: the roster of `course grade --roster`
-/// reads as it is). A line longer than [`MAX_LINE_CHARS`], a name longer
+/// reads as it is when `folder` is its first column). A line longer than [`MAX_LINE_CHARS`], a name longer
 /// than [`MAX_NAME_CHARS`], a control character (bidirectional overrides
 /// included) or more than [`MAX_SHEETS`] students is refused at
 /// `file:line:column`; so is a roster without a student.
