@@ -50,7 +50,12 @@ pub fn run<'m>(
     origin: &str,
     m: &'m Machine,
 ) -> Result<ScheduleOutput<'m>, Diagnostics> {
-    run_with(text, origin, m, crate::engine::modulo::exact::DEFAULT_NODES)
+    run_with(
+        text,
+        origin,
+        m,
+        crate::engine::modulo::exact::DEFAULT_BUDGET,
+    )
 }
 
 /// [`run`] with `nodes` nodes for a loop's exact search.
@@ -65,7 +70,7 @@ pub fn run_with<'m>(
 
 /// The reference schedule of a parsed input.
 pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
-    of_program_with(p, m, crate::engine::modulo::exact::DEFAULT_NODES)
+    of_program_with(p, m, crate::engine::modulo::exact::DEFAULT_BUDGET)
 }
 
 /// [`of_program`] with `nodes` nodes for a loop's exact search.

@@ -198,7 +198,7 @@ fn graph_cmd<T: serde::Serialize>(
 pub fn schedule(ctx: &Ctx, a: &ScheduleArgs) -> CmdResult {
     graph_cmd(
         &a.input,
-        |text, origin| api::schedule::run_with(text, origin, &ctx.machine, a.search_nodes),
+        |text, origin| api::schedule::run_with(text, origin, &ctx.machine, a.search_budget),
         view::schedule::write_text,
         view::schedule::write_dot,
     )

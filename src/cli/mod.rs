@@ -174,12 +174,12 @@ pub struct InputArgs {
 pub struct ScheduleArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// For a loop of up to 40 operations: the exact search's budget, in
-    /// placements tried over every II it decides (0: only the proofs that
-    /// need no search).
+    /// The exact searches' budget, in solver conflicts: for a loop of up to
+    /// 100 operations over every II it decides, for a block of up to 200
+    /// over every length (0: only the proofs that need no search).
     /// Counted, not timed, so the answer is the same on every machine.
-    #[arg(long, value_name = "N", default_value_t = course::engine::modulo::exact::DEFAULT_NODES)]
-    pub search_nodes: u64,
+    #[arg(long, value_name = "N", default_value_t = course::engine::modulo::exact::DEFAULT_BUDGET)]
+    pub search_budget: u64,
 }
 
 #[derive(clap::Args, Debug)]

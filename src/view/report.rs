@@ -370,7 +370,7 @@ pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
                 format!("between {} and {ii}", f.lower)
             };
             s.push_str(&format!(
-                " (not proven minimal: MII = {}, the minimum is {range}; the exact search ran out of nodes at II {})",
+                " (not proven minimal: MII = {}, the minimum is {range}; the exact search ran out of its budget at II {})",
                 f.mii, f.lower
             ))
         }
@@ -560,10 +560,10 @@ mod tests {
     fn ii_claims_say_whether_a_search_ran() {
         let h = ii_claim(5, &facts(Minimality::Heuristic, 3), 8);
         assert!(h.contains("no exact search was run"), "{h}");
-        assert!(!h.contains("ran out of nodes"), "{h}");
+        assert!(!h.contains("ran out of its budget"), "{h}");
         let b = ii_claim(5, &facts(Minimality::Bounded, 4), 8);
         assert!(b.contains("the minimum is 4 or 5"), "{b}");
-        assert!(b.contains("ran out of nodes at II 4"), "{b}");
+        assert!(b.contains("ran out of its budget at II 4"), "{b}");
         // A degenerate II never underflows.
         let z = ii_claim(0, &facts(Minimality::Bounded, 0), 1);
         assert!(z.contains("0 or 0"), "{z}");

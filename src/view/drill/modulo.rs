@@ -12,7 +12,7 @@ const TASK: &str = concat!(
 Modulo-schedule this loop body: choose an initiation interval II and an
 issue cycle t for each operation of one iteration (iteration k issues it at
 t + k·II). The reference II is expected: the minimum, found by an exact
-search, for loops of up to 40 operations.
+search, for loops of up to 100 operations.
 ",
     super::loop_dependences!(),
     "  An edge i→j of latency ℓ and distance d needs t_j + d·II ≥ t_i + ℓ.

@@ -9,5 +9,7 @@ pub mod list;
 pub mod mca;
 pub mod mii;
 pub mod modulo;
+pub mod optimum;
 pub mod reference;
 pub mod rtable;
+pub mod timesat;

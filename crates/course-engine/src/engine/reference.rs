@@ -1,7 +1,9 @@
 //! The reference schedule of an input: top-down list scheduling for a
-//! block, iterative modulo scheduling for a loop (product.md §5). This is
-//! the one place that choice is made; `course schedule`, the lab grader and
-//! the drills all ask here.
+//! block, with the shortest schedule an exact search finds beside it
+//! ([`crate::engine::optimum`]); iterative modulo scheduling for a loop,
+//! then an exact search for the minimum II (product.md §5). This is the
+//! one place that choice is made; `course schedule`, the lab grader and the
+//! drills all ask here.
 //!
 //! ```
 //! use course_engine::{engine::reference, model::machine::Machine, model::program};
@@ -13,6 +15,7 @@
 
 use crate::engine::list;
 use crate::engine::modulo::{self, IiFacts};
+use crate::engine::optimum::{self, Optimum};
 use crate::model::ids::Cycle;
 use crate::model::machine::Machine;
 use crate::model::program::{Kind, Program};
@@ -34,20 +37,24 @@ pub struct Schedule {
     pub ready: Vec<Cycle>,
     /// For a loop, MII, the heuristic's II and whether II is proven minimal.
     pub ii_facts: Option<IiFacts>,
+    /// For a block, the shortest schedule the exact search found (the list
+    /// schedule itself when none is shorter) and its proven lower bound.
+    pub optimum: Option<Optimum>,
 }
 
 /// The reference schedule of `p` on `m`, a loop's exact search with its
-/// default budget ([`crate::engine::modulo::exact::DEFAULT_NODES`]).
+/// default budget ([`crate::engine::modulo::exact::DEFAULT_BUDGET`]).
 pub fn reference(p: &Program, m: &Machine) -> Schedule {
-    reference_with(p, m, crate::engine::modulo::exact::DEFAULT_NODES)
+    reference_with(p, m, crate::engine::modulo::exact::DEFAULT_BUDGET)
 }
 
-/// [`reference()`] with `nodes` search nodes for a loop's exact search
-/// (`course schedule --search-nodes`); a block ignores it.
-pub fn reference_with(p: &Program, m: &Machine, nodes: u64) -> Schedule {
+/// [`reference()`] with `budget` solver conflicts for the exact search
+/// (`course schedule --search-budget`).
+pub fn reference_with(p: &Program, m: &Machine, budget: u64) -> Schedule {
     match p.kind() {
         Kind::Block => {
             let s = list::list_schedule(p, m);
+            let best = optimum::optimum(p, m, &s.cycles, budget);
             Schedule {
                 cycles: s.cycles,
                 length: s.length,
@@ -55,10 +62,11 @@ pub fn reference_with(p: &Program, m: &Machine, nodes: u64) -> Schedule {
                 heights: s.heights,
                 ready: s.ready,
                 ii_facts: None,
+                optimum: Some(best),
             }
         }
         Kind::Loop => {
-            let s = modulo::modulo_schedule_with(p, m, nodes);
+            let s = modulo::modulo_schedule_with(p, m, budget);
             let length = list::schedule_length(p, m, &s.cycles);
             Schedule {
                 ii_facts: Some(s.facts()),
@@ -67,6 +75,7 @@ pub fn reference_with(p: &Program, m: &Machine, nodes: u64) -> Schedule {
                 ii: Some(s.ii),
                 heights: Vec::new(),
                 ready: Vec::new(),
+                optimum: None,
             }
         }
     }

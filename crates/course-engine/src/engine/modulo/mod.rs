@@ -384,9 +384,9 @@ fn try_ii(p: &Program, m: &Machine, ii: u64, budget: usize, g: &Components) -> O
 }
 
 /// The reference modulo schedule of a loop body with the default node
-/// budget: [`modulo_schedule_with`] and [`exact::DEFAULT_NODES`].
+/// budget: [`modulo_schedule_with`] and [`exact::DEFAULT_BUDGET`].
 pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
-    modulo_schedule_with(p, m, exact::DEFAULT_NODES)
+    modulo_schedule_with(p, m, exact::DEFAULT_BUDGET)
 }
 
 /// The reference modulo schedule of a loop body: iterative modulo
