@@ -1,6 +1,7 @@
 //! `course schedule`: the reference schedule of an input
 //! ([`crate::engine::reference::reference`]: list scheduling for a block,
-//! iterative modulo scheduling for a loop).
+//! with the shortest schedule an exact search finds beside it; iterative
+//! modulo scheduling for a loop).
 
 use std::sync::Arc;
 
@@ -30,6 +31,9 @@ pub struct ScheduleOutput<'m> {
     pub machine: MachineJson<&'m Machine>,
     pub name: String,
     pub ops: OpsJson<&'m Machine>,
+    /// For a block, the shortest schedule the exact search found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimum: Option<OptimumJson>,
     /// Label → issue cycle (the cycles in source order: `schedule.values()`).
     pub schedule: LabelMap<Cycle>,
     /// The input, for the text views.
@@ -41,6 +45,21 @@ pub struct ScheduleOutput<'m> {
     /// For a loop, what is known about the II (for the text view).
     #[serde(skip)]
     pub ii_facts: Option<IiFacts>,
+}
+
+/// A block's shortest schedule ([`crate::engine::optimum`]) beside its list
+/// schedule. Fields in alphabetical order.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptimumJson {
+    /// The length of the shortest schedule found.
+    pub length: Cycle,
+    /// A proven lower bound on every schedule's length.
+    pub lower: Cycle,
+    /// True when `length` is proven the shortest (`lower == length`).
+    pub proven: bool,
+    /// Label → issue cycle of the shortest schedule found (the list
+    /// schedule's when none is shorter).
+    pub schedule: LabelMap<Cycle>,
 }
 
 /// Parses the lab-format `text` (named `origin` in diagnostics) and
@@ -58,14 +77,14 @@ pub fn run<'m>(
     )
 }
 
-/// [`run`] with `nodes` nodes for a loop's exact search.
+/// [`run`] with `budget` solver conflicts for the exact search.
 pub fn run_with<'m>(
     text: &str,
     origin: &str,
     m: &'m Machine,
-    nodes: u64,
+    budget: u64,
 ) -> Result<ScheduleOutput<'m>, Diagnostics> {
-    Ok(of_program_with(program::parse(text, origin, m)?, m, nodes))
+    Ok(of_program_with(program::parse(text, origin, m)?, m, budget))
 }
 
 /// The reference schedule of a parsed input.
@@ -73,10 +92,16 @@ pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
     of_program_with(p, m, crate::engine::modulo::exact::DEFAULT_BUDGET)
 }
 
-/// [`of_program`] with `nodes` nodes for a loop's exact search.
-pub fn of_program_with(p: Program, m: &Machine, nodes: u64) -> ScheduleOutput<'_> {
-    let s = reference::reference_with(&p, m, nodes);
+/// [`of_program`] with `budget` solver conflicts for the exact search.
+pub fn of_program_with(p: Program, m: &Machine, budget: u64) -> ScheduleOutput<'_> {
+    let s = reference::reference_with(&p, m, budget);
     let p = Arc::new(p);
+    let optimum = s.optimum.map(|o| OptimumJson {
+        length: o.length,
+        lower: o.lower,
+        proven: o.proven(),
+        schedule: LabelMap::new(p.clone(), o.cycles),
+    });
     ScheduleOutput {
         edges: EdgesJson::new(p.clone()),
         ii: s.ii,
@@ -85,6 +110,7 @@ pub fn of_program_with(p: Program, m: &Machine, nodes: u64) -> ScheduleOutput<'_
         machine: MachineJson(m),
         name: p.name().to_string(),
         ops: OpsJson::new(p.clone(), m),
+        optimum,
         schedule: LabelMap::new(p.clone(), s.cycles),
         program: p,
         model: m,
@@ -110,6 +136,10 @@ mod tests {
         let j = serde_json::to_value(&b).unwrap();
         assert!(j.get("ii").is_none());
         assert_eq!(j["kind"], "block");
+        assert_eq!(
+            j["optimum"],
+            serde_json::json!({"length": 4, "lower": 4, "proven": true, "schedule": {"a": 0, "b": 3}})
+        );
         let l = run(
             "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n",
             "l.txt",
@@ -117,6 +147,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(l.ii, Some(4));
+        assert!(serde_json::to_value(&l).unwrap().get("optimum").is_none());
         let e = run("block b\na: r1 = frob 1\n", "b.txt", &m).unwrap_err();
         assert!(
             e.to_string()

@@ -100,7 +100,7 @@ pub enum Command {
         after_help = "Examples:\n  course drill list\n  course drill list-schedule --seed 4 --solution\n  course drill list-schedule --seed 4 --check my.txt\n  course drill mii --seed 2 --solution --format json"
     )]
     Drill(DrillArgs),
-    /// The reference schedule of an input, with its reservation table.
+    /// The reference schedule of an input, with its reservation table (and a block's optimum).
     #[command(
         after_help = "Examples:\n  course schedule labs/ch23-sched/inputs/running.txt\n  course schedule loop.txt --format json"
     )]

@@ -25,13 +25,66 @@ fn figure(x: Option<u64>) -> String {
     x.map_or_else(|| "?".to_string(), |x| x.to_string())
 }
 
+/// `target / achieved` as a percentage, `91%`.
+fn credit(target: u64, achieved: u64) -> String {
+    format!("{:.0}%", 100.0 * target as f64 / achieved.max(1) as f64)
+}
+
+/// The verdict of a valid block schedule of length `a`: against the
+/// optimum (or the shortest schedule found and the proven bound) and the
+/// list schedule, with a note when it is optimal, beats the list schedule,
+/// or earns less than full quality. A hidden input shows neither the list
+/// schedule nor how the schedule compares with it.
+fn block_verdict(fb: &mut String, r: &InputReport, a: u64) {
+    let (target, lower) = (r.reference.unwrap_or(0), r.lower_bound.unwrap_or(0));
+    let proven = lower >= target;
+    let optimum = if proven {
+        format!("optimum {target}, proven")
+    } else {
+        format!("optimum between {lower} and {target}")
+    };
+    let list = r.list_length.filter(|_| !r.hidden);
+    let list_text = list.map_or_else(String::new, |l| format!("; list schedule {l}"));
+    let _ = writeln!(
+        fb,
+        "{}: valid · length {a} ({optimum}{list_text}) · {}/{}",
+        r.input, r.score, r.max_score
+    );
+    if a > target {
+        let best = if proven {
+            format!("the optimum is {target}")
+        } else {
+            format!("the shortest schedule known is {target}")
+        };
+        let _ = writeln!(fb, "  {best}: quality credit {}", credit(target, a));
+    } else if proven {
+        let _ = writeln!(fb, "  optimal: no schedule is shorter");
+    } else if a < target {
+        let _ = writeln!(
+            fb,
+            "  shorter than the shortest schedule the exact search found ({target})"
+        );
+    }
+    if let Some(l) = list.filter(|&l| a < l) {
+        let n = l - a;
+        let _ = writeln!(
+            fb,
+            "  shorter than the list schedule by {n} cycle{}",
+            if n == 1 { "" } else { "s" }
+        );
+    }
+}
+
 /// Human feedback on one input: the verdict, the violations (the first of
 /// each kind, and how many more), and the unified diff of the submitted
-/// reservation table against the reference's. A hidden input's feedback
-/// names the kinds of mistakes only, and shows no table.
+/// reservation table against the reference's (a block's list schedule). A
+/// valid block schedule is measured against the optimum and the list
+/// schedule (`block_verdict`). A hidden input's feedback names the kinds
+/// of mistakes only, and shows no table.
 pub fn feedback(lab: &Lab, r: &InputReport) -> String {
     let li: Option<&LabInput> = lab.input(&r.input);
-    let what = match li.map(|li| li.program.kind()) {
+    let kind = li.map(|li| li.program.kind());
+    let what = match kind {
         Some(Kind::Loop) => "II",
         _ => "length",
     };
@@ -47,6 +100,7 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
         return fb;
     }
     match r.achieved {
+        Some(a) if kind == Some(Kind::Block) => block_verdict(&mut fb, r, a),
         Some(a) => {
             let _ = writeln!(
                 fb,
@@ -58,8 +112,8 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
             if let Some(reference) = r.reference.filter(|&t| a > t) {
                 let _ = writeln!(
                     fb,
-                    "  the reference reaches {what} {reference}: quality credit {:.0}%",
-                    100.0 * reference as f64 / a as f64
+                    "  the reference reaches {what} {reference}: quality credit {}",
+                    credit(reference, a)
                 );
             }
         }
@@ -106,9 +160,13 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
         let mine = report::reservation_table(p, m, t, r.submitted_ii.or(li.ii));
         let reference = report::reservation_table(p, m, &li.reference, li.ii);
         if mine != reference {
+            let theirs = match p.kind() {
+                Kind::Block => "list schedule",
+                Kind::Loop => "reference",
+            };
             let diff = TextDiff::from_lines(&mine, &reference)
                 .unified_diff()
-                .header("your reservation table", "reference")
+                .header("your reservation table", theirs)
                 .to_string();
             fb.push_str(&indent(&diff));
         }
@@ -331,17 +389,79 @@ mod tests {
     fn feedback_diffs_the_tables_only_when_they_differ() {
         let g = running("c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n");
         let t = text(g.grades());
-        assert!(
-            t.starts_with(
-                "== ann: 10/10\nrunning: valid · length 10 (reference 10, lower bound 9) · 10/10\n"
-            ),
-            "{t}"
+        assert_eq!(
+            t,
+            "== ann: 10/10\n\
+             running: valid · length 10 (optimum 10, proven; list schedule 10) · 10/10\n\
+             \x20 optimal: no schedule is shorter\n\n"
         );
-        assert!(!t.contains("---"), "{t}");
         let g = running("c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 10\n");
         let fb = feedback(&g.grades().lab, g.report());
-        assert!(fb.contains("quality credit 91%"), "{fb}");
-        assert!(fb.contains("  +++ reference"), "{fb}");
+        assert!(
+            fb.contains("  the optimum is 10: quality credit 91%\n"),
+            "{fb}"
+        );
+        assert!(fb.contains("  +++ list schedule"), "{fb}");
+        assert!(!fb.contains("optimal:"), "{fb}");
+    }
+
+    /// A report of a valid block schedule of length `a` against `target`,
+    /// `lower` and a list schedule of length `list`.
+    fn block_report(a: u64, target: u64, lower: u64, list: u64) -> (Lab, InputReport) {
+        let g = running("c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n");
+        let mut r = g.report().clone();
+        r.submitted = None;
+        (r.achieved, r.reference, r.lower_bound) = (Some(a), Some(target), Some(lower));
+        r.list_length = Some(list);
+        (g.grades().lab.clone(), r)
+    }
+
+    #[test]
+    fn a_block_is_measured_against_the_optimum_and_the_list_schedule() {
+        let (lab, r) = block_report(36, 36, 36, 39);
+        assert_eq!(
+            feedback(&lab, &r),
+            "running: valid · length 36 (optimum 36, proven; list schedule 39) · 10/10\n\
+             \x20 optimal: no schedule is shorter\n\
+             \x20 shorter than the list schedule by 3 cycles\n"
+        );
+        // Not proven: the shortest found is the target, a range is shown.
+        let (lab, r) = block_report(37, 36, 35, 39);
+        let fb = feedback(&lab, &r);
+        assert!(
+            fb.starts_with(
+                "running: valid · length 37 (optimum between 35 and 36; list schedule 39)"
+            ),
+            "{fb}"
+        );
+        assert!(
+            fb.contains("  the shortest schedule known is 36: quality credit 97%\n"),
+            "{fb}"
+        );
+        assert!(
+            fb.contains("shorter than the list schedule by 2 cycles"),
+            "{fb}"
+        );
+        let (lab, r) = block_report(35, 36, 35, 39);
+        let fb = feedback(&lab, &r);
+        assert!(
+            fb.contains("  shorter than the shortest schedule the exact search found (36)\n"),
+            "{fb}"
+        );
+        assert!(!fb.contains("optimal:"), "{fb}");
+    }
+
+    #[test]
+    fn a_hidden_block_shows_no_list_schedule() {
+        let (lab, mut r) = block_report(36, 36, 36, 39);
+        r.hidden = true;
+        assert_eq!(
+            feedback(&lab, &r),
+            "running: valid · length 36 (optimum 36, proven) · 10/10\n\
+             \x20 optimal: no schedule is shorter\n"
+        );
+        crate::content::lab::redact_hidden(&mut r);
+        assert_eq!(r.list_length, None);
     }
 
     #[test]

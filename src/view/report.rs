@@ -9,6 +9,7 @@ use std::fmt::{self, Write as _};
 use crate::engine::mii::Bounds;
 use crate::engine::modulo::exact::{self, Proof};
 use crate::engine::modulo::{IiFacts, Minimality};
+use crate::engine::optimum;
 use crate::model::ids::{ClassId, Cycle};
 use crate::model::machine::{ISSUE, Machine};
 use crate::model::program::{EdgeKind, Program};
@@ -378,6 +379,72 @@ pub fn ii_claim(ii: u64, f: &IiFacts, ops: usize) -> String {
     s
 }
 
+/// `1 cycle`, `36 cycles`.
+pub fn cycles_text(n: Cycle) -> String {
+    if n == 1 {
+        "1 cycle".to_string()
+    } else {
+        format!("{n} cycles")
+    }
+}
+
+/// What the exact search established about the shortest schedule of a
+/// block of `ops` operations beside its list schedule of length `list`
+/// (`best` the shortest found, `lower` its proven lower bound), as a
+/// clause: `the optimum (proven)` when the list schedule is optimal,
+/// `optimum 36, proven`, or `optimum between 35 and 36 (…)` with why the
+/// search did not decide.
+pub fn optimum_clause(list: Cycle, best: Cycle, lower: Cycle, ops: usize) -> String {
+    if lower >= best {
+        if best >= list {
+            "the optimum (proven)".to_string()
+        } else {
+            format!("optimum {best}, proven")
+        }
+    } else {
+        let why = if ops > optimum::MAX_OPS {
+            format!(
+                "the exact search covers blocks of up to {} operations",
+                optimum::MAX_OPS
+            )
+        } else {
+            "the exact search ran out of its budget".to_string()
+        };
+        format!("optimum between {lower} and {best} ({why})")
+    }
+}
+
+/// The list schedule's length and [`optimum_clause`] as one claim:
+/// `list schedule 39 cycles; optimum 36, proven`, `list schedule 32
+/// cycles, the optimum (proven)`.
+pub fn block_claim(list: Cycle, best: Cycle, lower: Cycle, ops: usize) -> String {
+    format!(
+        "list schedule {}{}",
+        cycles_text(list),
+        optimum_suffix(list, best, lower, ops)
+    )
+}
+
+/// [`optimum_clause`] after the list schedule's length: `, the optimum
+/// (proven)` or `; optimum 36, proven`.
+pub fn optimum_suffix(list: Cycle, best: Cycle, lower: Cycle, ops: usize) -> String {
+    format!(
+        "{} {}",
+        optimum_separator(list, best, lower),
+        optimum_clause(list, best, lower, ops)
+    )
+}
+
+/// What separates the list schedule's length from [`optimum_clause`]: a
+/// comma before `the optimum (proven)`, else a semicolon.
+pub fn optimum_separator(list: Cycle, best: Cycle, lower: Cycle) -> char {
+    if lower >= best && best >= list {
+        ','
+    } else {
+        ';'
+    }
+}
+
 /// Why IIs are infeasible, as a clause: ` (exhaustive search)` when the
 /// search decided each, else each II's reason.
 fn proofs_text(proofs: &[(u64, Proof)]) -> String {
@@ -567,6 +634,24 @@ mod tests {
         // A degenerate II never underflows.
         let z = ii_claim(0, &facts(Minimality::Bounded, 0), 1);
         assert!(z.contains("0 or 0"), "{z}");
+    }
+
+    #[test]
+    fn block_claims_say_what_the_search_proved() {
+        assert_eq!(
+            block_claim(32, 32, 32, 10),
+            "list schedule 32 cycles, the optimum (proven)"
+        );
+        assert_eq!(
+            block_claim(39, 36, 36, 10),
+            "list schedule 39 cycles; optimum 36, proven"
+        );
+        assert_eq!(
+            block_claim(39, 36, 35, 10),
+            "list schedule 39 cycles; optimum between 35 and 36 (the exact search ran out of its budget)"
+        );
+        let big = block_claim(1, 1, 0, optimum::MAX_OPS + 1);
+        assert!(big.starts_with("list schedule 1 cycle; optimum between 0 and 1 (the exact search covers blocks of up to"), "{big}");
     }
 
     #[test]

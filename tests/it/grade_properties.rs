@@ -1,7 +1,9 @@
 //! Over 1,000 generated blocks and loops: the reference schedules pass the
-//! grader, and a schedule with one operation moved by one cycle is accepted
-//! exactly when an independent check (Definition 23.1.3 by direct counting, every
-//! edge) accepts it — and when rejected, for the reason that check finds.
+//! grader (with full marks, but for a block whose list schedule is above
+//! the shortest schedule found), and a schedule with one operation moved by
+//! one cycle is accepted exactly when an independent check (Definition
+//! 23.1.3 by direct counting, every edge) accepts it — and when rejected,
+//! for the reason that check finds.
 
 use std::collections::BTreeMap;
 
@@ -52,11 +54,18 @@ fn references_pass_and_mutations_are_judged_right() {
             let li = LabInput::new("g", p.clone(), &m);
             let reference = li.reference_text();
             let r = grade_input(&li, &m, 10.0, Ok(&reference));
-            assert!(
-                r.valid && r.score == 10.0,
-                "seed {seed}: {:?}",
-                r.violations
-            );
+            assert!(r.valid, "seed {seed}: {:?}", r.violations);
+            // Full marks unless a block's list schedule is above the
+            // shortest schedule found, the target.
+            assert!(li.bound <= li.target, "seed {seed}");
+            let full = match li.list_length {
+                Some(list) => {
+                    assert!(li.target <= list, "seed {seed}");
+                    list == li.target
+                }
+                None => true,
+            };
+            assert_eq!(r.score == 10.0, full, "seed {seed} {kind:?}: {r:?}");
             assert!(check_cycles(&p, &m, &li.reference, li.ii).is_empty());
 
             let mut rng = Rng::derived(seed, kind.as_str());

@@ -426,89 +426,144 @@ pub fn modulo_random(m: &Machine, opts: Options) -> Section {
 }
 
 /// The loop sizes of the exact-II benchmark (`course gen loop --ops N`).
-pub const EXACT_SIZES: &[u64] = &[16, 20, 24, 28, 32, 36, 40];
+pub const EXACT_SIZES: &[u64] = &[16, 24, 32, 40, 48, 56, 64, 72, 80];
+/// The block sizes of the optimum benchmark (`course gen block --ops N`).
+pub const OPTIMUM_SIZES: &[u64] = &[30, 40, 50, 60];
 /// Seeds per size (1 …).
 pub const EXACT_SEEDS: u64 = 20;
 
-/// One loop of the exact-II benchmark, as the reference schedules it:
-/// whether its II is proven minimal (MII reached, or every II below
-/// refuted), and `II − MII`.
-pub fn exact_one(m: &Machine, ops: u64, seed: u64) -> (bool, u64) {
-    let (_, p) = random_loop(m, seed, ops);
-    let s = course_engine::engine::modulo::modulo_schedule(&p, m);
-    let proven = matches!(
-        s.minimality,
-        course_engine::engine::modulo::Minimality::Mii
-            | course_engine::engine::modulo::Minimality::Proven
-    );
-    (proven, s.ii - s.mii)
+/// What the exact benchmark schedules: loops (minimum II) or blocks
+/// (shortest length).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExactKind {
+    /// `course gen loop`: the exact modulo search.
+    Loop,
+    /// `course gen block`: the list schedule and the optimum beside it.
+    Block,
 }
 
-/// The reference II with its exact search (issue: every II proven minimal
-/// up to 40 operations): per size, 20 seeds, each timed once; the median,
-/// the fastest and the worst, and the share proven. Then the same loops
-/// under the WebAssembly build in node, when node and the built page are
-/// here ([`wasm_exact`]).
-pub fn exact_sizes(m: &Machine, opts: Options) -> Section {
-    let (sizes, seeds): (&[u64], u64) = if opts.quick {
-        (&EXACT_SIZES[..2], 3)
-    } else {
-        (EXACT_SIZES, EXACT_SEEDS)
-    };
-    let mut ms = Vec::new();
-    for &n in sizes {
-        let mut times = Vec::new();
-        let (mut proven, mut above) = (0, 0);
-        for seed in 1..=seeds {
-            let start = Instant::now();
-            let (ok, gap) = exact_one(m, n, seed);
-            times.push(start.elapsed().as_secs_f64());
-            proven += u64::from(ok);
-            above += u64::from(gap > 0);
+impl ExactKind {
+    /// The word `course gen` takes.
+    pub fn word(self) -> &'static str {
+        match self {
+            ExactKind::Loop => "loop",
+            ExactKind::Block => "block",
         }
-        ms.push(exact_measurement("native", n, &times, proven, above));
     }
-    match wasm_exact(sizes, seeds) {
-        Ok(rows) => ms.extend(rows),
-        Err(why) => ms.push(Measurement {
-            label: "wasm".into(),
-            note: format!("not run: {why}"),
-            ..Default::default()
-        }),
+}
+
+/// One input of the exact benchmark, as the reference schedules it:
+/// whether its figure is proven optimal (a loop's II minimal, a block's
+/// length shortest), and how far the lesson's heuristic is above it (a
+/// loop's II above MII; a block's list schedule above the optimum).
+pub fn exact_one(m: &Machine, kind: ExactKind, ops: u64, seed: u64) -> (bool, u64) {
+    match kind {
+        ExactKind::Loop => {
+            let (_, p) = random_loop(m, seed, ops);
+            let s = course_engine::engine::modulo::modulo_schedule(&p, m);
+            let proven = matches!(
+                s.minimality,
+                course_engine::engine::modulo::Minimality::Mii
+                    | course_engine::engine::modulo::Minimality::Proven
+            );
+            (proven, s.ii - s.mii)
+        }
+        ExactKind::Block => {
+            let (_, p) = random_block(m, seed, ops);
+            let s = course_engine::engine::reference::reference(&p, m);
+            match s.optimum {
+                Some(o) => (o.proven(), (s.length - o.length).max(0) as u64),
+                None => (false, 0),
+            }
+        }
+    }
+}
+
+/// The exact references (issue: every loop's II proven minimal up to 80
+/// operations, every block's length up to 60): per size, 20 seeds, each
+/// timed once; the median, the fastest and the worst, and the share
+/// proven. Then the same inputs under the WebAssembly build in node, when
+/// node and the built page are here ([`wasm_exact`]).
+pub fn exact_sizes(m: &Machine, opts: Options) -> Section {
+    let mut ms = Vec::new();
+    for kind in [ExactKind::Loop, ExactKind::Block] {
+        let all = match kind {
+            ExactKind::Loop => EXACT_SIZES,
+            ExactKind::Block => OPTIMUM_SIZES,
+        };
+        let (sizes, seeds): (&[u64], u64) = if opts.quick {
+            (&all[..2], 3)
+        } else {
+            (all, EXACT_SEEDS)
+        };
+        for &n in sizes {
+            let mut times = Vec::new();
+            let (mut proven, mut above) = (0, 0);
+            for seed in 1..=seeds {
+                let start = Instant::now();
+                let (ok, gap) = exact_one(m, kind, n, seed);
+                times.push(start.elapsed().as_secs_f64());
+                proven += u64::from(ok);
+                above += u64::from(gap > 0);
+            }
+            ms.push(exact_measurement(kind, "native", n, &times, proven, above));
+        }
+        match wasm_exact(kind, sizes, seeds) {
+            Ok(rows) => ms.extend(rows),
+            Err(why) => ms.push(Measurement {
+                label: format!("{} wasm", kind.word()),
+                note: format!("not run: {why}"),
+                ..Default::default()
+            }),
+        }
     }
     Section {
         name: "exact".into(),
-        title: "Exact modulo II of random loops: the reference as `course schedule` prints it (toy machine)".into(),
+        title: "Exact references of random loops (minimum II) and blocks (shortest length), as `course schedule` computes them (toy machine)".into(),
         measurements: ms,
         fits: Vec::new(),
     }
 }
 
 /// A row of [`exact_sizes`]: `times` of one size's seeds.
-fn exact_measurement(label: &str, n: u64, times: &[f64], proven: u64, above: u64) -> Measurement {
+fn exact_measurement(
+    kind: ExactKind,
+    label: &str,
+    n: u64,
+    times: &[f64],
+    proven: u64,
+    above: u64,
+) -> Measurement {
     let worst = times.iter().copied().fold(0.0, f64::max);
     let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let note = match kind {
+        ExactKind::Loop => format!(
+            "{proven} of {} proven minimal; {above} above MII",
+            times.len()
+        ),
+        ExactKind::Block => format!(
+            "{proven} of {} proven optimal; {above} with the list schedule longer",
+            times.len()
+        ),
+    };
     Measurement {
-        label: label.into(),
+        label: format!("{} {label}", kind.word()),
         size: n,
         median_s: median(times),
         min_s: Some(best),
         max_s: Some(worst),
         runs: times.len(),
-        note: format!(
-            "{proven} of {} proven minimal; {above} above MII",
-            times.len()
-        ),
+        note,
         ..Default::default()
     }
 }
 
-/// The exact-II loops under the WebAssembly build in node: runs
+/// The exact references under the WebAssembly build in node: runs
 /// `web/test/bench-exact.mjs` (next to the source this binary was built
 /// from, or under `$COURSE_SOURCE`) on the built page (`$COURSE_WEB_DIR`,
 /// else `target/web`), which times each `bench_exact` call of the engine
 /// with `performance.now()`.
-pub fn wasm_exact(sizes: &[u64], seeds: u64) -> Result<Vec<Measurement>, String> {
+pub fn wasm_exact(kind: ExactKind, sizes: &[u64], seeds: u64) -> Result<Vec<Measurement>, String> {
     let root = std::env::var_os("COURSE_SOURCE")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
@@ -527,6 +582,7 @@ pub fn wasm_exact(sizes: &[u64], seeds: u64) -> Result<Vec<Measurement>, String>
         .arg(&script)
         .arg(sizes_arg.join(","))
         .arg(seeds.to_string())
+        .arg(kind.word())
         .env("COURSE_WEB_DIR", &web)
         .output()
         .map_err(|e| format!("node: {e}"))?;
@@ -537,7 +593,7 @@ pub fn wasm_exact(sizes: &[u64], seeds: u64) -> Result<Vec<Measurement>, String>
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    // One line a loop: `OPS SEED SECONDS PROVEN GAP`.
+    // One line an input: `OPS SEED SECONDS PROVEN GAP`.
     let text = String::from_utf8_lossy(&out.stdout);
     let mut rows = Vec::new();
     for &n in sizes {
@@ -555,7 +611,7 @@ pub fn wasm_exact(sizes: &[u64], seeds: u64) -> Result<Vec<Measurement>, String>
         if times.is_empty() {
             return Err(format!("node printed nothing for {n} operations"));
         }
-        rows.push(exact_measurement("wasm", n, &times, proven, above));
+        rows.push(exact_measurement(kind, "wasm", n, &times, proven, above));
     }
     Ok(rows)
 }

@@ -8,9 +8,12 @@
 //! For each input the hard checks of [`course_engine::engine::check`] (parse,
 //! completeness, every dependence, Algorithm 23.1.4 feasibility — modulo II
 //! for loops) gate all credit. A valid schedule earns [`HARD_SHARE`] of the
-//! input's points, and the rest scales with quality: `reference / achieved`
-//! of the schedule length (blocks) or II (loops), capped at 1, so matching
-//! or beating the reference scheduler earns everything.
+//! input's points, and the rest scales with quality: `target / achieved`,
+//! capped at 1, of the schedule length against the shortest schedule the
+//! exact search finds (blocks, [`course_engine::engine::optimum`]: the
+//! optimum when proven) or of the II against the reference II (loops), so
+//! matching or beating that target earns everything; a block's list
+//! schedule earns less when a shorter schedule exists.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -39,35 +42,54 @@ pub struct Manifest {
     pub inputs: Vec<String>,
 }
 
-/// One lab input with its reference schedule and lower bound.
+/// One lab input with its reference schedule, the figure quality is
+/// measured against, and its lower bound.
 #[derive(Clone, Debug)]
 pub struct LabInput {
     pub stem: String,
     pub program: Program,
+    /// The reference schedule: the list schedule of a block, the modulo
+    /// schedule of a loop (the feedback's table diff is against it).
     pub reference: Vec<Cycle>,
     /// The reference II, for loops.
     pub ii: Option<u64>,
-    /// The reference's length (blocks) or II (loops).
+    /// What quality is measured against: the length of the shortest
+    /// schedule the exact search found (blocks), the reference II (loops).
     pub target: u64,
-    /// The lower bound on that figure: max(critical path, ResMII) for blocks;
-    /// for loops the smallest II the exact search did not prove infeasible
-    /// (the reference II itself when proven minimal, at least MII).
+    /// The lower bound on that figure: for blocks the bound the exact
+    /// search proved (the target itself when it is the optimum); for loops
+    /// the smallest II the exact search did not prove infeasible (the
+    /// reference II itself when proven minimal, at least MII).
     pub bound: u64,
+    /// The list schedule's length, for blocks.
+    pub list_length: Option<u64>,
 }
 
 impl LabInput {
     /// Computes the reference schedule of `program`
-    /// ([`course_engine::engine::reference::reference`]) and its lower bound.
+    /// ([`course_engine::engine::reference::reference`]), the target and
+    /// its lower bound.
     pub fn new(stem: &str, program: Program, m: &Machine) -> LabInput {
-        let b = mii::analyze(&program, m);
         let s = reference::reference(&program, m);
-        let (target, bound) = match s.ii {
-            None => {
+        let (target, bound, list_length) = match (s.ii, &s.optimum) {
+            (None, Some(o)) => (
+                o.length as u64,
+                o.lower.min(o.length) as u64,
+                Some(s.length as u64),
+            ),
+            (None, None) => {
                 let cp = s.heights.iter().copied().max().unwrap_or(0);
-                (s.length as u64, cp.max(b.res_mii))
+                let bound = cp.max(mii::analyze(&program, m).res_mii);
+                (s.length as u64, bound, Some(s.length as u64))
             }
             // The bound the exact search proved (MII when it did not run).
-            Some(ii) => (ii, s.ii_facts.as_ref().map_or(b.mii, |f| f.lower)),
+            (Some(ii), _) => {
+                let bound = match &s.ii_facts {
+                    Some(f) => f.lower,
+                    None => mii::analyze(&program, m).mii,
+                };
+                (ii, bound, None)
+            }
         };
         LabInput {
             stem: stem.to_string(),
@@ -76,6 +98,7 @@ impl LabInput {
             ii: s.ii,
             target,
             bound,
+            list_length,
         }
     }
 
@@ -89,6 +112,7 @@ impl LabInput {
             ii: None,
             target: 0,
             bound: 0,
+            list_length: None,
         }
     }
 
@@ -189,6 +213,8 @@ pub fn redact_hidden(r: &mut InputReport) {
         .collect();
     r.submitted = None;
     r.submitted_ii = None;
+    // One more figure of the hidden input than the grade needs.
+    r.list_length = None;
 }
 
 /// Loads `labs/NAME/lab.yaml` and its inputs from `source`.
@@ -244,6 +270,11 @@ pub struct InputReport {
     pub hidden: bool,
     /// The input's stem.
     pub input: String,
+    /// The list schedule's length, for a block ([`LabInput::list_length`]);
+    /// absent for a loop, a hidden input's redacted report, and when the
+    /// submission was refused before the reference was computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list_length: Option<u64>,
     /// The lower bound on the reference figure ([`LabInput::bound`]); absent
     /// when the submission was refused before the reference was computed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -253,8 +284,10 @@ pub struct InputReport {
     /// kind, counted by kind.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub more_violations: BTreeMap<ViolationKind, u64>,
-    /// The reference's length or II ([`LabInput::target`]); absent when the
-    /// submission was refused before the reference was computed.
+    /// The figure quality is measured against ([`LabInput::target`]: the
+    /// shortest schedule's length for a block, the reference II for a
+    /// loop); absent when the submission was refused before the reference
+    /// was computed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference: Option<u64>,
     pub score: f64,
@@ -327,6 +360,7 @@ pub fn refused(stem: &str, points: f64, why: Unread) -> InputReport {
         grading_error,
         hidden: false,
         input: stem.to_string(),
+        list_length: None,
         lower_bound: None,
         max_score: points,
         more_violations: BTreeMap::new(),
@@ -395,6 +429,7 @@ pub fn grade_submission(
         grading_error,
         hidden: false,
         input: lab_input.stem.clone(),
+        list_length: lab_input.list_length,
         lower_bound: Some(lab_input.bound),
         max_score: points,
         more_violations,
@@ -465,10 +500,12 @@ mod tests {
     #[test]
     fn reference_earns_everything_and_bounds_are_right() {
         let (li, m) = running();
-        assert_eq!((li.target, li.bound), (10, 9));
+        // The list schedule is the optimum: the search proved 9 impossible.
+        assert_eq!((li.target, li.bound, li.list_length), (10, 10, Some(10)));
         let r = grade_input(&li, &m, 10.0, Ok(&li.reference_text()));
         assert!(r.valid);
         assert_eq!(r.score, 10.0);
+        assert_eq!(r.list_length, Some(10));
         assert_eq!(r.submitted.as_deref(), Some(&li.reference[..]));
     }
 
@@ -481,7 +518,41 @@ mod tests {
         assert!(r.valid);
         assert_eq!(r.achieved, Some(11));
         assert_eq!(r.score, round2(10.0 * (0.6 + 0.4 * 10.0 / 11.0)));
-        assert_eq!((r.reference, r.lower_bound), (Some(10), Some(9)));
+        assert_eq!((r.reference, r.lower_bound), (Some(10), Some(10)));
+    }
+
+    #[test]
+    fn a_block_is_measured_against_its_optimum() {
+        let m = Machine::toy();
+        // `course gen block --ops 12 --seed 2`: list schedule 13, optimum 12.
+        let text = "block epilogue\na: r1 = load [z]\nb: store [r1], r1\nc: r2 = cmp r1, r1\n\
+                    d: store [y], r1\ne: r3 = load [w]\nf: r4 = load [u]\ng: r5 = mul r4, 5\n\
+                    h: r6 = and r2, r4\ni: r7 = load [z + r6]\nj: r8 = or r7, r3\n\
+                    k: r9 = load [z]\nl: r10 = sub r9, r5\n";
+        let p = program::parse(text, "epilogue.txt", &m).unwrap();
+        let li = LabInput::new("epilogue", p, &m);
+        assert_eq!((li.target, li.bound, li.list_length), (12, 12, Some(13)));
+        // The list schedule (the reference) is valid but not the shortest.
+        let r = grade_input(&li, &m, 10.0, Ok(&li.reference_text()));
+        assert_eq!((r.achieved, r.reference), (Some(13), Some(12)));
+        assert_eq!(r.score, round2(10.0 * (0.6 + 0.4 * 12.0 / 13.0)));
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["list_length"], 13);
+        // A loop has no list schedule.
+        let p = program::parse(
+            "loop l\na: r1 = load [x + r2]\nb: r2 = add r1, 1\n",
+            "l",
+            &m,
+        );
+        let li = LabInput::new("l", p.unwrap(), &m);
+        assert_eq!(li.list_length, None);
+        let r = grade_input(&li, &m, 10.0, Ok(&li.reference_text()));
+        assert!(
+            serde_json::to_value(&r)
+                .unwrap()
+                .get("list_length")
+                .is_none()
+        );
     }
 
     #[test]

@@ -57,9 +57,9 @@
 //!   naming file, line and column, never a panic.
 //! * Randomness comes only from [`util::rng::Rng`]: the same seed gives the
 //!   same bytes on every platform.
-//! * Work is bounded: parsers cap sizes, exact searches take a node budget,
-//!   and cost is polynomial in the input (circuit enumeration only in the
-//!   brute-force cross-check).
+//! * Work is bounded: parsers cap sizes, exact searches take a budget of
+//!   solver conflicts, and everything else costs time polynomial in the
+//!   input (circuit enumeration only in the brute-force cross-check).
 //!
 //! # Lesson 23.1, item by item
 //!
@@ -82,8 +82,9 @@
 //! | Lesson 23.1 §5 (pathological family) | [`engine::hazard::pathological_machine`] |
 //! | Lesson 23.1 §4 and §6 (reverse automata for bottom-up schedulers) | [`model::machine::Machine::mirrored`] |
 //!
-//! List scheduling ([`engine::list`]), modulo scheduling
-//! ([`engine::modulo`], with the exact search of [`engine::modulo::exact`]) and the
+//! List scheduling ([`engine::list`], with the block's optimum of
+//! [`engine::optimum`]), modulo scheduling ([`engine::modulo`], with the
+//! exact search of [`engine::modulo::exact`], both on [`engine::timesat`]) and the
 //! bounds ResMII, RecMII and MII ([`engine::mii`]) follow the chapter's
 //! later lessons, on the same tables.
 

@@ -1,6 +1,6 @@
 //! The list-schedule drill as text: the block, the heights and the
-//! reservation table of the reference schedule, and the check report with
-//! its diff.
+//! reservation table of the reference schedule (with how it compares with
+//! the optimum), and the check report with its diff.
 
 use super::{header, indent, program_problem, wrong};
 use crate::content::drill::list_schedule::{Problem, Report};
@@ -37,6 +37,13 @@ pub fn problem(p: &Problem) -> String {
         text.push_str(&report::heights_text(prog, &r.heights));
         text.push_str(&format!("\nSchedule (length {}):\n", r.length));
         text.push_str(&indent(&submission_text(prog, &r.cycles, None)));
+        if let Some(o) = &s.optimum {
+            let claim = report::block_claim(r.length, o.length, o.lower, prog.len());
+            text.push_str(&crate::util::text::wrap(
+                &format!("\n{}.\n", report::capitalized(&claim)),
+                80,
+            ));
+        }
         text.push_str("\nReservation table:\n");
         text.push_str(&report::reservation_table(prog, m, &r.cycles, None));
     }

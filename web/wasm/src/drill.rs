@@ -175,28 +175,36 @@ pub(crate) fn place(a: &PlaceReq) -> Result<Placements, String> {
     api::drill::place(a.seed, &m, &Source::Embedded, &a.placed).map_err(|e| e.to_string())
 }
 
-/// `{"cmd":"bench_exact","ops":N,"seed":S}`: the reference of `course gen
-/// loop --ops N --seed S` on the toy machine, for `course-bench --only
-/// exact` (which times the call from node).
+/// `{"cmd":"bench_exact","ops":N,"seed":S,"kind":"loop"|"block"}`: the
+/// reference of `course gen KIND --ops N --seed S` on the toy machine, for
+/// `course-bench --only exact` (which times the call from node).
 #[derive(Deserialize)]
 pub(crate) struct BenchExact {
     ops: u64,
     seed: u64,
+    #[serde(default)]
+    kind: Option<String>,
 }
 
-/// Whether the exact search proved its II minimal, and how far above MII
-/// it is.
+/// Whether the exact search proved its figure optimal, and how far the
+/// heuristic is above it (`above_mii`: a loop's II above MII, a block's
+/// list schedule above the optimum).
 #[derive(Serialize)]
 pub(crate) struct Exact {
     above_mii: u64,
     proven: bool,
 }
 
-/// Runs the exact search on the loop `course gen loop` makes.
+/// Runs the exact search on the loop or block `course gen` makes.
 pub(crate) fn bench_exact(a: &BenchExact) -> Result<Exact, String> {
     if a.ops == 0 || a.ops > 1000 {
         return Err("ops: between 1 and 1000".into());
     }
-    let (proven, above_mii) = course_bench::exact_one(&Machine::toy(), a.ops, a.seed);
+    let kind = match a.kind.as_deref() {
+        None | Some("loop") => course_bench::ExactKind::Loop,
+        Some("block") => course_bench::ExactKind::Block,
+        Some(other) => return Err(format!("kind: 'loop' or 'block', not '{other}'")),
+    };
+    let (proven, above_mii) = course_bench::exact_one(&Machine::toy(), kind, a.ops, a.seed);
     Ok(Exact { above_mii, proven })
 }

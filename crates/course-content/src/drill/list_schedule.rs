@@ -29,17 +29,35 @@ use course_engine::util::rng::GENERATOR_VERSION;
 /// The problem: a random block.
 pub type Problem = ProgramProblem<Solution>;
 
-/// The reference list schedule with the heights that ordered it.
+/// The reference list schedule with the heights that ordered it, and what
+/// is known about the block's shortest schedule.
 #[derive(Clone, Debug, Serialize)]
 pub struct Solution {
     /// h(x) per label.
     pub heights: BTreeMap<String, u64>,
     pub length: Cycle,
+    /// The shortest schedule's length beside the list schedule's (the
+    /// drill asks for the list schedule).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimum: Option<OptimumFacts>,
     /// The issue cycle per label.
     pub schedule: BTreeMap<String, Cycle>,
     /// The same schedule by operation (for the text view).
     #[serde(skip)]
     pub reference: Schedule,
+}
+
+/// What the exact search established about a block's shortest schedule
+/// ([`course_engine::engine::optimum::Optimum`]). Fields in alphabetical
+/// order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OptimumFacts {
+    /// The length of the shortest schedule found.
+    pub length: Cycle,
+    /// A proven lower bound on every schedule's length.
+    pub lower: Cycle,
+    /// True when `length` is proven the shortest.
+    pub proven: bool,
 }
 
 impl Solution {
@@ -104,6 +122,11 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
         Solution {
             heights: by_label(&p, &s.heights),
             length: s.length,
+            optimum: s.optimum.as_ref().map(|o| OptimumFacts {
+                length: o.length,
+                lower: o.lower,
+                proven: o.proven(),
+            }),
             schedule: by_label(&p, &s.cycles),
             reference: s,
         }
@@ -530,7 +553,26 @@ mod tests {
             let r = check(&m, &params, seed, &s.answer(), "a.txt");
             assert!(r.correct, "seed {seed}: {:?}", r.mistakes);
             assert_eq!(r.diff, "");
+            let o = s.optimum.as_ref().unwrap();
+            assert!(o.lower <= o.length && o.length <= s.length, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn the_solution_says_when_a_shorter_schedule_exists() {
+        let m = Machine::toy();
+        let params = GenParams::block_default();
+        // Seed 32: the list schedule takes 8 cycles, the optimum 7.
+        let s = problem(&m, &params, 32, true).solution.unwrap();
+        let want = OptimumFacts {
+            length: 7,
+            lower: 7,
+            proven: true,
+        };
+        assert_eq!((s.length, s.optimum.as_ref()), (8, Some(&want)));
+        let j = serde_json::to_value(&s).unwrap();
+        assert_eq!(j["optimum"]["length"], 7);
+        assert_eq!(j["length"], 8);
     }
 
     #[test]

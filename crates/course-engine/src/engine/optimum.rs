@@ -107,6 +107,16 @@ pub fn optimum(p: &Program, m: &Machine, start: &[Cycle], budget: u64) -> Optimu
     best
 }
 
+/// Decides on its own whether block `p` has a schedule of length at most
+/// `length`, taking at most `budget` conflicts (the refutation behind a
+/// proven optimum can be checked by asking for `length − 1`).
+pub fn search(p: &Program, m: &Machine, length: Cycle, budget: u64) -> Answer {
+    let class: Vec<ClassId> = p.ops().iter().map(|o| o.class).collect();
+    let (early, tail) = bounds(p, m, &class);
+    let mut left = budget;
+    decide(p, m, &class, &early, &tail, length, &mut left)
+}
+
 /// Each operation's earliest cycle and tail (see the module header), over
 /// the distance-0 edges.
 fn bounds(p: &Program, m: &Machine, class: &[ClassId]) -> (Vec<i64>, Vec<i64>) {

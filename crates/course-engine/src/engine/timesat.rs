@@ -334,52 +334,32 @@ impl Model {
 mod tests {
     use super::*;
 
-    /// Every choice of `n` values in `0..=3` with at most `k` ones set: the
-    /// counter admits exactly the assignments a direct count admits.
-    #[test]
-    fn the_counter_admits_exactly_k_of_n() {
+    /// For every `n` ≤ 5, `k` ≤ 3 and assignment of `n` literals, a model
+    /// with `encode(lits, k)` and the assignment fixed is satisfiable
+    /// exactly when `admits(ones, k)`.
+    fn counter_admits(encode: fn(&mut Model, &[Lit], usize), admits: fn(usize, usize) -> bool) {
         for n in 1..=5usize {
             for k in 0..=3usize {
                 for bits in 0..(1u32 << n) {
                     let mut model = Model::new(1000);
                     let xs: Vec<Lit> = (0..n).map(|_| model.lit()).collect();
-                    model.at_most(&xs, k);
+                    encode(&mut model, &xs, k);
                     for (i, &x) in xs.iter().enumerate() {
                         let on = bits >> i & 1 == 1;
                         model.clause(vec![if on { x } else { !x }]);
                     }
                     let sat = !matches!(model.solve().0, Answer::Impossible);
-                    assert_eq!(
-                        sat,
-                        bits.count_ones() as usize <= k,
-                        "n {n} k {k} bits {bits:b}"
-                    );
+                    let ones = bits.count_ones() as usize;
+                    assert_eq!(sat, admits(ones, k), "n {n} k {k} bits {bits:b}");
                 }
             }
         }
     }
 
     #[test]
-    fn the_lower_counter_admits_exactly_at_least_k_of_n() {
-        for n in 1..=5usize {
-            for k in 0..=3usize {
-                for bits in 0..(1u32 << n) {
-                    let mut model = Model::new(1000);
-                    let xs: Vec<Lit> = (0..n).map(|_| model.lit()).collect();
-                    model.at_least(&xs, k);
-                    for (i, &x) in xs.iter().enumerate() {
-                        let on = bits >> i & 1 == 1;
-                        model.clause(vec![if on { x } else { !x }]);
-                    }
-                    let sat = !matches!(model.solve().0, Answer::Impossible);
-                    assert_eq!(
-                        sat,
-                        bits.count_ones() as usize >= k,
-                        "n {n} k {k} bits {bits:b}"
-                    );
-                }
-            }
-        }
+    fn the_counters_admit_exactly_their_counts() {
+        counter_admits(Model::at_most, |ones, k| ones <= k);
+        counter_admits(Model::at_least, |ones, k| ones >= k);
     }
 
     #[test]

@@ -121,7 +121,7 @@ pub enum Minimality {
     /// Iterative modulo scheduling's answer, not searched further: the
     /// loop is larger than the exact search covers.
     Heuristic,
-    /// Not proven minimal: the exact search ran out of nodes (or reached
+    /// Not proven minimal: the exact search ran out of its budget (or reached
     /// [`exact::MAX_II`]) at [`ModuloSchedule::lower`], every II below
     /// that being infeasible.
     Bounded,
@@ -392,11 +392,11 @@ pub fn modulo_schedule(p: &Program, m: &Machine) -> ModuloSchedule {
 /// The reference modulo schedule of a loop body: iterative modulo
 /// scheduling ([`iterative`]), then, on a loop of at most
 /// [`exact::MAX_OPS`] operations whose II is above MII, the exact search
-/// at every smaller II from MII up, sharing `nodes` search nodes. The II
+/// at every smaller II from MII up, sharing `budget` solver conflicts. The II
 /// never exceeds the heuristic's, and [`ModuloSchedule::minimality`] says
 /// whether it is proven minimal ([`ModuloSchedule::lower`] the bound
 /// proven when it is not).
-pub fn modulo_schedule_with(p: &Program, m: &Machine, nodes: u64) -> ModuloSchedule {
+pub fn modulo_schedule_with(p: &Program, m: &Machine, budget: u64) -> ModuloSchedule {
     let heuristic = iterative(p, m);
     if heuristic.minimality == Minimality::Mii || p.len() > exact::MAX_OPS {
         return heuristic;
@@ -404,7 +404,7 @@ pub fn modulo_schedule_with(p: &Program, m: &Machine, nodes: u64) -> ModuloSched
     // The search decides nothing above its largest II: stop there, and the
     // IIs left untried keep the heuristic's II unproven.
     let top = heuristic.ii.min(exact::MAX_II + 1);
-    let found = exact::minimal_ii(p, m, heuristic.mii, top, nodes);
+    let found = exact::minimal_ii(p, m, heuristic.mii, top, budget);
     let (ii, cycles) = found
         .found
         .unwrap_or_else(|| (heuristic.ii, heuristic.cycles.clone()));
