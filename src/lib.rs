@@ -43,7 +43,7 @@
 //!
 //! | lesson | implemented by | checked by |
 //! |---|---|---|
-//! | Definition 23.1.1 (machine model) | [`model::machine::Machine`], [`model::machine::Class`], [`model::machine::Resource`], the `issue` pseudo-resource [`model::machine::ISSUE`] | unit tests in `model/machine.rs` |
+//! | Definition 23.1.1 (machine model) | [`model::machine::Machine`], [`model::machine::Class`], [`model::machine::Resource`], the `issue` pseudo-resource [`model::machine::ISSUE`] | unit tests in `model/machine/` |
 //! | Definition 23.1.2 (reservation table, occupancy, usage) | [`model::machine::Class::offsets`] (`K_r(o)`), [`model::machine::Class::usage`], [`engine::mii::usage`] (`U_r`); `occ ≤ lat` in [`model::machine::Machine::from_file`] | `tests/data/bad/occupancy.yaml` |
 //! | Definition 23.1.3 (resource-feasible placement) | [`engine::check::resource_violations`], [`engine::rtable::GlobalTable::fits_why`] | `tests/it/grade_properties.rs`, `tests/it/table_corpus.rs` |
 //! | Algorithm 23.1.4 (global reservation table) | [`engine::rtable::GlobalTable`] (`fits`/`place`, plain or modulo), [`engine::rtable::ModuloTable`] (dense modulo rows for the modulo scheduler), [`engine::rtable::WindowTable`] (its ring form for list scheduling) | `tests/it/table_corpus.rs` |

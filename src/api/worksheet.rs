@@ -311,7 +311,8 @@ pub fn drill_named(name: &str) -> Result<Drill, String> {
     let names: Vec<&str> = Drill::ALL.iter().map(|d| d.name()).collect();
     let closest = names
         .iter()
-        .map(|n| (edit_distance(&name.to_lowercase(), n), *n))
+        // Levenshtein's distance, in characters.
+        .map(|n| (strsim::levenshtein(&name.to_lowercase(), n), *n))
         .min()
         .filter(|&(d, n)| d <= (n.len() / 3).max(2))
         .map(|(_, n)| format!(" (did you mean `{n}`?)"))
@@ -320,24 +321,6 @@ pub fn drill_named(name: &str) -> Result<Drill, String> {
         "unknown drill `{name}`{closest}; the drills: {}",
         names.join(", ")
     ))
-}
-
-/// Levenshtein's distance between two names, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (diagonal + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
 }
 
 /// Reads `--seeds`: numbers and ranges separated by commas (`1,4,7`,
@@ -718,6 +701,8 @@ mod tests {
                 .unwrap_err()
                 .contains("did you mean")
         );
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(strsim::levenshtein("kitten", "sitting"), 3);
+        // The distance counts characters, not bytes.
+        assert_eq!(strsim::levenshtein("é", "e"), 1);
     }
 }

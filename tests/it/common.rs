@@ -324,9 +324,6 @@ where
     Course::new(args).run().stdout
 }
 
-/// A temporary folder, removed when dropped (also when a test panics).
-/// A visible note (a SKIP, say): written to the real standard error,
-/// past the test harness's capture, so a passing run shows it too.
 /// The right answer of the forbidden drill for `seed`, from its JSON
 /// solution: the `F(o,o') = {…}` lines, then the `CV(o) = bits` lines.
 pub fn forbidden_answer(seed: u64) -> (String, String) {
@@ -359,14 +356,136 @@ pub fn forbidden_answer(seed: u64) -> (String, String) {
     (sets, vectors)
 }
 
+/// Whether the tests run under CI: `CI` set to anything but empty, `0` or
+/// `false` (`.ci/run` sets `CI=true`, as CI services do). Under CI a check
+/// that cannot run for want of a tool or a kernel feature fails; elsewhere
+/// it says SKIP ([`missing`], [`tool`]).
+pub fn under_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| {
+        let v = v.to_string_lossy().trim().to_ascii_lowercase();
+        !matches!(v.as_str(), "" | "0" | "false")
+    })
+}
+
 /// A check that cannot run here for want of a tool or a kernel feature:
-/// a failure under CI (which provides them), SKIP on standard error
-/// elsewhere.
+/// a failure under CI (which provides them, [`under_ci`]), SKIP on
+/// standard error elsewhere.
 pub fn missing(msg: impl std::fmt::Display) {
-    assert!(std::env::var_os("CI").is_none(), "{msg} (CI provides it)");
+    assert!(
+        !under_ci(),
+        "{msg}\nunder CI (CI={:?}) this fails: CI provides it",
+        std::env::var_os("CI").unwrap_or_default()
+    );
     note(format!("SKIP {msg}"));
 }
 
+/// An external program a differential test compares `course` with.
+#[derive(Clone, Copy, Debug)]
+pub struct Tool {
+    /// The command, looked up on `PATH`.
+    pub name: &'static str,
+    /// A piece of what its `--version` prints, so that another release
+    /// under the same name does not count.
+    pub version: &'static str,
+    /// Where it comes from, for the message when it is missing.
+    pub install: &'static str,
+}
+
+/// LLVM 14's llvm-mca (`skylake-llvm14`, `cortex-a57`, the lab-format
+/// corpus).
+pub const LLVM_MCA_14: Tool = Tool {
+    name: "llvm-mca-14",
+    version: "LLVM version 14.",
+    install: "Debian's llvm-14",
+};
+
+/// LLVM 22's llvm-mca (`skylake`, `znver4`, `neoverse-v2`, `apple-m1`, the
+/// lesson's boxes).
+pub const LLVM_MCA_22: Tool = Tool {
+    name: "llvm-mca-22",
+    version: "LLVM version 22.",
+    install: "Debian's llvm-22",
+};
+
+/// The variable that names another binary for `t`: `COURSE_` and the
+/// name in capitals, `-` as `_` (`COURSE_LLVM_MCA_14`).
+pub fn tool_var(t: Tool) -> String {
+    format!("COURSE_{}", t.name.to_ascii_uppercase().replace('-', "_"))
+}
+
+/// Where `t` runs, or why it does not: the binary its variable
+/// ([`tool_var`]) names, else `t.name` on `PATH`, and only if its
+/// `--version` succeeds and prints `t.version`. A variable naming a
+/// binary that does not work is a failure everywhere: someone chose it.
+fn find_tool(t: Tool) -> Result<PathBuf, String> {
+    let var = tool_var(t);
+    let chosen = std::env::var_os(&var).filter(|v| !v.is_empty());
+    let bin = chosen
+        .clone()
+        .map_or_else(|| PathBuf::from(t.name), PathBuf::from);
+    let why = match Command::new(&bin).arg("--version").output() {
+        Ok(o) if o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            if text.contains(t.version) {
+                return Ok(bin);
+            }
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            format!(
+                "{} is not {:?} (it prints {:?})",
+                bin.display(),
+                t.version,
+                first.trim()
+            )
+        }
+        Ok(o) => format!("`{} --version` exits with {}", bin.display(), o.status),
+        Err(e) if chosen.is_none() && e.kind() == std::io::ErrorKind::NotFound => {
+            format!("{} is not on PATH", t.name)
+        }
+        Err(e) => format!("{} does not run: {e}", bin.display()),
+    };
+    assert!(chosen.is_none(), "{var}: {why}");
+    Err(why)
+}
+
+/// The binaries of `tools` (in their order) for the check `what` (the
+/// test, named as `module::test`), if every one is here; otherwise
+/// [`missing`]: under CI ([`under_ci`]) the test fails naming every
+/// missing tool, elsewhere one `SKIP what: …` line on standard error and
+/// `None`, and the test returns without comparing.
+///
+/// A tool is found by name on `PATH`, so a run whose `PATH` lacks it
+/// behaves as a machine without it; `COURSE_LLVM_MCA_14` (in general
+/// [`tool_var`]) names another binary instead.
+pub fn tools(what: &str, tools: &[Tool]) -> Option<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut why = Vec::new();
+    for &t in tools {
+        match find_tool(t) {
+            Ok(bin) => found.push(bin),
+            Err(w) => why.push(format!(
+                "{w} (install {}, or name a binary in {})",
+                t.install,
+                tool_var(t)
+            )),
+        }
+    }
+    if why.is_empty() {
+        return Some(found);
+    }
+    missing(format!(
+        "{what}: {}; the comparison did not run",
+        why.join("; ")
+    ));
+    None
+}
+
+/// [`tools`] with one tool.
+pub fn tool(what: &str, t: Tool) -> Option<PathBuf> {
+    tools(what, &[t]).and_then(|mut v| v.pop())
+}
+
+/// A visible note (a SKIP, say): written to the real standard error,
+/// past the test harness's capture, so a passing run shows it too.
 pub fn note(msg: impl std::fmt::Display) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{msg}");
@@ -395,6 +514,7 @@ pub fn run_isolation() -> &'static [&'static str] {
     })
 }
 
+/// A temporary folder, removed when dropped (also when a test panics).
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("course-test-")

@@ -13,9 +13,10 @@
 //! and the whole timeline of 3 iterations must be equal; at least one
 //! timeline (`div-chain-long`) passes llvm-mca's 80-cycle cap.
 //!
-//! The test needs `llvm-mca-14` (Debian's `llvm-14`; `COURSE_LLVM_MCA` may
-//! name another binary of LLVM 14). Without one it says SKIP on stderr
-//! and passes; `.ci/run` installs it.
+//! The tests need `llvm-mca-14` (Debian's `llvm-14`; `COURSE_LLVM_MCA_14`
+//! may name another binary of LLVM 14), found by [`common::tool`]: without
+//! it each says one SKIP line on stderr and passes, except under CI
+//! (`CI=true`, [`common::under_ci`]), where it fails; `.ci/run` installs it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,23 +33,6 @@ const MODELS: &[(&str, &str, &str)] = &[
     ("apple-m1", "aarch64-unknown-linux-gnu", "apple-m1"),
     ("cortex-a57", "aarch64-unknown-linux-gnu", "cortex-a57"),
 ];
-
-/// An llvm-mca of LLVM 14, if one is installed.
-pub(crate) fn llvm_mca_14() -> Option<PathBuf> {
-    let candidates = std::env::var_os("COURSE_LLVM_MCA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(["llvm-mca-14", "llvm-mca"].map(PathBuf::from));
-    for c in candidates {
-        let Ok(out) = Command::new(&c).arg("--version").output() else {
-            continue;
-        };
-        if String::from_utf8_lossy(&out.stdout).contains("LLVM version 14.") {
-            return Some(c);
-        }
-    }
-    None
-}
 
 /// The kernels of a model's folder with extension `ext`, sorted.
 fn kernel_files(root: &Path, model: &str, ext: &str) -> Vec<PathBuf> {
@@ -116,10 +100,10 @@ fn llvm_timeline(text: &str) -> String {
 
 #[test]
 fn course_mca_agrees_with_llvm_mca_14() {
-    let Some(bin) = llvm_mca_14() else {
-        common::note(
-            "SKIP mca_corpus: no llvm-mca of LLVM 14 (install llvm-14, or set COURSE_LLVM_MCA); the differential corpus did not run",
-        );
+    let Some(bin) = common::tool(
+        "mca_corpus::course_mca_agrees_with_llvm_mca_14",
+        common::LLVM_MCA_14,
+    ) else {
         return;
     };
     let root = common::root().join("tests/data/mca-corpus");
@@ -245,8 +229,10 @@ fn the_bottleneck_names_the_bound_the_corpus_sits_on() {
 /// Total Cycles and IPC at 100 iterations.
 #[test]
 fn the_conservative_memory_order_agrees_with_llvm_mca_14() {
-    let Some(bin) = llvm_mca_14() else {
-        common::note("SKIP mca_corpus -noalias=false: no llvm-mca of LLVM 14");
+    let Some(bin) = common::tool(
+        "mca_corpus::the_conservative_memory_order_agrees_with_llvm_mca_14",
+        common::LLVM_MCA_14,
+    ) else {
         return;
     };
     let root = common::root().join("tests/data/mca-corpus");

@@ -3,11 +3,15 @@
 //! (`labs/ch23-sched/inputs/mca/*.s`, the boxes' text verbatim): each prints
 //! its box's numbers and timeline. The shell filters of the boxes (`sed -n
 //! '/A/,/B/p'`, `grep -E`) are applied here, and tabs are shown at 4-column
-//! stops, as the lesson shows them. Where llvm-mca-22 is installed (CI
-//! installs it), every command's whole output must also be byte-equal to
-//! llvm-mca-22's: it prints every figure of the lesson's §7.
+//! stops, as the lesson shows them. Every command's whole output must also
+//! be byte-equal to llvm-mca-22's: it prints every figure of the lesson's
+//! §7. Without llvm-mca-22 ([`crate::common::tool`]; `.ci/run` installs it)
+//! each test says one SKIP line and checks the boxes alone, except under
+//! CI (`CI=true`), where it fails.
 
-use crate::common::Course;
+use std::path::Path;
+
+use crate::common::{self, Course};
 
 /// The lesson's boxes show llvm-mca's tab after each mnemonic as spaces up
 /// to the next multiple of 4 columns.
@@ -17,29 +21,28 @@ fn tabs4(text: &str) -> String {
         .collect()
 }
 
-/// The same command run by llvm-mca-22, when it is installed, must print
-/// the same bytes.
-fn same_as_llvm_mca_22(args: &[&str], ours: &str) {
-    let llvm = std::process::Command::new("llvm-mca-22")
+/// The same command run by llvm-mca-22 (`None` where the test's
+/// [`common::tool`] call found none) must print the same bytes.
+fn same_as_llvm_mca_22(llvm: Option<&Path>, args: &[&str], ours: &str) {
+    let Some(bin) = llvm else {
+        return;
+    };
+    let o = std::process::Command::new(bin)
         .args(args)
-        .current_dir(crate::common::root().join(DIR))
-        .output();
-    match llvm {
-        Ok(o) if o.status.success() => {
-            assert_eq!(
-                ours,
-                String::from_utf8_lossy(&o.stdout),
-                "course mca {args:?} differs from llvm-mca-22"
-            );
-        }
-        _ => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "llvm-mca-22 is missing under CI"
-            );
-            crate::common::note("SKIP the comparison with llvm-mca-22: not installed");
-        }
-    }
+        .current_dir(common::root().join(DIR))
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{} {args:?}: {}",
+        bin.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        ours,
+        String::from_utf8_lossy(&o.stdout),
+        "course mca {args:?} differs from llvm-mca-22"
+    );
 }
 
 const DIR: &str = "labs/ch23-sched/inputs/mca";
@@ -48,7 +51,7 @@ const DIR: &str = "labs/ch23-sched/inputs/mca";
 fn mca(args: &[&str]) -> String {
     Course::new(["mca"])
         .args(args)
-        .current_dir(crate::common::root().join(DIR))
+        .current_dir(common::root().join(DIR))
         .run()
         .stdout
 }
@@ -87,6 +90,7 @@ fn grep(text: &str, keys: &[&str]) -> String {
 
 #[test]
 fn the_divide_box() {
+    let llvm = common::tool("mca_lesson::the_divide_box", common::LLVM_MCA_22);
     let x86 = "-mtriple=x86_64-unknown-linux-gnu";
     let args = [
         x86,
@@ -98,7 +102,7 @@ fn the_divide_box() {
         "div.s",
     ];
     let out = mca(&args);
-    same_as_llvm_mca_22(&args, &out);
+    same_as_llvm_mca_22(llvm.as_deref(), &args, &out);
     assert_eq!(
         tabs4(&between(&out, "Timeline view", "ymm5")),
         "\
@@ -114,13 +118,21 @@ Index     0123456789          01234
     );
     let keys = ["Total Cycles", "Block RThroughput"];
     let sk = mca(&[x86, "-mcpu=skylake", "-iterations=100", "div.s"]);
-    same_as_llvm_mca_22(&[x86, "-mcpu=skylake", "-iterations=100", "div.s"], &sk);
+    same_as_llvm_mca_22(
+        llvm.as_deref(),
+        &[x86, "-mcpu=skylake", "-iterations=100", "div.s"],
+        &sk,
+    );
     assert_eq!(
         grep(&sk, &keys),
         "Total Cycles:      1609\nBlock RThroughput: 16.0\n"
     );
     let zn = mca(&[x86, "-mcpu=znver4", "-iterations=100", "div.s"]);
-    same_as_llvm_mca_22(&[x86, "-mcpu=znver4", "-iterations=100", "div.s"], &zn);
+    same_as_llvm_mca_22(
+        llvm.as_deref(),
+        &[x86, "-mcpu=znver4", "-iterations=100", "div.s"],
+        &zn,
+    );
     assert_eq!(
         grep(&zn, &keys),
         "Total Cycles:      1011\nBlock RThroughput: 10.0\n"
@@ -129,6 +141,7 @@ Index     0123456789          01234
 
 #[test]
 fn the_model_box() {
+    let llvm = common::tool("mca_lesson::the_model_box", common::LLVM_MCA_22);
     let args = [
         "-mtriple=x86_64-unknown-linux-gnu",
         "-mcpu=skylake",
@@ -136,7 +149,7 @@ fn the_model_box() {
         "model.s",
     ];
     let out = mca(&args);
-    same_as_llvm_mca_22(&args, &out);
+    same_as_llvm_mca_22(llvm.as_deref(), &args, &out);
     let rows = tabs4(&between(&out, "[1]    [2]", ""));
     let lines: Vec<&str> = rows.lines().collect();
     assert!(lines.len() >= 4, "{out}");
@@ -168,6 +181,10 @@ fn the_model_box() {
 
 #[test]
 fn the_dot_product_box_on_four_models() {
+    let llvm = common::tool(
+        "mca_lesson::the_dot_product_box_on_four_models",
+        common::LLVM_MCA_22,
+    );
     let keys = ["Total Cycles", "IPC", "Block RThroughput"];
     let expect = [
         ("x86_64", "skylake", "dot-x86.s", "410", "1.22", "1.0"),
@@ -182,7 +199,7 @@ fn the_dot_product_box_on_four_models() {
         );
         let args = [triple.as_str(), mcpu.as_str(), "-iterations=100", file];
         let out = mca(&args);
-        same_as_llvm_mca_22(&args, &out);
+        same_as_llvm_mca_22(llvm.as_deref(), &args, &out);
         assert_eq!(
             grep(&out, &keys),
             format!(
@@ -195,7 +212,7 @@ fn the_dot_product_box_on_four_models() {
 
 #[test]
 fn assembly_problems_are_located_and_unsupported_instructions_can_be_skipped() {
-    let dir = crate::common::tempdir();
+    let dir = common::tempdir();
     let f = dir.path().join("k.s");
     let path = f.to_str().unwrap();
     // An operand no form of the instruction takes: its line and column.

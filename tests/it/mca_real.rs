@@ -15,66 +15,50 @@
 //! not listed).
 //!
 //! Needs `llvm-mca-22` and `llvm-mca-14` (Debian's llvm-22 and llvm-14;
-//! `.ci/run` installs them). Without them the test says SKIP, except under
-//! CI (`CI` set), where it fails.
+//! `.ci/run` installs them), found by [`common::tools`]. Without them the
+//! test says one SKIP line naming them, except under CI (`CI=true`,
+//! [`common::under_ci`]), where it fails.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use course::api::mca::llvm;
 use course::content::mca_models;
 
-use crate::common;
+use crate::common::{self, LLVM_MCA_14, LLVM_MCA_22, Tool};
 
-/// Every built-in model: name, corpus folder, triple, llvm-mca binary.
-const MODELS: &[(&str, &str, &str, &str)] = &[
-    (
-        "skylake",
-        "x86-64",
-        "x86_64-unknown-linux-gnu",
-        "llvm-mca-22",
-    ),
-    (
-        "znver4",
-        "x86-64",
-        "x86_64-unknown-linux-gnu",
-        "llvm-mca-22",
-    ),
+/// Every built-in model: name, corpus folder, triple, its llvm-mca.
+const MODELS: &[(&str, &str, &str, Tool)] = &[
+    ("skylake", "x86-64", "x86_64-unknown-linux-gnu", LLVM_MCA_22),
+    ("znver4", "x86-64", "x86_64-unknown-linux-gnu", LLVM_MCA_22),
     (
         "skylake-llvm14",
         "x86-64",
         "x86_64-unknown-linux-gnu",
-        "llvm-mca-14",
+        LLVM_MCA_14,
     ),
     (
         "neoverse-v2",
         "aarch64",
         "aarch64-unknown-linux-gnu",
-        "llvm-mca-22",
+        LLVM_MCA_22,
     ),
     (
         "apple-m1",
         "aarch64",
         "aarch64-unknown-linux-gnu",
-        "llvm-mca-22",
+        LLVM_MCA_22,
     ),
     (
         "cortex-a57",
         "aarch64",
         "aarch64-unknown-linux-gnu",
-        "llvm-mca-14",
+        LLVM_MCA_14,
     ),
 ];
 
 const FLAGS: [&str; 3] = ["-iterations=100", "-timeline", "-timeline-max-iterations=3"];
-
-fn have(bin: &str) -> bool {
-    Command::new(bin)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 /// The regions of a corpus file, by id, each with its markers.
 fn regions(text: &str) -> Vec<(String, String)> {
@@ -153,7 +137,7 @@ struct Run {
     failures: BTreeMap<String, String>,
 }
 
-fn run_model(model: &str, folder: &str, triple: &str, bin: &str, set: &str) -> Run {
+fn run_model(model: &str, folder: &str, triple: &str, bin: &Path, set: &str) -> Run {
     let root = common::root().join("tests/data/mca-real").join(folder);
     let text = std::fs::read_to_string(root.join(format!("{set}.s"))).unwrap();
     let index = accepted(&std::fs::read_to_string(root.join("index.tsv")).unwrap());
@@ -214,7 +198,7 @@ fn run_model(model: &str, folder: &str, triple: &str, bin: &str, set: &str) -> R
     }
 }
 
-fn llvm_mca(bin: &str, triple: &str, model: &str, path: &Path) -> String {
+fn llvm_mca(bin: &Path, triple: &str, model: &str, path: &Path) -> String {
     let cpu = mca_models::find(model).unwrap().cpu;
     let out = Command::new(bin)
         .arg(format!("-mtriple={triple}"))
@@ -225,7 +209,8 @@ fn llvm_mca(bin: &str, triple: &str, model: &str, path: &Path) -> String {
         .unwrap();
     assert!(
         out.status.success(),
-        "{bin}: {}",
+        "{}: {}",
+        bin.display(),
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
@@ -264,23 +249,21 @@ fn exceptions() -> BTreeSet<(String, String)> {
 
 #[test]
 fn course_mca_equals_the_llvm_mca_each_model_names_on_real_code() {
-    let missing: Vec<&str> = ["llvm-mca-22", "llvm-mca-14"]
-        .into_iter()
-        .filter(|b| !have(b))
-        .collect();
-    if !missing.is_empty() {
-        let msg = format!("SKIP mca_real: {} not installed", missing.join(", "));
-        assert!(std::env::var_os("CI").is_none(), "{msg} (CI installs them)");
-        common::note(msg);
+    let tools = [LLVM_MCA_22, LLVM_MCA_14];
+    let Some(bins) = common::tools(
+        "mca_real::course_mca_equals_the_llvm_mca_each_model_names_on_real_code",
+        &tools,
+    ) else {
         return;
-    }
+    };
+    let bins: BTreeMap<&str, PathBuf> = tools.iter().map(|t| t.name).zip(bins).collect();
     let listed = exceptions();
     let mut found = BTreeSet::new();
     let mut report = Vec::new();
     let mut short = Vec::new();
-    for &(model, folder, triple, bin) in MODELS {
+    for &(model, folder, triple, tool) in MODELS {
         for set in ["loops", "blocks"] {
-            let r = run_model(model, folder, triple, bin, set);
+            let r = run_model(model, folder, triple, &bins[tool.name], set);
             let acc = r.accepted as f64 / r.total.max(1) as f64;
             let eq = r.equal as f64 / r.accepted.max(1) as f64;
             report.push(format!(

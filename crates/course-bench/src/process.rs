@@ -155,15 +155,6 @@ pub fn command_line(w: &Workload, n: u64) -> String {
     format!("{make}; course {} > /dev/null", args.join(" "))
 }
 
-/// A temporary folder removed when dropped.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Writes the input of size `n` into `dir`; its path.
 fn make_input(dir: &Path, bins: Binaries<'_>, input: Input, n: u64) -> Result<PathBuf, String> {
     let (name, text) = input_file(input, n);
@@ -296,9 +287,13 @@ fn runs(opts: Options, first: &Run) -> usize {
 /// Every workload of [`WORKLOADS`] as whole processes of `bins.measured`;
 /// a run longer than `cap` is stopped and ends its workload.
 pub fn processes(opts: Options, bins: Binaries<'_>, cap: Duration) -> Result<Section, String> {
-    let dir = std::env::temp_dir().join(format!("course-bench-{}", std::process::id()));
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let scratch = Scratch(dir);
+    // A fresh folder of a random name (made with an exclusive `mkdir`),
+    // removed when `scratch` is dropped, after the last run.
+    let scratch = tempfile::Builder::new()
+        .prefix("course-bench-")
+        .tempdir()
+        // The error names the folder tried.
+        .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
     let mut ms = Vec::new();
     // Sizes stopped at the cap, left out of the fits (only a lower bound).
     let mut stopped = Vec::new();
@@ -306,7 +301,7 @@ pub fn processes(opts: Options, bins: Binaries<'_>, cap: Duration) -> Result<Sec
     for w in WORKLOADS {
         let sizes = if opts.quick { w.quick_sizes } else { w.sizes };
         for &n in sizes {
-            let path = make_input(&scratch.0, bins, w.input, n)?;
+            let path = make_input(scratch.path(), bins, w.input, n)?;
             let file = path.to_string_lossy();
             let args: Vec<&str> = w
                 .args

@@ -9,34 +9,40 @@
 //!
 //! # A first schedule
 //!
-//! A [`Machine`](model::machine::Machine) comes from YAML (or the built-in
-//! toy processor of the lesson); a [`Program`](model::program::Program), a
-//! block or a loop, comes from lab text and carries its dependence graph.
-//! Every algorithm is a function of the two:
+//! A [`Machine`] comes from YAML (or the built-in toy processor of the
+//! lesson); a [`Program`], a block or a loop, comes from lab text through
+//! [`parse`] and carries its dependence graph. Every algorithm is a
+//! function of the two:
 //!
 //! ```
-//! use course_engine::engine::{check, mii, list};
-//! use course_engine::formats::submission;
-//! use course_engine::model::machine::Machine;
-//! use course_engine::model::program;
+//! use course_engine::{Machine, list_schedule, parse, reference};
 //!
 //! // The toy processor: 2-wide issue, two ALUs, a memory unit, a multiplier.
 //! let m = Machine::toy();
 //! let block = "block tiny\na: r1 = load [x]\nb: r2 = mul r1, r1\nc: r3 = add r2, 1\n";
-//! let p = program::parse(block, "tiny.txt", &m).unwrap();
+//! let p = parse(block, "tiny.txt", &m).expect("valid lab text");
 //!
 //! // Top-down list scheduling over the global reservation table (Algorithm 23.1.4).
-//! let s = list::list_schedule(&p, &m);
+//! let s = list_schedule(&p, &m);
 //! assert_eq!(s.cycles, [0, 3, 6]); // load and mul latencies are 3
+//! // The reference: the list schedule, and the optimum an exact search proves.
+//! assert_eq!(reference(&p, &m).optimum.map(|o| (o.length, o.proven())), Some((7, true)));
+//! ```
 //!
-//! // The grader's side: the schedule is resource-feasible and meets every latency.
-//! let text = check::submission_text(&p, &s.cycles, None);
-//! let sub = submission::parse(&text, "tiny.sched");
+//! The grader's side and the bounds of a loop (Theorem 23.1.12) take the
+//! same two values:
+//!
+//! ```
+//! use course_engine::engine::{check, mii};
+//! use course_engine::{Machine, formats::submission, parse};
+//!
+//! let m = Machine::toy();
+//! let p = parse("block t\na: r1 = load [x]\nb: r2 = add r1, 1\n", "t.txt", &m).unwrap();
+//! let sub = submission::parse("a 0\nb 3\n", "t.sched");
 //! assert!(check::check(&p, &m, &sub).violations.is_empty());
 //!
-//! // Bounds of a loop (Theorem 23.1.12): ResMII, RecMII and MII.
 //! let lp = "loop acc\na: r1 = load [x]\nb: r2 = add r2, r1\n";
-//! let b = mii::analyze(&program::parse(lp, "acc.txt", &m).unwrap(), &m);
+//! let b = mii::analyze(&parse(lp, "acc.txt", &m).unwrap(), &m);
 //! assert_eq!((b.res_mii, b.rec_mii, b.mii), (1, 1, 1));
 //! ```
 //!
@@ -94,3 +100,12 @@ pub mod engine;
 pub mod formats;
 pub mod model;
 pub mod util;
+
+// The types and entry points a user starts from.
+pub use engine::list::{BlockSchedule, list_schedule};
+pub use engine::modulo::{ModuloSchedule, modulo_schedule};
+pub use engine::reference::{Schedule, reference};
+pub use formats::diagnostic::{Diagnostic, Diagnostics};
+pub use model::ids::{ClassId, Cycle, OpId, ResourceId};
+pub use model::machine::Machine;
+pub use model::program::{Kind, Program, parse};

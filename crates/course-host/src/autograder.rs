@@ -108,15 +108,12 @@ pub fn is_empty_upload(upload: &Path) -> bool {
     true
 }
 
-/// Writes `ROOT/results/results.json` (through a temporary file and a
-/// rename, so a reader never sees half of it); its path.
+/// Writes `ROOT/results/results.json` (atomically,
+/// [`crate::fsutil::write_atomic`], so a reader never sees half of it);
+/// its path.
 pub fn write_results(root: &Path, json: &str) -> Result<PathBuf, String> {
-    let dir = root.join("results");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = dir.join("results.json");
-    let tmp = dir.join(".results.json.tmp");
-    std::fs::write(&tmp, json).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = root.join("results").join("results.json");
+    crate::fsutil::write_atomic(&path, json.as_bytes()).map_err(|e| e.to_string())?;
     Ok(path)
 }
 
@@ -168,16 +165,9 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
-/// Writes `bytes` to `path` (through a temporary file and a rename).
+/// Writes `bytes` to `path` (atomically, [`crate::fsutil::write_atomic`]).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    crate::fsutil::write_atomic(path, bytes).map_err(|e| e.to_string())
 }
 
 /// The names the upload holds at its top (for the "what was found" note).

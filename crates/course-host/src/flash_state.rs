@@ -1,6 +1,7 @@
 //! The flashcard review state on disk. The state file is JSON, written
-//! atomically (a temporary file in the same folder, fsync, rename), so a
-//! killed process leaves the old or the new state, never half of one. A file
+//! atomically ([`crate::fsutil::write_atomic`]: a temporary file in the same
+//! folder, fsync, rename), so a killed process leaves the old or the new
+//! state, never half of one. A file
 //! that cannot be read as a state is moved aside to
 //! `<file>.corrupt-<timestamp>` (nothing is deleted) and the review starts
 //! fresh, keeping whatever whole card entries a cut-short file still holds;
@@ -424,62 +425,40 @@ pub fn record_review(
     Ok(loaded)
 }
 
-/// The temporary file [`save_state`] writes before renaming it.
-fn temporary(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or("state".into(), |n| n.to_string_lossy().into_owned());
-    folder(path).join(format!(".{name}.tmp"))
-}
-
-/// Removes the temporary files of saves that never finished: this version's
-/// `.<file>.tmp` and the `.<file>.tmp-<pid>` of earlier ones. Only called
-/// under the folder lock, when no save can be under way.
+/// Removes the temporary files of saves that never finished: the
+/// `.<file>.tmp-XXXXXX` of [`crate::fsutil::write_atomic`], and those of
+/// earlier versions (`.<file>.tmp`, `.<file>.tmp-<pid>`). Only called under
+/// the folder lock, when no save can be under way.
 fn remove_stale_temporaries(path: &Path) {
-    let tmp = temporary(path);
-    let _ = std::fs::remove_file(&tmp);
-    let Some(prefix) = tmp.file_name().map(|n| format!("{}-", n.to_string_lossy())) else {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
         return;
     };
+    let old = format!(".{name}.tmp");
+    let old_pid = format!("{old}-");
     let Ok(entries) = std::fs::read_dir(folder(path)) else {
         return;
     };
     for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if name
-            .strip_prefix(&prefix)
-            .is_some_and(|pid| !pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit()))
-        {
+        let entry = e.file_name();
+        let shown = entry.to_string_lossy();
+        let stale = crate::fsutil::is_temporary(path, &entry)
+            || shown == old
+            || shown
+                .strip_prefix(&old_pid)
+                .is_some_and(|pid| !pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit()));
+        if stale {
             let _ = std::fs::remove_file(e.path());
         }
     }
 }
 
-/// Writes the state atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over the old one. Several writers must
-/// hold the [`FolderLock`] (they share the temporary file's name).
+/// Writes the state atomically ([`crate::fsutil::write_atomic`]): a
+/// temporary file in the same folder, flushed to disk, then renamed over
+/// the old one. Several writers must hold the [`FolderLock`] (so that
+/// none removes another's temporary file as stale).
 pub fn save_state(path: &Path, state: &State) -> Result<(), StateError> {
-    let dir = folder(path);
-    std::fs::create_dir_all(&dir).map_err(|e| state_err(&dir, e))?;
-    let tmp = temporary(path);
     let text = flash::state_text(state);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        // Persist the rename itself; not every platform can open a folder.
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        state_err(path, e)
-    })
+    crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|e| state_err(&e.path, e.error))
 }
 
 /// The default state file: `$XDG_DATA_HOME/course/flash-<chapter>.json`,

@@ -10,6 +10,7 @@
 pub mod autograder;
 pub mod clock;
 pub mod flash_state;
+pub mod fsutil;
 pub mod quiz_state;
 pub mod review_log;
 pub mod roster;

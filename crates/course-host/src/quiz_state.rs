@@ -1,11 +1,11 @@
 //! The quiz's last result on disk, next to the flashcard state: which
 //! questions of the last interactive quiz were not right, and its seed, so
 //! that `course quiz 23 --missed` can ask them again. The file is JSON
-//! ([`LastResult`]), written atomically (a temporary file in the same
-//! folder, fsync, rename): a killed process leaves the old result or the
+//! ([`LastResult`]), written atomically ([`crate::fsutil::write_atomic`]:
+//! a temporary file in the same folder, fsync, rename): a killed process
+//! leaves the old result or the
 //! new one. Two quizzes ending at once: the later one's result is kept.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::flash_state::{StateError, data_file};
@@ -42,27 +42,7 @@ pub fn load(path: &Path) -> Result<Option<LastResult>, StateError> {
 
 /// Writes `result` to `path` atomically, making its folder if needed.
 pub fn save(path: &Path, result: &LastResult) -> Result<(), StateError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| err(&dir, e))?;
-    let name = path
-        .file_name()
-        .map_or("quiz".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let text = result.text();
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(path, e)
-    })
+    crate::fsutil::write_atomic(path, result.text().as_bytes()).map_err(|e| err(&e.path, e.error))
 }
 
 #[cfg(test)]

@@ -4,15 +4,18 @@
 //! from then on.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::quiz::generators::Generator;
 use course_engine::formats::answer;
 use course_engine::formats::diagnostic::{Diagnostic, Diagnostics};
 use course_engine::formats::yaml::LineIndex;
 use course_engine::util::ratio::Ratio;
+
+// Defined in `kind.rs`, below the bank and the generators alike; the old
+// path `quiz::bank::{Expected, Kind}` still names them.
+pub use crate::quiz::kind::{Expected, Kind};
 
 /// The tags the lesson's three techniques use.
 pub const TECHNIQUE_TAGS: [&str; 3] = ["reservation-tables", "machine-model", "llvm-mca"];
@@ -23,60 +26,6 @@ pub const RESERVED_ID: &str = "seed";
 /// The tolerance of a number question that names none: 1/1000.
 pub fn default_tolerance() -> Ratio {
     Ratio::new(1, 1000)
-}
-
-/// What kind of answer a question takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// A number, compared within the question's tolerance.
-    Number,
-    /// A set of non-negative integers, with partial credit |A ∩ B| / |A ∪ B|.
-    Set,
-    /// One of the choices.
-    Single,
-    /// Some of the choices, with partial credit |A ∩ B| / |A ∪ B|.
-    Multiple,
-    /// A name or value to find in LLVM, one of several accepted forms.
-    Find,
-    /// A bit vector (Definition 23.1.5's collision vector), offset 0 first,
-    /// compared exactly.
-    Bits,
-}
-
-impl Kind {
-    /// Every kind, in the order the bank format lists them.
-    pub const ALL: [Kind; 6] = [
-        Kind::Number,
-        Kind::Set,
-        Kind::Single,
-        Kind::Multiple,
-        Kind::Find,
-        Kind::Bits,
-    ];
-
-    /// The name a bank writes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Number => "number",
-            Kind::Set => "set",
-            Kind::Single => "single",
-            Kind::Multiple => "multiple",
-            Kind::Find => "find",
-            Kind::Bits => "bits",
-        }
-    }
-
-    /// The kind a bank names, if any.
-    pub fn from_name(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == name)
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
 }
 
 fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> String {
@@ -136,57 +85,6 @@ struct RawQuestion {
     accept: Vec<String>,
     tolerance: Option<f64>,
     explanation: Option<String>,
-}
-
-/// What a question expects, after validation. Numbers are exact: the
-/// tolerance is applied to the exact value of a reply.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Expected {
-    Number {
-        value: Ratio,
-        tolerance: Ratio,
-    },
-    Set(BTreeSet<u64>),
-    Single {
-        choices: Vec<String>,
-        answer: usize,
-    },
-    Multiple {
-        choices: Vec<String>,
-        answers: BTreeSet<usize>,
-    },
-    Find {
-        accept: Vec<String>,
-    },
-    /// The offsets whose bit is 1.
-    Bits(BTreeSet<u64>),
-}
-
-impl Expected {
-    /// The choices shown under the prompt (`a) …`), if any.
-    pub fn choices(&self) -> &[String] {
-        match self {
-            Expected::Single { choices, .. } | Expected::Multiple { choices, .. } => choices,
-            _ => &[],
-        }
-    }
-
-    /// The canonical answer, in a form grading accepts (`5/2`, `{0, 2}`,
-    /// `b`, `a, c`, the first accepted form).
-    pub fn text(&self) -> String {
-        match self {
-            Expected::Number { value, .. } => value.fraction_string(),
-            Expected::Set(s) => answer::set_text(s),
-            Expected::Single { answer, .. } => answer::letter(*answer).to_string(),
-            Expected::Multiple { answers, .. } => answers
-                .iter()
-                .map(|&i| answer::letter(i).to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            Expected::Find { accept } => accept.first().cloned().unwrap_or_default(),
-            Expected::Bits(ones) => answer::bits_text(ones),
-        }
-    }
 }
 
 /// A validated question.

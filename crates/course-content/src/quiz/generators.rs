@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::generate::GenParams;
-use crate::quiz::bank::{Expected, Kind};
+use crate::quiz::kind::{Expected, Kind};
 use course_engine::engine::hazard;
 use course_engine::engine::mii;
 use course_engine::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};

@@ -23,6 +23,7 @@
 //! | [`bank`] | YAML → validated [`Question`]s, every mistake at `file:line:column` |
 //! | [`generators`] | the engine-computed questions |
 //! | [`grading`] | instances, grading, the answer file, outcomes and totals |
+//! | [`kind`] | the answer [`Kind`]s and [`Expected`] answers the bank and the generators share |
 //! | [`results`] | the listing, instructor view, session and bank-check values |
 //!
 //! ```
@@ -35,15 +36,17 @@
 pub mod bank;
 pub mod generators;
 pub mod grading;
+pub mod kind;
 pub mod results;
 
-pub use bank::{Bank, Expected, Kind, Question, RESERVED_ID, TECHNIQUE_TAGS, default_tolerance};
+pub use bank::{Bank, Question, RESERVED_ID, TECHNIQUE_TAGS, default_tolerance};
 pub(crate) use bank::{all_tags, check_item_id, select_by_tags};
 pub use generators::{Generated, Generator, Variant, tables_machine};
 pub use grading::{
     AnswerFile, FormatError, Grade, Instance, Outcome, Results, Status, Summary, grade_answers,
     outcome, refuse_letters_without_seed, reply_text, total, withhold_blanks,
 };
+pub use kind::{Expected, Kind};
 pub use results::{
     Asked, BankCheck, Feedback, InputEnded, Intro, LastResult, Listed, NothingMissed, QuestionList,
     Retry, Reveal, Revealed,

@@ -41,7 +41,7 @@
 //! the state repeats.
 
 use super::ports::{Booking, Ports, bookings};
-use super::steady::Steady;
+use super::steady::{Periodic, Steady};
 use super::{
     MAX_RING, McaError, NOT_ISSUED, Options, Report, Shortcuts, Timeline, check_counts,
     executed_before,
@@ -189,8 +189,8 @@ impl Calendar {
     }
 }
 
-/// The whole state of an out-of-order run. Fields are the simulator's
-/// and [`super::steady`]'s, which snapshots and restores them.
+/// The whole state of an out-of-order run. Fields are the simulator's;
+/// [`super::steady`] snapshots and restores them through [`Periodic`].
 pub(super) struct Sim<'a> {
     body: &'a [BodyOp],
     /// Body length, simulated instructions, dispatch width.
@@ -501,10 +501,8 @@ impl Sim<'_> {
 /// no producer left whose operands are ready at `c` or later, the ready
 /// set those ready earlier, unless a store is held behind older memory
 /// operations), and the caches that are refilled on demand.
-impl Sim<'_> {
-    /// The largest iteration distance of a read: from this iteration on
-    /// no read is of a value live on entry.
-    pub(super) fn max_distance(&self) -> u64 {
+impl Periodic for Sim<'_> {
+    fn max_distance(&self) -> u64 {
         self.body
             .iter()
             .flat_map(|o| o.reads.iter().map(|r| r.distance))
@@ -512,8 +510,52 @@ impl Sim<'_> {
             .unwrap_or(0)
     }
 
-    /// Writes the state relative to `(c, base)` into `out`.
-    pub(super) fn encode(&self, c: Cycle, base: u64, out: &mut Vec<i64>) {
+    #[inline]
+    fn cycle(&self) -> Cycle {
+        self.cycle
+    }
+
+    #[inline]
+    fn b(&self) -> u64 {
+        self.b
+    }
+
+    #[inline]
+    fn total(&self) -> u64 {
+        self.total
+    }
+
+    #[inline]
+    fn head(&self) -> u64 {
+        self.head
+    }
+
+    #[inline]
+    fn tail(&self) -> u64 {
+        self.tail
+    }
+
+    #[inline]
+    fn tail_iter(&self) -> u64 {
+        self.tail_iter
+    }
+
+    #[inline]
+    fn kept(&self) -> u64 {
+        self.timeline.kept
+    }
+
+    #[inline]
+    fn booked(&self) -> &[u64] {
+        &self.booked
+    }
+
+    #[inline]
+    fn booked_mut(&mut self) -> &mut [u64] {
+        &mut self.booked
+    }
+
+    fn encode(&self, c: Cycle, base: u64, out: &mut Vec<i64>) {
         let rel = |g: u64| g as i64 - base as i64;
         out.clear();
         out.extend([rel(self.tail), rel(self.head)]);
@@ -539,8 +581,7 @@ impl Sim<'_> {
         self.ports.encode(c, out);
     }
 
-    /// Makes the state the one `data` encodes, relative to `(c, base)`.
-    pub(super) fn restore(&mut self, data: &[i64], c: Cycle, base: u64) {
+    fn restore(&mut self, data: &[i64], c: Cycle, base: u64) {
         let abs = |x: i64| (base as i64 + x) as u64;
         self.tail = abs(data[0]);
         self.head = abs(data[1]);
@@ -566,6 +607,14 @@ impl Sim<'_> {
         self.cycle = c;
     }
 
+    #[inline]
+    fn moved_on(&mut self, cycles: Cycle, instances: u64) {
+        self.last_retire += cycles;
+        self.extrapolated += instances;
+    }
+}
+
+impl Sim<'_> {
     /// Restores instance `g` from the front of `data`; returns the words
     /// read.
     fn restore_slot(&mut self, g: u64, data: &[i64], c: Cycle, base: u64) -> usize {

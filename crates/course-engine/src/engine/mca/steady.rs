@@ -28,11 +28,44 @@
 
 use std::collections::HashMap;
 
-use super::ooo::Sim;
 use crate::model::ids::Cycle;
 
 /// Snapshots taken at one spacing before the spacing doubles.
 const PER_STRIDE: u32 = 256;
+
+/// What [`Steady`] reads and moves of the run it watches. The out-of-order
+/// simulator implements it, so this file needs none of the simulator's
+/// types.
+pub(super) trait Periodic {
+    /// The largest iteration distance of a read: from this iteration on
+    /// no read is of a value live on entry.
+    fn max_distance(&self) -> u64;
+    /// The current cycle.
+    fn cycle(&self) -> Cycle;
+    /// The body length `b`.
+    fn b(&self) -> u64;
+    /// The instructions simulated in all.
+    fn total(&self) -> u64;
+    /// The oldest in-flight instance.
+    fn head(&self) -> u64;
+    /// The next instance to dispatch.
+    fn tail(&self) -> u64;
+    /// The iteration of the next instance to dispatch.
+    fn tail_iter(&self) -> u64;
+    /// The iterations the timeline records.
+    fn kept(&self) -> u64;
+    /// Booked cycles per operation and resource.
+    fn booked(&self) -> &[u64];
+    /// The same, to move on by whole periods.
+    fn booked_mut(&mut self) -> &mut [u64];
+    /// Writes the state relative to `(c, base)` into `out`.
+    fn encode(&self, c: Cycle, base: u64, out: &mut Vec<i64>);
+    /// Makes the state the one `data` encodes, relative to `(c, base)`.
+    fn restore(&mut self, data: &[i64], c: Cycle, base: u64);
+    /// Moves the last retirement `cycles` on and counts `instances` more
+    /// moved over by extrapolation.
+    fn moved_on(&mut self, cycles: Cycle, instances: u64);
+}
 
 /// A repeat the hashes suggest, still to be confirmed.
 struct Candidate {
@@ -64,7 +97,7 @@ pub(super) struct Steady {
 }
 
 impl Steady {
-    pub fn new(sim: &Sim<'_>) -> Steady {
+    pub fn new(sim: &impl Periodic) -> Steady {
         Steady {
             seen: HashMap::new(),
             stride: 1,
@@ -79,13 +112,13 @@ impl Steady {
     /// Called at the top of every simulated cycle. Returns true when the
     /// detector has finished: the run has been moved on by whole periods,
     /// or too little of it is left for that.
-    pub fn at_cycle_top(&mut self, sim: &mut Sim<'_>) -> bool {
+    pub fn at_cycle_top(&mut self, sim: &mut impl Periodic) -> bool {
         if let Some(c) = &self.candidate {
             let target = c.cycle + c.dc;
-            if sim.cycle < target {
+            if sim.cycle() < target {
                 return false;
             }
-            if sim.cycle == target {
+            if sim.cycle() == target {
                 sim.encode(target, c.base + c.dg, &mut self.scratch);
                 if self.scratch == c.state {
                     if let Some(c) = self.candidate.take() {
@@ -97,35 +130,35 @@ impl Steady {
             // A hash collision, or the cycle was passed over: not a period.
             self.candidate = None;
         }
-        if sim.tail_iter < self.first_iter || sim.head < sim.timeline.kept * sim.b {
+        if sim.tail_iter() < self.first_iter || sim.head() < sim.kept() * sim.b() {
             return false;
         }
-        if sim.total - sim.tail < 2 * sim.b {
+        if sim.total() - sim.tail() < 2 * sim.b() {
             return true;
         }
         // The next snapshot is at the next multiple of the stride: a compare
         // per cycle, no division.
-        if sim.tail_iter < self.next_at {
+        if sim.tail_iter() < self.next_at {
             return false;
         }
-        self.next_at = (sim.tail_iter / self.stride + 1) * self.stride;
+        self.next_at = (sim.tail_iter() / self.stride + 1) * self.stride;
         self.snapshot(sim);
         false
     }
 
     /// Hashes the state at an iteration's start; a hash seen before makes
     /// a candidate period.
-    fn snapshot(&mut self, sim: &Sim<'_>) {
-        let base = sim.tail_iter * sim.b;
-        sim.encode(sim.cycle, base, &mut self.scratch);
+    fn snapshot(&mut self, sim: &impl Periodic) {
+        let base = sim.tail_iter() * sim.b();
+        sim.encode(sim.cycle(), base, &mut self.scratch);
         let h = hash(&self.scratch);
-        if let Some((c0, g0)) = self.seen.insert(h, (sim.cycle, base)) {
+        if let Some((c0, g0)) = self.seen.insert(h, (sim.cycle(), base)) {
             self.candidate = Some(Candidate {
-                cycle: sim.cycle,
+                cycle: sim.cycle(),
                 base,
                 state: std::mem::take(&mut self.scratch),
-                booked: sim.booked.clone(),
-                dc: sim.cycle - c0,
+                booked: sim.booked().to_vec(),
+                dc: sim.cycle() - c0,
                 dg: base - g0,
             });
         }
@@ -133,7 +166,7 @@ impl Steady {
         if self.taken == PER_STRIDE {
             self.taken = 0;
             self.stride *= 2;
-            self.next_at = (sim.tail_iter / self.stride + 1) * self.stride;
+            self.next_at = (sim.tail_iter() / self.stride + 1) * self.stride;
         }
     }
 }
@@ -141,18 +174,17 @@ impl Steady {
 /// The state at `c.cycle + c.dc` equals the one at `c.cycle` moved by one
 /// period: moves the run on by as many more whole periods as leave at
 /// least one before the stream ends.
-fn jump(sim: &mut Sim<'_>, c: &Candidate) {
-    let k = ((sim.total - sim.tail) / c.dg).saturating_sub(1);
+fn jump(sim: &mut impl Periodic, c: &Candidate) {
+    let k = ((sim.total() - sim.tail()) / c.dg).saturating_sub(1);
     if k == 0 {
         return;
     }
-    for (x, &before) in sim.booked.iter_mut().zip(&c.booked) {
+    for (x, &before) in sim.booked_mut().iter_mut().zip(&c.booked) {
         *x += k * (*x - before);
     }
     let dc = k as Cycle * c.dc;
-    sim.last_retire += dc;
-    sim.extrapolated += k * c.dg;
-    let (cycle, base) = (sim.cycle + dc, c.base + c.dg + k * c.dg);
+    sim.moved_on(dc, k * c.dg);
+    let (cycle, base) = (sim.cycle() + dc, c.base + c.dg + k * c.dg);
     sim.restore(&c.state, cycle, base);
 }
 

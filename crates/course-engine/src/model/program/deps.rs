@@ -3,7 +3,7 @@
 //! to a block, memory ordering between operations that may alias, and
 //! loop-carried distances.
 
-use super::parser::{Defs, Resolver};
+use super::resolve::{Defs, Resolver};
 use super::{Diagnostic, Edge, EdgeKind, Kind, Op};
 use crate::model::ids::OpId;
 use crate::model::machine::Machine;

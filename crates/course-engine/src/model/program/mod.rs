@@ -578,6 +578,7 @@ impl Program {
 
 mod deps;
 mod parser;
+mod resolve;
 
 pub use parser::parse;
 
