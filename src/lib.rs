@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `course-engine` | exact fractions, the seeded stream, formats, machines (Definition 23.1.1), programs, and the engine: reservation tables, hazard automata, schedulers, bounds, checks, the simulator | [`util`], [`formats`], [`model`], [`engine`] |
 //! | `course-content` | embedded course data, generators, drills, the quiz, flashcards, lab grading | [`content`] |
-//! | `course-host` | the file system and processes: class folders, state files, the sandbox | [`host`] |
+//! | `course-host` | the file system and processes: class folders, state files, the sandbox; rosters and gradebook CSV, the Gradescope bundle's zip | [`host`] |
 //! | `course` (this crate) | one entry point per command returning a typed result ([`api`]), the renderings of those results ([`view`]), the command line | |
 //! | `course-bench` | the scale benchmarks and their counting allocator (the `course-bench` binary) | |
 //!

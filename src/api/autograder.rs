@@ -14,10 +14,10 @@ use serde::Serialize;
 use crate::api::grade::{Feedback, Gradescope, RunRequest, fenced, gradescope_student};
 use crate::content::data::Source;
 use crate::content::lab::{self, Lab, StudentReport};
-use crate::formats::zip;
 use crate::host::autograder as disk;
 use crate::host::run;
 use crate::host::students::Mode;
+use crate::host::zip;
 
 /// How the student's work is graded: the `.sched` files of the upload, or
 /// a scheduler of theirs that the autograder runs.

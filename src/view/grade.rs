@@ -11,7 +11,7 @@ use similar::TextDiff;
 
 use crate::api::grade::Grades;
 use crate::content::lab::{InputReport, Lab, LabInput};
-use crate::formats::csv;
+use crate::host::csv;
 use crate::host::roster::Roster;
 use crate::model::program::Kind;
 use crate::view::report;

@@ -197,7 +197,7 @@ fn the_bundle_is_built_in_one_command_and_runs_as_gradescope_would() {
         .stdout_has("run_autograder")
         .run();
     let bytes = std::fs::read(&zip).unwrap();
-    let entries = course::formats::zip::read(&bytes).expect("a zip we can read back");
+    let entries = course::host::zip::read(&bytes).expect("a zip we can read back");
     let names: Vec<(&str, u32)> = entries.iter().map(|e| (e.name.as_str(), e.mode)).collect();
     assert_eq!(
         names,

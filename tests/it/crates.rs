@@ -200,7 +200,6 @@ fn the_engine_depends_on_no_cli_terminal_or_os_crate() {
         assert!(
             [
                 "batsat",
-                "miniz_oxide",
                 "rand",
                 "rand_chacha",
                 "rustc-hash",

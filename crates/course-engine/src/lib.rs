@@ -51,7 +51,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`util`] | exact fractions, the seeded random stream ([`util::rng::Rng`], ChaCha8), text layout, compact names, stable orders |
-//! | [`formats`] | diagnostics with file, line and column; YAML with positions; the answer reader; the submission format; CSV and zip |
+//! | [`formats`] | diagnostics with file, line and column; YAML with positions; the answer reader; the submission format |
 //! | [`model`] | ids, machines (Definition 23.1.1), programs with their dependence graphs, assembly read ([`model::asm`]) and resolved against LLVM's scheduling models ([`model::mc`]) |
 //! | [`engine`] | reservation tables, hazard recognizers, schedulers, bounds, hard checks, the simulator |
 //!

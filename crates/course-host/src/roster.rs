@@ -3,7 +3,7 @@
 //! gradebook CSV merged into the class's ([`merge_csv`]). Pure text in,
 //! values out: the caller reads the files.
 
-use course_engine::formats::csv;
+use crate::csv;
 
 /// A roster: student id and e-mail by folder name (the name as reports
 /// show it, escaped when it is not UTF-8).

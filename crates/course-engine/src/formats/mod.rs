@@ -1,8 +1,6 @@
 //! Text formats shared by the parsers: diagnostics, YAML with positions,
 //! answers and submissions.
 pub mod answer;
-pub mod csv;
 pub mod diagnostic;
 pub mod submission;
 pub mod yaml;
-pub mod zip;

@@ -1,6 +1,8 @@
 //! CSV as gradebooks read and write it (RFC 4180): fields separated by
 //! commas, quoted when they hold a comma, a quote or a line break, quotes
-//! doubled inside quotes; CRLF or LF line ends, a BOM accepted.
+//! doubled inside quotes; CRLF or LF line ends, a BOM accepted. Read by
+//! [`roster`](crate::roster) (rosters, `--merge`) and written by the
+//! gradebook views of `course grade --format csv`; pure text in and out.
 //!
 //! Written cells that a spreadsheet would run as a formula (they start with
 //! `=`, `+`, `-`, `@`, a tab or a carriage return) are neutralised with a

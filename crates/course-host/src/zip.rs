@@ -1,7 +1,8 @@
-//! A zip archive writer, enough for a Gradescope bundle: stored (not
-//! compressed) entries with Unix permissions, CRC-32, a fixed timestamp so
-//! the same files give the same bytes. Reading back (for tests and
-//! checks) handles archives written here.
+//! A zip archive writer, enough for a Gradescope bundle (`course autograder
+//! gradescope`): entries deflated (miniz_oxide) when that is smaller, else
+//! stored, with Unix permissions, CRC-32, a fixed timestamp so the same
+//! files give the same bytes. Reading back (for tests and checks) handles
+//! archives written here. Pure bytes in and out: the caller writes the file.
 
 /// One file of an archive.
 #[derive(Clone, Debug, PartialEq, Eq)]
