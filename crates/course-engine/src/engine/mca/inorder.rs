@@ -345,21 +345,8 @@ impl<'a> InOrder<'a> {
 mod tests {
     use super::*;
     use crate::engine::mca::simulate;
-    use crate::model::program::parse;
+    use crate::engine::mca::tests::run;
     use crate::util::ratio::Ratio;
-
-    fn run(src: &str, m: &Machine, n: u64) -> Report {
-        let p = parse(src, "t", m).unwrap();
-        simulate(
-            &p,
-            m,
-            &Options {
-                iterations: n,
-                timeline_iterations: 2,
-            },
-        )
-        .unwrap()
-    }
 
     #[test]
     fn divides_serialise_on_the_multiplier() {

@@ -546,7 +546,8 @@ mod tests {
     use super::*;
     use crate::model::program::parse;
 
-    fn run(src: &str, m: &Machine, n: u64) -> Report {
+    /// Simulates `src` for `n` iterations on `m` (the in-order tests too).
+    pub(super) fn run(src: &str, m: &Machine, n: u64) -> Report {
         let p = parse(src, "t", m).unwrap();
         simulate(
             &p,
