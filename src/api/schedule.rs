@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::content::drill::list_schedule::OptimumFacts;
 use crate::engine::modulo::IiFacts;
 use crate::engine::reference;
 use crate::formats::diagnostic::Diagnostics;
@@ -48,15 +49,12 @@ pub struct ScheduleOutput<'m> {
 }
 
 /// A block's shortest schedule ([`crate::engine::optimum`]) beside its list
-/// schedule. Fields in alphabetical order.
+/// schedule: its facts, and its cycles. Fields in alphabetical order.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptimumJson {
-    /// The length of the shortest schedule found.
-    pub length: Cycle,
-    /// A proven lower bound on every schedule's length.
-    pub lower: Cycle,
-    /// True when `length` is proven the shortest (`lower == length`).
-    pub proven: bool,
+    /// `length`, `lower` and `proven`.
+    #[serde(flatten)]
+    pub facts: OptimumFacts,
     /// Label → issue cycle of the shortest schedule found (the list
     /// schedule's when none is shorter).
     pub schedule: LabelMap<Cycle>,
@@ -97,9 +95,7 @@ pub fn of_program_with(p: Program, m: &Machine, budget: u64) -> ScheduleOutput<'
     let s = reference::reference_with(&p, m, budget);
     let p = Arc::new(p);
     let optimum = s.optimum.map(|o| OptimumJson {
-        length: o.length,
-        lower: o.lower,
-        proven: o.proven(),
+        facts: OptimumFacts::of(&o),
         schedule: LabelMap::new(p.clone(), o.cycles),
     });
     ScheduleOutput {

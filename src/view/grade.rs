@@ -38,11 +38,7 @@ fn credit(target: u64, achieved: u64) -> String {
 fn block_verdict(fb: &mut String, r: &InputReport, a: u64) {
     let (target, lower) = (r.reference.unwrap_or(0), r.lower_bound.unwrap_or(0));
     let proven = lower >= target;
-    let optimum = if proven {
-        format!("optimum {target}, proven")
-    } else {
-        format!("optimum between {lower} and {target}")
-    };
+    let optimum = report::optimum_figure(target as i64, lower as i64);
     let list = r.list_length.filter(|_| !r.hidden);
     let list_text = list.map_or_else(String::new, |l| format!("; list schedule {l}"));
     let _ = writeln!(
@@ -66,12 +62,8 @@ fn block_verdict(fb: &mut String, r: &InputReport, a: u64) {
         );
     }
     if let Some(l) = list.filter(|&l| a < l) {
-        let n = l - a;
-        let _ = writeln!(
-            fb,
-            "  shorter than the list schedule by {n} cycle{}",
-            if n == 1 { "" } else { "s" }
-        );
+        let by = report::cycles_text((l - a) as i64);
+        let _ = writeln!(fb, "  shorter than the list schedule by {by}");
     }
 }
 

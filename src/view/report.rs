@@ -388,30 +388,37 @@ pub fn cycles_text(n: Cycle) -> String {
     }
 }
 
+/// The optimum as a figure: `optimum 36, proven`, or `optimum between 35
+/// and 36` when the search did not close the gap.
+pub fn optimum_figure(best: Cycle, lower: Cycle) -> String {
+    if lower >= best {
+        format!("optimum {best}, proven")
+    } else {
+        format!("optimum between {lower} and {best}")
+    }
+}
+
 /// What the exact search established about the shortest schedule of a
 /// block of `ops` operations beside its list schedule of length `list`
 /// (`best` the shortest found, `lower` its proven lower bound), as a
-/// clause: `the optimum (proven)` when the list schedule is optimal,
-/// `optimum 36, proven`, or `optimum between 35 and 36 (…)` with why the
-/// search did not decide.
+/// clause: `the optimum (proven)` when the list schedule is optimal, else
+/// [`optimum_figure`], with why the search did not decide when it did not.
 pub fn optimum_clause(list: Cycle, best: Cycle, lower: Cycle, ops: usize) -> String {
-    if lower >= best {
-        if best >= list {
-            "the optimum (proven)".to_string()
-        } else {
-            format!("optimum {best}, proven")
-        }
-    } else {
-        let why = if ops > optimum::MAX_OPS {
-            format!(
-                "the exact search covers blocks of up to {} operations",
-                optimum::MAX_OPS
-            )
-        } else {
-            "the exact search ran out of its budget".to_string()
-        };
-        format!("optimum between {lower} and {best} ({why})")
+    if lower >= best && best >= list {
+        return "the optimum (proven)".to_string();
     }
+    if lower >= best {
+        return optimum_figure(best, lower);
+    }
+    let why = if ops > optimum::MAX_OPS {
+        format!(
+            "the exact search covers blocks of up to {} operations",
+            optimum::MAX_OPS
+        )
+    } else {
+        "the exact search ran out of its budget".to_string()
+    };
+    format!("{} ({why})", optimum_figure(best, lower))
 }
 
 /// The list schedule's length and [`optimum_clause`] as one claim:
@@ -419,17 +426,8 @@ pub fn optimum_clause(list: Cycle, best: Cycle, lower: Cycle, ops: usize) -> Str
 /// cycles, the optimum (proven)`.
 pub fn block_claim(list: Cycle, best: Cycle, lower: Cycle, ops: usize) -> String {
     format!(
-        "list schedule {}{}",
+        "list schedule {}{} {}",
         cycles_text(list),
-        optimum_suffix(list, best, lower, ops)
-    )
-}
-
-/// [`optimum_clause`] after the list schedule's length: `, the optimum
-/// (proven)` or `; optimum 36, proven`.
-pub fn optimum_suffix(list: Cycle, best: Cycle, lower: Cycle, ops: usize) -> String {
-    format!(
-        "{} {}",
         optimum_separator(list, best, lower),
         optimum_clause(list, best, lower, ops)
     )

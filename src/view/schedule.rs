@@ -35,9 +35,10 @@ pub fn write_text<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt:
             match &s.optimum {
                 // The optimum on a line of its own.
                 Some(o) => {
-                    let sep = report::optimum_separator(s.length, o.length, o.lower);
+                    let sep = report::optimum_separator(s.length, o.facts.length, o.facts.lower);
                     writeln!(w, "{head} {}{sep}", s.length)?;
-                    let clause = report::optimum_clause(s.length, o.length, o.lower, p.len());
+                    let clause =
+                        report::optimum_clause(s.length, o.facts.length, o.facts.lower, p.len());
                     write!(
                         w,
                         "{}",
@@ -77,13 +78,13 @@ pub fn write_text<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt:
     )?;
     report::write_reservation_table(w, p, s.model, cycles, s.ii)?;
     match &s.optimum {
-        Some(o) if o.length < s.length => {
-            let what = if o.proven {
+        Some(o) if o.facts.length < s.length => {
+            let what = if o.facts.proven {
                 "Optimal schedule (exact search)"
             } else {
                 "Shortest schedule found (exact search, not proven optimal)"
             };
-            writeln!(w, "\n{what}, length {}:", o.length)?;
+            writeln!(w, "\n{what}, length {}:", o.facts.length)?;
             check::write_submission(w, p, o.schedule.values(), None)?;
             writeln!(w, "\nIts reservation table:")?;
             report::write_reservation_table(w, p, s.model, o.schedule.values(), None)

@@ -3,7 +3,7 @@
 //! spelling of the expected answer (so a reader that accepts it must call
 //! it right) or a malformed one (so both must call it a format error).
 
-use crate::common::Course;
+use crate::common::{Course, drill_solution};
 
 /// The drill's verdict on an answer file: right, wrong, or a format error.
 fn drill_verdict(drill: &str, seed: &str, answer: &str) -> &'static str {
@@ -22,21 +22,6 @@ fn drill_verdict(drill: &str, seed: &str, answer: &str) -> &'static str {
     } else {
         "wrong"
     }
-}
-
-/// The solution of a drill for seed 1, as JSON.
-fn drill_solution(drill: &str) -> serde_json::Value {
-    Course::new([
-        "drill",
-        drill,
-        "--seed",
-        "1",
-        "--solution",
-        "--format",
-        "json",
-    ])
-    .run()
-    .json()
 }
 
 /// The quiz's verdict on one question of an answer file.
@@ -145,7 +130,7 @@ fn number_spellings(n: u64) -> Vec<(String, &'static str)> {
 fn sets_read_the_same_in_the_forbidden_drill_and_the_quiz() {
     // The forbidden drill's F(A,B) for seed 1 and the quiz's
     // forbidden-latencies for seed 0 are both answered in every spelling.
-    let sol = drill_solution("forbidden");
+    let sol = drill_solution("forbidden", 1);
     let forbidden = sol["solution"]["forbidden"].as_object().unwrap().clone();
     let quiz_set = quiz_expected("forbidden-latencies");
     let quiz_items: Vec<u64> = quiz_set
@@ -192,7 +177,7 @@ fn sets_read_the_same_in_the_forbidden_drill_and_the_quiz() {
 
 #[test]
 fn numbers_read_the_same_in_the_rthroughput_drill_and_the_quiz() {
-    let sol = drill_solution("rthroughput");
+    let sol = drill_solution("rthroughput", 1);
     let drill_value: u64 = sol["solution"]["rthroughput"]
         .as_str()
         .unwrap()
@@ -233,7 +218,7 @@ fn bit_spellings(bits: &str) -> Vec<(String, &'static str)> {
 
 #[test]
 fn bit_vectors_read_the_same_in_the_forbidden_drill_and_the_quiz() {
-    let sol = drill_solution("forbidden");
+    let sol = drill_solution("forbidden", 1);
     let forbidden = sol["solution"]["forbidden"].as_object().unwrap().clone();
     let vectors = sol["solution"]["collision_vectors"]
         .as_object()

@@ -324,19 +324,18 @@ where
     Course::new(args).run().stdout
 }
 
+/// `course drill DRILL --seed SEED --solution --format json`.
+pub fn drill_solution(drill: &str, seed: u64) -> serde_json::Value {
+    Course::new(["drill", drill, "--seed", &seed.to_string(), "--solution"])
+        .args(["--format", "json"])
+        .run()
+        .json()
+}
+
 /// The right answer of the forbidden drill for `seed`, from its JSON
 /// solution: the `F(o,o') = {…}` lines, then the `CV(o) = bits` lines.
 pub fn forbidden_answer(seed: u64) -> (String, String) {
-    let j = Course::new([
-        "drill",
-        "forbidden",
-        "--seed",
-        &seed.to_string(),
-        "--solution",
-    ])
-    .args(["--format", "json"])
-    .run()
-    .json();
+    let j = drill_solution("forbidden", seed);
     let mut sets = String::new();
     for (k, f) in j["solution"]["forbidden"].as_object().unwrap() {
         let v: Vec<String> = f

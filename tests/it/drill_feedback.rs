@@ -705,17 +705,7 @@ fn every_prompt_states_the_rules_of_its_machine() {
 /// at every cycle up to the answer's largest (it hung past 30 s at 10⁸).
 #[test]
 fn a_modulo_answer_with_a_huge_cycle_is_judged_at_once() {
-    let sol = Course::new([
-        "drill",
-        "modulo",
-        "--seed",
-        "1",
-        "--solution",
-        "--format",
-        "json",
-    ])
-    .run()
-    .json();
+    let sol = crate::common::drill_solution("modulo", 1);
     let s = &sol["solution"];
     let mut answer = format!("# course drill modulo --seed 1\nii {}\n", s["ii"]);
     for (label, c) in s["schedule"].as_object().unwrap() {

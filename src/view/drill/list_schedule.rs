@@ -39,10 +39,17 @@ pub fn problem(p: &Problem) -> String {
         text.push_str(&indent(&submission_text(prog, &r.cycles, None)));
         if let Some(o) = &s.optimum {
             let claim = report::block_claim(r.length, o.length, o.lower, prog.len());
-            text.push_str(&crate::util::text::wrap(
-                &format!("\n{}.\n", report::capitalized(&claim)),
-                80,
-            ));
+            let claim = format!("\n{}.\n", report::capitalized(&claim));
+            text.push_str(&crate::util::text::wrap(&claim, 80));
+            if o.length < r.length {
+                // Not the answer the drill asks for: say so.
+                text.push_str(&crate::util::text::wrap(
+                    "This drill asks for the list schedule above; the shorter one \
+                     comes from an exact search, not from list scheduling \
+                     (`course schedule` prints it).\n",
+                    80,
+                ));
+            }
         }
         text.push_str("\nReservation table:\n");
         text.push_str(&report::reservation_table(prog, m, &r.cycles, None));

@@ -60,6 +60,17 @@ pub struct OptimumFacts {
     pub proven: bool,
 }
 
+impl OptimumFacts {
+    /// The facts of what the exact search found.
+    pub fn of(o: &course_engine::engine::optimum::Optimum) -> OptimumFacts {
+        OptimumFacts {
+            length: o.length,
+            lower: o.lower,
+            proven: o.proven(),
+        }
+    }
+}
+
 impl Solution {
     /// The solution as an answer file.
     pub fn answer(&self) -> String {
@@ -122,11 +133,7 @@ pub fn problem(m: &Machine, params: &GenParams, seed: u64, solution: bool) -> Pr
         Solution {
             heights: by_label(&p, &s.heights),
             length: s.length,
-            optimum: s.optimum.as_ref().map(|o| OptimumFacts {
-                length: o.length,
-                lower: o.lower,
-                proven: o.proven(),
-            }),
+            optimum: s.optimum.as_ref().map(OptimumFacts::of),
             schedule: by_label(&p, &s.cycles),
             reference: s,
         }

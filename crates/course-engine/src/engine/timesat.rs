@@ -18,12 +18,20 @@
 //!
 //! The work is counted in conflicts, not seconds: the solver is
 //! deterministic, so the answer under a budget is the same on every machine
-//! and in the browser.
+//! and in the browser. The model's size is bounded too ([`MAX_SIZE`]):
+//! windows, reservation tables and capacities all come from the user's
+//! files, and a model larger than that is never built.
 
 use batsat::{Callbacks, ClauseKind, Lit, SolverInterface, SolverOpts, lbool};
 
 use crate::model::ids::ClassId;
 use crate::model::machine::Machine;
+
+/// The most literals, counter cells and clauses one model may take, about
+/// 100 MB: loops of 100 operations at II 1024 and blocks of 200 stay far
+/// below it; a window of a million cycles, or a class holding a resource
+/// for thousands of cycles, does not.
+pub const MAX_SIZE: u64 = 1 << 21;
 
 /// Counts the solver's conflicts and stops it at the budget.
 struct Budget {
@@ -50,7 +58,7 @@ pub enum Answer {
     Schedule(Vec<i64>),
     /// No schedule has these windows.
     Impossible,
-    /// The budget ran out first.
+    /// The budget ran out first, or the model would exceed [`MAX_SIZE`].
     Unknown,
 }
 
@@ -87,6 +95,10 @@ pub struct Model {
     times: Vec<Time>,
     /// Whether a clause added so far is already empty (no schedule).
     empty: bool,
+    /// The size taken so far, and whether [`MAX_SIZE`] was passed (then
+    /// nothing more is built and the answer is [`Answer::Unknown`]).
+    size: u64,
+    too_big: bool,
 }
 
 impl Model {
@@ -102,7 +114,17 @@ impl Model {
             ),
             times: Vec::new(),
             empty: false,
+            size: 0,
+            too_big: false,
         }
+    }
+
+    /// Takes `n` more of the model's size; false once [`MAX_SIZE`] is
+    /// passed.
+    fn charge(&mut self, n: u64) -> bool {
+        self.size = self.size.saturating_add(n);
+        self.too_big |= self.size > MAX_SIZE;
+        !self.too_big
     }
 
     fn lit(&mut self) -> Lit {
@@ -121,6 +143,16 @@ impl Model {
         if lo > hi {
             self.empty = true;
         }
+        // Order literals, value literals and their clauses.
+        let width = u64::try_from(i128::from(hi) - i128::from(lo)).unwrap_or(0);
+        if !self.charge(width.saturating_mul(4)) {
+            self.times.push(Time {
+                lo,
+                hi: lo,
+                le: Vec::new(),
+            });
+            return self.times.len() - 1;
+        }
         let le: Vec<Lit> = (lo..hi).map(|_| self.lit()).collect();
         for w in le.windows(2) {
             self.clause(vec![!w[0], w[1]]);
@@ -134,6 +166,9 @@ impl Model {
         // Every v of j's window: t_j ≤ v → t_i ≤ v − w; above it, t_i ≤
         // hi_j − w outright.
         let (lo, hi) = (self.times[j].lo, self.times[j].hi);
+        if self.too_big || !self.charge((hi - lo).max(0) as u64 + 1) {
+            return;
+        }
         for v in lo..=hi {
             let mut c = Vec::with_capacity(2);
             match self.times[j].le(v) {
@@ -184,14 +219,28 @@ impl Model {
     /// row `v + offset` (modulo `ii` when given, the rows of one iteration
     /// of a loop), and no row of a resource takes more than its capacity.
     pub fn resources(&mut self, m: &Machine, class: &[ClassId], ii: Option<i64>) {
+        if self.too_big {
+            return;
+        }
         let rows = match ii {
             Some(ii) => ii.max(1),
             None => {
                 let top = self.times.iter().map(|t| t.hi).max().unwrap_or(0);
-                top + i64::from(m.max_offset()) + 1
+                top.max(0) + i64::from(m.max_offset()) + 1
             }
         };
         let nres = m.resources().len();
+        // The cells, and every unit each value of each window puts in one.
+        let units_of =
+            |c: ClassId| -> u64 { m.class(c).folded.iter().map(|e| u64::from(e.2)).sum() };
+        let placed: u64 = class
+            .iter()
+            .zip(&self.times)
+            .map(|(&c, t)| ((t.hi - t.lo).max(0) as u64 + 1).saturating_mul(units_of(c)))
+            .fold(0, u64::saturating_add);
+        if !self.charge((nres as u64).saturating_mul(rows as u64)) || !self.charge(placed) {
+            return;
+        }
         let mut cells: Vec<Vec<Lit>> = vec![Vec::new(); nres * rows as usize];
         // Units per resource: each operation puts each of its own in one cell.
         let mut units = vec![0usize; nres];
@@ -214,6 +263,20 @@ impl Model {
                     cell.extend(std::iter::repeat_n(at, k));
                 }
             }
+        }
+        // The counters: a cell of `len` literals and capacity `cap` takes
+        // about `len · min(cap, len)` (twice when saturated).
+        let counters: u64 = m
+            .resource_ids()
+            .flat_map(|r| {
+                let cap = u64::from(m.resource(r).capacity);
+                cells[r.index() * rows as usize..][..rows as usize]
+                    .iter()
+                    .map(move |c| (c.len() as u64).saturating_mul(cap.min(c.len() as u64)))
+            })
+            .fold(0, u64::saturating_add);
+        if !self.charge(counters.saturating_mul(2)) {
+            return;
         }
         for r in m.resource_ids() {
             let cap = m.resource(r).capacity as usize;
@@ -305,6 +368,9 @@ impl Model {
 
     /// Solves the model; returns the answer and the conflicts it took.
     pub fn solve(mut self) -> (Answer, u64) {
+        if self.too_big {
+            return (Answer::Unknown, 0);
+        }
         if self.empty {
             return (Answer::Impossible, 0);
         }
@@ -360,6 +426,19 @@ mod tests {
     fn the_counters_admit_exactly_their_counts() {
         counter_admits(Model::at_most, |ones, k| ones <= k);
         counter_admits(Model::at_least, |ones, k| ones >= k);
+    }
+
+    #[test]
+    fn a_model_past_its_size_is_never_built() {
+        // Two operations with windows of ten million cycles: `Unknown` at
+        // once, without a literal of the windows allocated.
+        let mut model = Model::new(1000);
+        let a = model.time(0, 10_000_000);
+        let b = model.time(0, 10_000_000);
+        model.after(a, b, 1);
+        assert!(model.too_big && model.solver.num_vars() == 0);
+        model.resources(&Machine::toy(), &[ClassId::from_index(0); 2], None);
+        assert_eq!(model.solve(), (Answer::Unknown, 0));
     }
 
     #[test]
