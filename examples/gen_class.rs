@@ -18,14 +18,14 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let lab = args.get(3).map_or("ch23-sched", String::as_str);
-    let lab = match course::content::lab::load_lab(&course::content::data::Source::Embedded, lab) {
+    let lab = match course_content::lab::load_lab(&course_content::data::Source::Embedded, lab) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("gen_class: {e}");
             return ExitCode::from(2);
         }
     };
-    for st in course::content::class_gen::class(&lab, students, seed) {
+    for st in course_content::class_gen::class(&lab, students, seed) {
         let d = Path::new(dir).join(&st.name);
         let written = std::fs::create_dir_all(&d).and_then(|()| {
             st.files

@@ -8,8 +8,8 @@ fn main() -> std::process::ExitCode {
     #[cfg(target_os = "linux")]
     {
         let first = std::env::args_os().nth(1);
-        if first.as_deref() == Some(std::ffi::OsStr::new(course::host::sandbox::HELPER_ARG)) {
-            course::host::sandbox::keeper_main();
+        if first.as_deref() == Some(std::ffi::OsStr::new(course_host::sandbox::HELPER_ARG)) {
+            course_host::sandbox::keeper_main();
         }
     }
     cli::main()

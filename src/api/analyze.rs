@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::engine::list;
-use crate::engine::mii::{self, Bounds, BoundsInfo, RecurrenceInfo, UsageInfo};
-use crate::formats::diagnostic::Diagnostics;
-use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
-use crate::model::machine::Machine;
-use crate::model::program::{self, Kind, Program};
+use course_content::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
+use course_engine::engine::list;
+use course_engine::engine::mii::{self, Bounds, BoundsInfo, RecurrenceInfo, UsageInfo};
+use course_engine::formats::diagnostic::Diagnostics;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{self, Kind, Program};
 
 /// The analysis of an input: the input itself (product.md §6), heights over
 /// distance-0 edges, and the bounds of Lesson 23.6 and Theorem 23.1.12.

@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::api::grade::{Feedback, Gradescope, RunRequest, fenced, gradescope_student};
-use crate::content::data::Source;
-use crate::content::lab::{self, Lab, StudentReport};
-use crate::host::autograder as disk;
-use crate::host::run;
-use crate::host::students::Mode;
-use crate::host::zip;
+use course_content::data::Source;
+use course_content::lab::{self, Lab, StudentReport};
+use course_host::autograder as disk;
+use course_host::run;
+use course_host::students::Mode;
+use course_host::zip;
 
 /// How the student's work is graded: the `.sched` files of the upload, or
 /// a scheduler of theirs that the autograder runs.
@@ -170,7 +170,7 @@ pub fn gradescope(req: &BundleRequest) -> Result<Bundle, String> {
         let manifest = format!("labs/{name}/lab.yaml");
         let text = req.source.read(&manifest)?;
         let m: lab::Manifest =
-            crate::formats::yaml::from_str(&text, &manifest).map_err(|d| d.to_string())?;
+            course_engine::formats::yaml::from_str(&text, &manifest).map_err(|d| d.to_string())?;
         let mut files = vec![manifest, format!("labs/{name}/machines/{}.yaml", m.machine)];
         files.extend(
             m.inputs

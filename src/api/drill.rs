@@ -6,8 +6,8 @@
 //!
 //! ```
 //! use course::api::drill::{run, Answer, DrillOutput, DrillRequest};
-//! use course::content::{data::Source, drill::Drill};
-//! use course::model::machine::Machine;
+//! use course_content::{data::Source, drill::Drill};
+//! use course_engine::model::machine::Machine;
 //! let m = Machine::toy();
 //! let req = DrillRequest {
 //!     drill: Drill::Rthroughput,
@@ -24,12 +24,12 @@
 
 use serde::Serialize;
 
-use crate::content::data::Source;
-use crate::content::drill::{
+use course_content::data::Source;
+use course_content::drill::{
     self, Drill, DrillEntry, DrillError, Named, Problem, ProblemLine, Report,
 };
-use crate::content::generate::GenParams;
-use crate::model::machine::Machine;
+use course_content::generate::GenParams;
+use course_engine::model::machine::Machine;
 
 /// The student's answer file.
 #[derive(Clone, Copy, Debug)]
@@ -44,8 +44,9 @@ pub struct Answer<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct DrillRequest<'a> {
     pub drill: Drill,
-    /// The seed; without it a problem draws one, and an answer must name
-    /// its problem in its first line.
+    /// The seed. A problem needs one (the command line draws a fresh one
+    /// when none is given); without it an answer must name its problem in
+    /// its first line.
     pub seed: Option<u64>,
     pub machine: &'a Machine,
     /// Where the generator parameters (`drills/*.yaml`) are read from.
@@ -144,50 +145,92 @@ pub fn without_saved_problem(answer: &str, problem: &str) -> String {
 /// Runs the drill: checks the answer when one is given, else states the
 /// problem (with its solution when asked).
 pub fn run(req: &DrillRequest<'_>) -> Result<DrillOutput, Error> {
+    Ok(run_asked(req)?.0)
+}
+
+/// [`run`], with the problem a checked answer was for (read once from its
+/// first line or the seed).
+fn run_asked(req: &DrillRequest<'_>) -> Result<(DrillOutput, Option<Asked>), Error> {
     let params = params(req.drill, req.source)?;
     let m = req.machine;
     Ok(match req.check {
         Some(a) => {
-            let seed = match answer_problem(req, a)? {
-                Asked::Seed(seed) => seed,
-                Asked::Events(events) => return replay_events(req, &events),
+            let asked = answer_problem(req, a)?;
+            let out = match &asked {
+                Asked::Seed(seed) => DrillOutput::Report(Box::new(req.drill.check(
+                    m,
+                    params.as_ref(),
+                    *seed,
+                    a.text,
+                    a.file,
+                )?)),
+                Asked::Events(events) => replay_events(req, events)?,
             };
-            DrillOutput::Report(Box::new(req.drill.check(
-                m,
-                params.as_ref(),
-                seed,
-                a.text,
-                a.file,
-            )?))
+            (out, Some(asked))
         }
-        None => DrillOutput::Problem(Box::new(req.drill.problem(
-            m,
-            params.as_ref(),
-            req.seed.unwrap_or_else(crate::host::clock::fresh_seed),
-            req.solution,
-        )?)),
+        None => {
+            let seed = req
+                .seed
+                .ok_or_else(|| Error::Answer("a problem needs a seed".into()))?;
+            let problem = req.drill.problem(m, params.as_ref(), seed, req.solution)?;
+            (DrillOutput::Problem(Box::new(problem)), None)
+        }
     })
+}
+
+/// What a drill run gave: the problem or the report, the hints shown, and,
+/// for a checked answer, the review-log item of the problem it was for.
+#[derive(Clone, Debug)]
+pub struct Drilled {
+    pub output: DrillOutput,
+    pub hints: Vec<String>,
+    /// `drill:NAME:SEED` or the hazard drill's issue attempts (see
+    /// [`course_content::review_log::drill_item`]); `None` for a problem.
+    pub item: Option<String>,
+}
+
+impl Drilled {
+    /// The review-log record of the checked answer, by `who` at `day` and
+    /// `time` (`None` for a problem).
+    pub fn review(
+        &self,
+        drill: Drill,
+        who: &str,
+        day: course_content::flash::Date,
+        time: i64,
+    ) -> Option<course_content::review_log::Review> {
+        let (DrillOutput::Report(report), Some(item)) = (&self.output, &self.item) else {
+            return None;
+        };
+        Some(course_content::review_log::drill_review(
+            report,
+            item,
+            course_content::review_log::Topic::of_drill(drill),
+            who,
+            day,
+            time,
+        ))
+    }
 }
 
 /// [`run`] with the first `level` hints on the problem (none when 0): the
 /// problem's own hints, or, with an answer, the hints on the problem it is
 /// for, the list-schedule drill's last one being the ready set where the
-/// answer first departs from the list rule.
-pub fn run_with_hints(
-    req: &DrillRequest<'_>,
-    level: usize,
-) -> Result<(DrillOutput, Vec<String>), Error> {
-    let out = run(req)?;
-    if level == 0 {
-        return Ok((out, Vec::new()));
-    }
-    let hints = match &out {
-        DrillOutput::Problem(p) => p.hints(level),
-        DrillOutput::Report(_) => {
-            let params = params(req.drill, req.source)?;
-            let a = req.check.ok_or_else(|| Error::Answer("no answer".into()))?;
-            let problem = match answer_problem(req, a)? {
+/// answer first departs from the list rule (made by the check itself).
+pub fn run_with_hints(req: &DrillRequest<'_>, level: usize) -> Result<Drilled, Error> {
+    use course_content::review_log::{drill_item, events_item};
+    let (output, asked) = run_asked(req)?;
+    let item = asked.as_ref().map(|a| match a {
+        Asked::Seed(seed) => drill_item(req.drill, *seed),
+        Asked::Events(e) => events_item(e),
+    });
+    let hints = match (&output, asked) {
+        _ if level == 0 => Vec::new(),
+        (DrillOutput::Problem(p), _) => p.hints(level),
+        (DrillOutput::Report(report), Some(asked)) => {
+            let problem = match asked {
                 Asked::Seed(seed) => {
+                    let params = params(req.drill, req.source)?;
                     req.drill
                         .problem(req.machine, params.as_ref(), seed, false)?
                 }
@@ -196,24 +239,21 @@ pub fn run_with_hints(
                 }
             };
             let mut hints = problem.hints(level);
-            if let (Problem::ListSchedule(p), true) =
-                (&problem, level >= drill::list_schedule::HINTS)
+            if let (Report::ListSchedule(r), true) =
+                (&**report, level >= drill::list_schedule::HINTS)
+                && let (Some(d), Some(last)) = (&r.departure_hint, hints.last_mut())
             {
-                let departure = drill::list_schedule::departure_hint(
-                    req.machine,
-                    &params.unwrap_or_else(GenParams::block_default),
-                    p.seed,
-                    a.text,
-                    a.file,
-                );
-                if let (Some(d), Some(last)) = (departure, hints.last_mut()) {
-                    *last = d;
-                }
+                last.clone_from(d);
             }
             hints
         }
+        (DrillOutput::Report(_), None) => Vec::new(),
     };
-    Ok((out, hints))
+    Ok(Drilled {
+        output,
+        hints,
+        item,
+    })
 }
 
 /// [`replay`] with the first `level` hints on the replayed problem.
@@ -221,15 +261,21 @@ pub fn replay_with_hints(
     req: &DrillRequest<'_>,
     events: &str,
     level: usize,
-) -> Result<(DrillOutput, Vec<String>), Error> {
-    let out = replay(req, events)?;
+) -> Result<Drilled, Error> {
+    let output = replay(req, events)?;
     let hints = match level {
         0 => Vec::new(),
         _ => {
             Problem::Hazard(drill::hazard::replay_problem(req.machine, events, false)?).hints(level)
         }
     };
-    Ok((out, hints))
+    let item = matches!(output, DrillOutput::Report(_))
+        .then(|| course_content::review_log::events_item(events));
+    Ok(Drilled {
+        output,
+        hints,
+        item,
+    })
 }
 
 /// A problem or report with the hints shown (JSON): its own fields, then
@@ -327,7 +373,7 @@ pub fn replay(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error
 
 /// [`replay`] once the answer is known to be for `events`.
 fn replay_events(req: &DrillRequest<'_>, events: &str) -> Result<DrillOutput, Error> {
-    use crate::content::drill::hazard;
+    use course_content::drill::hazard;
     let m = req.machine;
     Ok(match req.check {
         Some(a) => DrillOutput::Report(Box::new(Report::Hazard(hazard::replay_check(
@@ -353,43 +399,11 @@ pub fn place(
     seed: u64,
     machine: &Machine,
     source: &Source,
-    placed: &[(String, crate::model::ids::Cycle)],
+    placed: &[(String, course_engine::model::ids::Cycle)],
 ) -> Result<drill::list_schedule::Placements, Error> {
     let params = params(Drill::ListSchedule, source)?.unwrap_or_else(GenParams::block_default);
     Ok(drill::list_schedule::placements(
         machine, &params, seed, placed,
-    ))
-}
-
-/// The review-log record of a checked answer ([`run`] or [`replay`] gave
-/// `report` for `req`; `events` when the issue attempts were given as
-/// text): the drill and seed of the problem it was checked against, the
-/// drill's topic, right or the first mistake's kind. `None` when the
-/// request has no answer or names no problem.
-pub fn review(
-    req: &DrillRequest<'_>,
-    events: Option<&str>,
-    report: &Report,
-    who: &str,
-    day: crate::content::flash::Date,
-    time: i64,
-) -> Option<crate::content::review_log::Review> {
-    use crate::content::review_log::{self as log, Topic};
-    let a = req.check?;
-    let item = match events {
-        Some(e) => log::events_item(e),
-        None => match answer_problem(req, a).ok()? {
-            Asked::Seed(seed) => log::drill_item(req.drill, seed),
-            Asked::Events(e) => log::events_item(&e),
-        },
-    };
-    Some(log::drill_review(
-        report,
-        &item,
-        Topic::of_drill(req.drill),
-        who,
-        day,
-        time,
     ))
 }
 
@@ -402,10 +416,10 @@ pub fn shown(
     solution: bool,
     hints: usize,
     who: &str,
-    day: crate::content::flash::Date,
+    day: course_content::flash::Date,
     time: i64,
-) -> Vec<crate::content::review_log::Review> {
-    use crate::content::review_log::{self as log, Topic};
+) -> Vec<course_content::review_log::Review> {
+    use course_content::review_log::{self as log, Topic};
     let topic = Topic::of_drill(drill);
     let mut out = Vec::new();
     if solution {
@@ -419,8 +433,8 @@ pub fn shown(
 
 /// The problem of a step of the chapter's path, without its solution.
 pub fn exercise(
-    step: &crate::content::path::Step,
-    machine: &crate::model::machine::Machine,
+    step: &course_content::path::Step,
+    machine: &course_engine::model::machine::Machine,
     source: &Source,
 ) -> Result<Problem, Error> {
     let req = DrillRequest {

@@ -15,15 +15,14 @@
 
 use std::path::PathBuf;
 
-use crate::content::data::Source;
-use crate::content::flash::{
+use course_content::data::Source;
+use course_content::flash::{
     Card, CardBack, CardFront, CardList, CardState, Date, Deck, DeckCheck, NotARating, NothingDue,
     Rating, ReviewEnd, ReviewStart, State, StateRead, read_state, schedule,
 };
-use crate::content::flash_log::Logged;
-use crate::formats::diagnostic::Diagnostics;
-use crate::host::clock;
-use crate::host::flash_state::{self, StateError};
+use course_content::flash_log::Logged;
+use course_engine::formats::diagnostic::Diagnostics;
+use course_host::flash_state::{self, StateError};
 
 /// Why the flashcards could not be opened or the state saved.
 #[derive(Debug, thiserror::Error)]
@@ -52,8 +51,12 @@ pub struct Options<'a> {
     pub tags: &'a [String],
     /// The state file (default: in the user's data folder).
     pub state: Option<&'a std::path::Path>,
-    /// The day to review on (default: today, in local time).
-    pub today: Option<Date>,
+    /// The day to review on (the command line's `--today`, else today on
+    /// the clock, in local time).
+    pub today: Date,
+    /// The moment the deck is opened, in seconds since the epoch: it stamps
+    /// a state file moved aside when damaged.
+    pub now: i64,
 }
 
 /// The deck path of a chapter inside the course data.
@@ -108,8 +111,7 @@ fn deck_cards(source: &Source, chapter: u32, tags: &[String]) -> Result<Vec<Card
 fn open_deck(opts: Options<'_>) -> Result<Opened, FlashError> {
     let chapter = opts.chapter;
     let cards = deck_cards(opts.source, chapter, opts.tags)?;
-    let now = clock::now_secs();
-    let today = opts.today.unwrap_or_else(|| clock::today(now));
+    let (now, today) = (opts.now, opts.today);
     let state_path = match opts.state {
         Some(p) => p.to_path_buf(),
         None => flash_state::default_state_path(|k| std::env::var(k).ok(), chapter)
@@ -379,8 +381,9 @@ impl Review {
     }
 
     /// Rates the current card (`again`/`hard`/`good`/`easy` or 0–3), saves
-    /// the state and moves on; `q` stops the review.
-    pub fn rate(&mut self, reply: &str) -> Result<Rated, StateError> {
+    /// the state (the log entry stamped `now`, seconds since the epoch) and
+    /// moves on; `q` stops the review.
+    pub fn rate(&mut self, reply: &str, now: i64) -> Result<Rated, StateError> {
         if is_stop(reply) {
             self.stop();
             return Ok(Rated::Stopped);
@@ -397,7 +400,6 @@ impl Review {
         let f = &mut self.flash;
         let next = match &f.store {
             Store::File(path) => {
-                let now = clock::now_secs();
                 let entry = Logged {
                     day: f.today,
                     time: now,
@@ -482,7 +484,8 @@ mod tests {
             chapter: 23,
             tags: &tags,
             state: Some(&state),
-            today: Date::parse("2026-01-01"),
+            today: Date::parse("2026-01-01").unwrap(),
+            now: 1_767_225_600,
         };
         let cards = open(opts).unwrap();
         assert!(cards.warnings().is_empty());
@@ -494,8 +497,11 @@ mod tests {
                 .is_some_and(|f| f.number == 1 && f.state.is_none())
         );
         assert!(r.reveal("").is_some());
-        assert!(matches!(r.rate("maybe"), Ok(Rated::NotARating(_))));
-        let Ok(Rated::Scheduled(s)) = r.rate("good") else {
+        assert!(matches!(
+            r.rate("maybe", 1_767_225_600),
+            Ok(Rated::NotARating(_))
+        ));
+        let Ok(Rated::Scheduled(s)) = r.rate("good", 1_767_225_600) else {
             panic!()
         };
         assert_eq!((s.leitner_box, s.due.as_str()), (2, "2026-01-03"));
@@ -519,7 +525,10 @@ mod tests {
         let mut r = web.review(false).unwrap();
         assert_eq!(r.start().state, "local storage");
         r.reveal("");
-        assert!(matches!(r.rate("easy"), Ok(Rated::Scheduled(_))));
+        assert!(matches!(
+            r.rate("easy", 1_767_225_600),
+            Ok(Rated::Scheduled(_))
+        ));
         assert_eq!(r.state().cards.len(), 2);
         let bad = open_kept(&Source::Embedded, 23, &tags, kept(Some("{")), today).unwrap();
         assert!(

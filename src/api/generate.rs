@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::content::data::Source;
-use crate::content::generate::{self, GenParams};
-use crate::model::machine::Machine;
-use crate::model::program::Kind;
+use course_content::data::Source;
+use course_content::generate::{self, GenParams};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::Kind;
 
 /// A seeded random block or loop. Fields are declared in alphabetical order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -77,9 +77,9 @@ mod tests {
         );
         assert!(a.text.contains(&format!(
             "loop {}\n",
-            crate::content::generate::name(7, Kind::Loop)
+            course_content::generate::name(7, Kind::Loop)
         )));
-        assert!(crate::model::program::parse(&a.text, "g", &m).is_ok());
+        assert!(course_engine::model::program::parse(&a.text, "g", &m).is_ok());
         let e = run(&Source::Embedded, Kind::Block, Some(0), 7, &m).unwrap_err();
         assert!(e.starts_with("--ops must be between 1 and"), "{e}");
     }

@@ -8,20 +8,20 @@ use std::path::Path;
 use serde::{Serialize, Serializer};
 
 #[cfg(unix)]
-use crate::content::data::Source;
-use crate::content::lab::{self, InputReport, Lab, LabInput, StudentReport, Unread};
-use crate::formats::diagnostic::Diagnostics;
-use crate::host::roster::Roster;
-#[cfg(target_os = "linux")]
-use crate::host::run::RunSpec;
-#[cfg(target_os = "linux")]
-use crate::host::sandbox::{self, Isolation, Sandbox};
+use course_content::data::Source;
+use course_content::lab::{self, InputReport, Lab, LabInput, StudentReport, Unread};
 #[cfg(unix)]
-use crate::host::students::{self, Mode, Refusal};
-use crate::model::machine::Machine;
-use crate::model::program;
+use course_content::text::escape_name;
+use course_engine::formats::diagnostic::Diagnostics;
+use course_engine::model::machine::Machine;
+use course_engine::model::program;
+use course_host::roster::Roster;
+#[cfg(target_os = "linux")]
+use course_host::run::RunSpec;
+#[cfg(target_os = "linux")]
+use course_host::sandbox::{self, Isolation, Sandbox};
 #[cfg(unix)]
-use crate::util::text::escape_name;
+use course_host::students::{self, Mode, Refusal};
 
 /// Every student graded on a lab (`course grade --lab NAME DIR`). Serializes
 /// as `{"students": [...]}`.
@@ -245,21 +245,21 @@ pub fn lab(source: &Source, name: &str, dir: &Path, mode: Mode) -> Result<Grades
 }
 
 /// What the class gets wrong (`course grade --report`, `--format stats`):
-/// [`crate::content::class_report::class_report`] over the graded
+/// [`course_content::class_report::class_report`] over the graded
 /// students, with the roster's ids and its students without a folder.
 /// `g` is the report as graded (hidden inputs not yet redacted: the class
 /// report names their kinds only).
 pub fn class_report(
     g: &Grades,
     roster: Option<&Roster>,
-) -> crate::content::class_report::ClassReport {
+) -> course_content::class_report::ClassReport {
     let entries: Option<Vec<(String, String)>> = roster.map(|r| {
         r.entries
             .iter()
             .map(|(folder, id, _)| (folder.clone(), id.clone()))
             .collect()
     });
-    crate::content::class_report::class_report(&g.lab, &g.students, entries.as_deref())
+    course_content::class_report::class_report(&g.lab, &g.students, entries.as_deref())
 }
 
 /// Gradescope's `results.json` for one student. Fields are declared in
@@ -379,7 +379,7 @@ pub fn gradescope(g: &Grades, feedback: Feedback) -> GradescopeResults {
 }
 
 /// The most hidden inputs a `--run` may ask for (the lab's own bound).
-pub use crate::content::lab::MAX_HIDDEN;
+pub use course_content::lab::MAX_HIDDEN;
 
 /// Why `hidden` inputs cannot be generated with `secret`, if they cannot.
 pub fn hidden_problem(hidden: usize, secret: Option<&str>) -> Option<String> {
@@ -451,7 +451,7 @@ pub fn prepare_sandbox(req: &RunRequest, jobs: usize) -> Result<Sandbox, String>
 /// What each isolation does on this machine (`--check-sandbox`), tried
 /// with the default limits.
 #[cfg(target_os = "linux")]
-pub fn check_sandbox() -> Result<crate::host::sandbox::SandboxCheck, String> {
+pub fn check_sandbox() -> Result<course_host::sandbox::SandboxCheck, String> {
     let helper = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
     let mut sb = Sandbox::new(
         sandbox::Limits::default(),
@@ -482,9 +482,11 @@ pub fn run_lab(
     }
     let mut lab = lab::load_lab(source, name)?;
     let hidden = match &req.secret {
-        Some(secret) if req.hidden > 0 => {
-            lab::hidden_inputs(&lab, crate::util::rng::seed_from_text(secret), req.hidden)?
-        }
+        Some(secret) if req.hidden > 0 => lab::hidden_inputs(
+            &lab,
+            course_engine::util::rng::seed_from_text(secret),
+            req.hidden,
+        )?,
         _ => Vec::new(),
     };
     let mut files = Vec::new();
@@ -607,7 +609,7 @@ mod tests {
     fn a_missing_submission_is_invalid_and_a_class_folder_is_graded_whole() {
         let m = Machine::toy();
         let g = input(
-            crate::content::data::RUNNING_TXT,
+            course_content::data::RUNNING_TXT,
             "labs/ch23-sched/inputs/running.txt",
             Path::new("/nonexistent/alice.sched"),
             &m,
@@ -626,7 +628,7 @@ mod tests {
         assert!(lab(&Source::Embedded, "no-such-lab", &dir, Mode::Detect).is_err());
         let text = "c 0\na 1\nb 2\ne 3\nf 4\nd 5\ng 5\nh 6\ni 8\nj 9\n";
         let g = input_text(
-            crate::content::data::RUNNING_TXT,
+            course_content::data::RUNNING_TXT,
             "running.txt",
             "me",
             text,
@@ -636,7 +638,7 @@ mod tests {
         assert!(g.report().valid);
         let big = "#".repeat(2 << 20);
         let g = input_text(
-            crate::content::data::RUNNING_TXT,
+            course_content::data::RUNNING_TXT,
             "running.txt",
             "me",
             &big,

@@ -8,8 +8,9 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::engine::hazard;
-use crate::model::machine::{ClassInfo, Machine, ResourceInfo};
+use course_content::json::{ClassInfo, ResourceInfo};
+use course_engine::engine::hazard;
+use course_engine::model::machine::Machine;
 
 /// States beyond this are counted but not listed: the text view lists a
 /// unit's automaton only up to this many states, and [`check_size`] counts
@@ -178,7 +179,7 @@ pub fn run<'m>(m: &'m Machine, req: &MachineRequest) -> Result<MachineOutput<'m>
         Cow::Borrowed(m)
     };
     let m: &Machine = &model;
-    let info = m.info();
+    let info = course_content::json::machine_info(m);
     let by_resource = hazard::users(m);
     let forbidden_latencies = m
         .resource_ids()
@@ -241,6 +242,6 @@ mod tests {
     #[test]
     fn the_toy_and_a_wide_machine_are_small_enough() {
         assert!(check_size(&Machine::toy()).is_ok());
-        assert!(check_size(&crate::engine::hazard::pathological_machine(64)).is_ok());
+        assert!(check_size(&course_engine::engine::hazard::pathological_machine(64)).is_ok());
     }
 }

@@ -1,6 +1,6 @@
 //! One entry point per command of the `course` binary, each returning a
 //! typed result that derives `Serialize`, defined in its command's module
-//! (or in the crate that computes it, such as [`crate::content`] for drills,
+//! (or in the crate that computes it, such as [`course_content`] for drills,
 //! the quiz and flashcards): `--format json` serialises it, and
 //! [`crate::view`] renders it as text. Nothing here uses the views: a
 //! result that holds rendered text (Gradescope's feedback) takes the

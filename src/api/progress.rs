@@ -1,16 +1,15 @@
 //! `course progress` and `course practice` over the review log, and the
 //! one place the commands that review (drill `--check`, the quiz, the
 //! flashcards) append to it ([`record`]). The figures are
-//! [`crate::content::progress`]'s; the file is [`crate::host::review_log`]'s.
+//! [`course_content::progress`]'s; the file is [`course_host::review_log`]'s.
 
 use std::path::{Path, PathBuf};
 
-use crate::content::flash::Date;
-use crate::content::progress::{self, Practice, Progress};
-use crate::content::review_log::{self, Review};
-use crate::host::clock;
-use crate::host::flash_state::StateError;
-use crate::host::review_log as log_file;
+use course_content::flash::Date;
+use course_content::progress::{self, Practice, Progress};
+use course_content::review_log::{self, Review};
+use course_host::flash_state::StateError;
+use course_host::review_log as log_file;
 
 /// Why the log could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -29,12 +28,6 @@ pub fn log_path(given: Option<&Path>) -> Result<PathBuf, ProgressError> {
 /// Who reviews: `given`, else the login name.
 pub fn who(given: Option<&str>) -> String {
     given.map_or_else(log_file::default_who, review_log::clean_who)
-}
-
-/// The day and time a review made now is logged with.
-pub fn now() -> (Date, i64) {
-    let t = clock::now_secs();
-    (clock::today(t), t)
 }
 
 /// Appends `reviews` to the log (`given`, else the default one); returns
@@ -59,19 +52,15 @@ fn read(given: Option<&Path>) -> Result<(Vec<Review>, Vec<String>), ProgressErro
     Ok((r.reviews, r.bad.iter().map(ToString::to_string).collect()))
 }
 
-fn today(given: Option<Date>) -> Date {
-    given.unwrap_or_else(|| clock::today(clock::now_secs()))
-}
-
 /// `course progress`: the log's figures per topic (of `who`, or everyone's).
 pub fn progress(
     given: Option<&Path>,
     who: Option<&str>,
-    day: Option<Date>,
+    day: Date,
 ) -> Result<Read<Progress>, ProgressError> {
     let (reviews, warnings) = read(given)?;
     Ok(Read {
-        value: progress::progress(&reviews, who, today(day)),
+        value: progress::progress(&reviews, who, day),
         warnings,
     })
 }
@@ -80,20 +69,20 @@ pub fn progress(
 pub fn position(
     given: Option<&Path>,
     who: &str,
-) -> Result<crate::content::path::Position, ProgressError> {
+) -> Result<course_content::path::Position, ProgressError> {
     let (reviews, _) = read(given)?;
-    Ok(crate::content::path::position(&reviews, Some(who)))
+    Ok(course_content::path::position(&reviews, Some(who)))
 }
 
 /// `course practice`: the next problem, on the weakest due topic.
 pub fn practice(
     given: Option<&Path>,
     who: Option<&str>,
-    day: Option<Date>,
+    day: Date,
 ) -> Result<Read<Practice>, ProgressError> {
     let (reviews, warnings) = read(given)?;
     Ok(Read {
-        value: progress::practice(&reviews, who, today(day)),
+        value: progress::practice(&reviews, who, day),
         warnings,
     })
 }

@@ -7,16 +7,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::content::data::Source;
-use crate::content::quiz::{
+use course_content::data::Source;
+use course_content::quiz::{
     AnswerFile, Asked, Bank, BankCheck, Feedback, InputEnded, Instance, Intro, LastResult,
     NothingMissed, Outcome, Question, QuestionList, Results, Retry, Reveal, Status, Summary,
     outcome, reply_text,
 };
-use crate::formats::diagnostic::Diagnostics;
-use crate::host::clock;
-use crate::host::flash_state::StateError;
-use crate::host::quiz_state;
+use course_engine::formats::diagnostic::Diagnostics;
+use course_host::flash_state::StateError;
+use course_host::quiz_state;
 
 /// Why a quiz could not be given.
 #[derive(Debug, thiserror::Error)]
@@ -106,12 +105,11 @@ pub fn list(sel: Selection<'_>, seed: Option<u64>) -> Result<QuestionList, QuizE
     Ok(QuestionList::new(&selected, seed.unwrap_or(0)))
 }
 
-/// `--reveal`: every selected question for `seed` (default: a fresh one),
-/// with its answer and explanation.
-pub fn reveal(sel: Selection<'_>, seed: Option<u64>) -> Result<Reveal, QuizError> {
+/// `--reveal`: every selected question for `seed` (the command line draws
+/// a fresh one when none is given), with its answer and explanation.
+pub fn reveal(sel: Selection<'_>, seed: u64) -> Result<Reveal, QuizError> {
     let bank = load(sel.source, sel.chapter)?;
     let selected = select(&bank, sel.tags)?;
-    let seed = seed.unwrap_or_else(clock::fresh_seed);
     Ok(Reveal {
         questions: instances(&selected, seed)
             .into_iter()
@@ -145,12 +143,12 @@ pub fn grade(
         (a, b) => a.or(b).unwrap_or(0),
     };
     let insts = instances(&selected, seed);
-    let mut outcomes = crate::content::quiz::grade_answers(&insts, &file);
+    let mut outcomes = course_content::quiz::grade_answers(&insts, &file);
     if !named {
-        crate::content::quiz::refuse_letters_without_seed(&insts, &mut outcomes);
+        course_content::quiz::refuse_letters_without_seed(&insts, &mut outcomes);
     }
     if !reveal {
-        crate::content::quiz::withhold_blanks(&mut outcomes);
+        course_content::quiz::withhold_blanks(&mut outcomes);
     }
     Ok(Results {
         summary: Summary::of(outcomes),
@@ -170,11 +168,11 @@ pub fn check_chapter_bank(source: &Source, chapter: u32) -> Result<BankCheck, Qu
     Ok(BankCheck::of(&text, &origin(source, &path)))
 }
 
-/// The interactive quiz for `seed` (default: a fresh one).
-pub fn session(sel: Selection<'_>, seed: Option<u64>) -> Result<Session, QuizError> {
+/// The interactive quiz for `seed` (the command line draws a fresh one
+/// when none is given).
+pub fn session(sel: Selection<'_>, seed: u64) -> Result<Session, QuizError> {
     let bank = load(sel.source, sel.chapter)?;
     let selected = select(&bank, sel.tags)?;
-    let seed = seed.unwrap_or_else(clock::fresh_seed);
     Ok(Session {
         chapter: sel.chapter,
         title: bank.title.clone(),
@@ -353,9 +351,9 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::quiz::{Expected, Kind};
-    use crate::formats::answer::letter;
-    use crate::util::ratio::Ratio;
+    use course_content::quiz::{Expected, Kind};
+    use course_engine::formats::answer::letter;
+    use course_engine::util::ratio::Ratio;
 
     fn sel(source: &Source) -> Selection<'_> {
         Selection {
@@ -370,7 +368,7 @@ mod tests {
     /// which the right answer moves the quiz on).
     fn interactive(reply: &dyn Fn(&Instance) -> String, seed: u64) -> Vec<Result<Outcome, Retry>> {
         let source = Source::Embedded;
-        let mut s = session(sel(&source), Some(seed)).unwrap();
+        let mut s = session(sel(&source), seed).unwrap();
         let insts = s.insts.clone();
         let mut out = Vec::new();
         for inst in &insts {
@@ -393,7 +391,7 @@ mod tests {
 
     fn answered(reply: &dyn Fn(&Instance) -> String, seed: u64) -> Vec<Outcome> {
         let source = Source::Embedded;
-        let insts = session(sel(&source), Some(seed)).unwrap().insts;
+        let insts = session(sel(&source), seed).unwrap().insts;
         let text: String = insts
             .iter()
             .map(|i| (i, reply(i)))
@@ -467,7 +465,7 @@ mod tests {
                 chapter: 23,
                 tags: &tags,
             },
-            Some(1),
+            1,
         )
         .unwrap();
         let n = s.intro().questions;
@@ -511,7 +509,7 @@ mod tests {
         let bank = load(&source, 23).unwrap();
         let mut checked = 0;
         for seed in 0..20 {
-            let insts = session(sel(&source), Some(seed)).unwrap().insts;
+            let insts = session(sel(&source), seed).unwrap().insts;
             let most = insts.iter().map(|i| i.choices().len()).max().unwrap_or(0);
             for k in 0..most {
                 for by_text in [false, true] {
@@ -574,7 +572,7 @@ mod tests {
             missed_session(sel(&source), None, &path),
             Err(QuizError::NoLastResult(..))
         ));
-        let mut s = session(sel(&source), Some(4)).unwrap();
+        let mut s = session(sel(&source), 4).unwrap();
         let insts = s.insts.clone();
         for (k, inst) in insts.iter().enumerate() {
             let reply = if k % 5 == 1 {

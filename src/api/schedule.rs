@@ -1,5 +1,5 @@
 //! `course schedule`: the reference schedule of an input
-//! ([`crate::engine::reference::reference`]: list scheduling for a block,
+//! ([`course_engine::engine::reference::reference`]: list scheduling for a block,
 //! with the shortest schedule an exact search finds beside it; iterative
 //! modulo scheduling for a loop).
 
@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::content::drill::list_schedule::OptimumFacts;
-use crate::engine::modulo::IiFacts;
-use crate::engine::reference;
-use crate::formats::diagnostic::Diagnostics;
-use crate::model::ids::Cycle;
-use crate::model::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
-use crate::model::machine::Machine;
-use crate::model::program::{self, Kind, Program};
+use course_content::drill::list_schedule::OptimumFacts;
+use course_content::json::{EdgesJson, LabelMap, MachineJson, OpsJson};
+use course_engine::engine::modulo::IiFacts;
+use course_engine::engine::reference;
+use course_engine::formats::diagnostic::Diagnostics;
+use course_engine::model::ids::Cycle;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{self, Kind, Program};
 
 /// The reference schedule of an input (product.md §6). Fields are declared
 /// in alphabetical order, the order JSON objects print their keys in; the
@@ -48,7 +48,7 @@ pub struct ScheduleOutput<'m> {
     pub ii_facts: Option<IiFacts>,
 }
 
-/// A block's shortest schedule ([`crate::engine::optimum`]) beside its list
+/// A block's shortest schedule ([`course_engine::engine::optimum`]) beside its list
 /// schedule: its facts, and its cycles. Fields in alphabetical order.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptimumJson {
@@ -71,7 +71,7 @@ pub fn run<'m>(
         text,
         origin,
         m,
-        crate::engine::modulo::exact::DEFAULT_BUDGET,
+        course_engine::engine::modulo::exact::DEFAULT_BUDGET,
     )
 }
 
@@ -87,7 +87,7 @@ pub fn run_with<'m>(
 
 /// The reference schedule of a parsed input.
 pub fn of_program(p: Program, m: &Machine) -> ScheduleOutput<'_> {
-    of_program_with(p, m, crate::engine::modulo::exact::DEFAULT_BUDGET)
+    of_program_with(p, m, course_engine::engine::modulo::exact::DEFAULT_BUDGET)
 }
 
 /// [`of_program`] with `budget` solver conflicts for the exact search.

@@ -12,8 +12,8 @@
 //!
 //! ```
 //! use course::api::worksheet::{run, Sheets, WorksheetRequest};
-//! use course::content::{data::Source, drill::Drill};
-//! use course::model::machine::Machine;
+//! use course_content::{data::Source, drill::Drill};
+//! use course_engine::model::machine::Machine;
 //! let m = Machine::toy();
 //! let req = WorksheetRequest {
 //!     drills: &[Drill::Mii],
@@ -32,10 +32,10 @@
 use serde::Serialize;
 
 use crate::api::drill::{self as drill_api, DrillOutput, DrillRequest};
-use crate::content::data::Source;
-use crate::content::drill::{Drill, Problem};
-use crate::formats::diagnostic::Diagnostic;
-use crate::model::machine::Machine;
+use course_content::data::Source;
+use course_content::drill::{Drill, Problem};
+use course_engine::formats::diagnostic::Diagnostic;
+use course_engine::model::machine::Machine;
 
 /// The most sheets (seeds, or students) one worksheet may have.
 pub const MAX_SHEETS: usize = 500;

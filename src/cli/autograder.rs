@@ -96,7 +96,7 @@ fn grade(ctx: &Ctx, a: &RunArgs) -> CmdResult {
     let root = a
         .root
         .clone()
-        .unwrap_or_else(course::host::autograder::default_root);
+        .unwrap_or_else(course_host::autograder::default_root);
     let req = run_request(&a.run, super::grade::course_dir(ctx))?;
     let o = autograder::run(
         &ctx.source,

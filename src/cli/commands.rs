@@ -3,10 +3,10 @@
 //! result with [`course::view`] (text, DOT) or as JSON.
 
 use course::api::{self, drill::DrillOutput};
-use course::model::program::Kind;
 use course::view;
+use course_engine::model::program::Kind;
 
-use course::formats::diagnostic::Diagnostics;
+use course_engine::formats::diagnostic::Diagnostics;
 
 use super::{
     CliError, CmdResult, Ctx, DrillArgs, DrillChoice, Format, GenArgs, GenKind, GraphFormat,
@@ -26,10 +26,10 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         DrillChoice::One(d) => d,
     };
     let events = match (a.lesson, &a.events) {
-        (true, _) => Some(course::content::drill::hazard::LESSON_EVENTS),
+        (true, _) => Some(course_content::drill::hazard::LESSON_EVENTS),
         (false, e) => e.as_deref(),
     };
-    if events.is_some() && drill != course::content::drill::Drill::Hazard {
+    if events.is_some() && drill != course_content::drill::Drill::Hazard {
         return Err(CliError(
             "--events and --lesson replay the hazard drill: course drill hazard --lesson".into(),
         ));
@@ -45,9 +45,15 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         }
         None => None,
     };
+    // A problem without --seed draws one from the clock; an answer
+    // without it names its problem in its first line.
+    let seed = match answer {
+        None => Some(a.seed.unwrap_or_else(course_host::clock::fresh_seed)),
+        Some(_) => a.seed,
+    };
     let req = api::drill::DrillRequest {
         drill,
-        seed: a.seed,
+        seed,
         machine: &ctx.machine,
         source: &ctx.source,
         solution: a.solution,
@@ -57,14 +63,16 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
     };
     let level = usize::from(a.hint);
     let who = a.log.who()?;
-    let (out, hints) = match events {
+    let drilled = match events {
         Some(events) => api::drill::replay_with_hints(&req, events, level)?,
         None => api::drill::run_with_hints(&req, level)?,
     };
-    match out {
+    let (day, time) = super::progress::now();
+    let review = drilled.review(drill, &who, day, time);
+    let hints = drilled.hints;
+    match drilled.output {
         DrillOutput::Report(r) => {
-            let (day, time) = api::progress::now();
-            if let Some(review) = api::drill::review(&req, events, &r, &who, day, time) {
+            if let Some(review) = review {
                 let mut lines =
                     api::drill::shown(drill, &review.item, false, hints.len(), &who, day, time);
                 lines.push(review);
@@ -115,7 +123,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
 /// Logs what a problem's output showed: its solution, its hints.
 fn record_shown(
     a: &DrillArgs,
-    drill: course::content::drill::Drill,
+    drill: course_content::drill::Drill,
     events: Option<&str>,
     seed: u64,
     hints: usize,
@@ -125,10 +133,10 @@ fn record_shown(
         return;
     }
     let item = match events {
-        Some(e) => course::content::review_log::events_item(e),
-        None => course::content::review_log::drill_item(drill, seed),
+        Some(e) => course_content::review_log::events_item(e),
+        None => course_content::review_log::drill_item(drill, seed),
     };
-    let (day, time) = api::progress::now();
+    let (day, time) = super::progress::now();
     a.log.record(&api::drill::shown(
         drill, &item, a.solution, hints, who, day, time,
     ));
@@ -139,12 +147,12 @@ fn record_shown(
 /// none, or the problem cannot be made (the check then says why).
 fn saved_problem(
     ctx: &Ctx,
-    drill: course::content::drill::Drill,
+    drill: course_content::drill::Drill,
     seed: Option<u64>,
     text: &str,
     file: &str,
 ) -> Option<String> {
-    use course::content::drill::{Named, ProblemLine};
+    use course_content::drill::{Named, ProblemLine};
     let (Named::Seed(line), _) = ProblemLine::find(text, file).ok()?? else {
         return None;
     };
@@ -232,7 +240,7 @@ pub fn generate(ctx: &Ctx, a: &GenArgs) -> CmdResult {
         GenKind::Block => Kind::Block,
         GenKind::Loop => Kind::Loop,
     };
-    let seed = a.seed.unwrap_or_else(course::host::clock::fresh_seed);
+    let seed = a.seed.unwrap_or_else(course_host::clock::fresh_seed);
     let out = api::generate::run(&ctx.source, kind, a.ops, seed, &ctx.machine)?;
     print(view::generate::text(&out));
     Ok(0)

@@ -7,8 +7,8 @@ use std::io;
 use std::path::PathBuf;
 
 use course::api::flash::{self as api, Options, Rated};
-use course::content::flash::Date;
 use course::view::flash as view;
+use course_content::flash::Date;
 
 use super::quiz::{echo, read_line};
 use super::{CliError, CmdResult, Ctx, print, read_file};
@@ -82,12 +82,11 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
     let chapter = args
         .chapter
         .ok_or_else(|| CliError("which chapter? e.g. `course flash 23` (see --help)".into()))?;
+    let (clock_day, now) = super::progress::now();
     let today = match &args.today {
-        Some(t) => Some(
-            Date::parse(t)
-                .ok_or_else(|| CliError(format!("--today {t}: expected a date YYYY-MM-DD")))?,
-        ),
-        None => None,
+        Some(t) => Date::parse(t)
+            .ok_or_else(|| CliError(format!("--today {t}: expected a date YYYY-MM-DD")))?,
+        None => clock_day,
     };
     let opts = Options {
         source: &ctx.source,
@@ -95,6 +94,7 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
         tags: &args.tag,
         state: args.state.as_deref(),
         today,
+        now,
     };
     if args.list {
         let l = api::list(opts)?;
@@ -135,11 +135,11 @@ pub fn run(ctx: &Ctx, args: &FlashArgs) -> CmdResult {
                 break;
             };
             echo(&line);
-            match review.rate(&line)? {
+            match review.rate(&line, super::progress::now().1)? {
                 Rated::Scheduled(next) => {
-                    if let Some(rating) = course::content::flash::Rating::parse(&line) {
-                        let (day, time) = course::api::progress::now();
-                        args.log.record(&[course::content::review_log::flash_review(
+                    if let Some(rating) = course_content::flash::Rating::parse(&line) {
+                        let (day, time) = super::progress::now();
+                        args.log.record(&[course_content::review_log::flash_review(
                             &front.id,
                             &front.tags,
                             rating,

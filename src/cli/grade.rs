@@ -6,9 +6,9 @@ use clap::ValueEnum;
 
 use course::api;
 use course::api::grade::Grades;
-use course::host::roster::{Roster, merge_csv};
-use course::host::students::Mode;
 use course::view::grade as grade_view;
+use course_host::roster::{Roster, merge_csv};
+use course_host::students::Mode;
 
 use super::{CliError, CmdResult, Ctx, print, print_json, read_file};
 
@@ -130,7 +130,7 @@ pub struct RunOpts {
     pub sandbox_bind: Vec<PathBuf>,
     /// With --run as root: the first uid the programs run as (job k of
     /// --jobs runs as UID+k).
-    #[arg(long, value_name = "UID", default_value_t = course::host::sandbox::DEFAULT_UID_BASE, requires = "run")]
+    #[arg(long, value_name = "UID", default_value_t = course_host::sandbox::DEFAULT_UID_BASE, requires = "run")]
     pub sandbox_uid: u32,
     /// With --run and --jobs above 1 under uid separation on a kernel
     /// without Landlock: grade anyway, knowing that programs running at
@@ -161,7 +161,7 @@ pub fn run_request(
         return Ok(None);
     };
     let words =
-        course::host::run::split_command(cmd).map_err(|e| CliError(format!("--run: {e}")))?;
+        course_host::run::split_command(cmd).map_err(|e| CliError(format!("--run: {e}")))?;
     if !(args.time_limit > 0.0 && args.time_limit <= 3600.0) {
         return Err(CliError("--time-limit: between 0 and 3600 seconds".into()));
     }
@@ -204,9 +204,9 @@ pub fn run_request(
     if !(1..=MAX_JOBS).contains(&jobs) {
         return Err(CliError(format!("--jobs: between 1 and {MAX_JOBS}")));
     }
-    use course::host::sandbox::{Limits, Wanted};
+    use course_host::sandbox::{Limits, Wanted};
     Ok(Some(api::grade::RunRequest {
-        spec: course::host::run::RunSpec {
+        spec: course_host::run::RunSpec {
             words,
             limits: Limits {
                 wall: std::time::Duration::from_secs_f64(args.time_limit),
@@ -237,7 +237,7 @@ pub fn run_request(
 /// The `--course-dir` of the run, if any.
 pub fn course_dir(ctx: &Ctx) -> Option<&Path> {
     match &ctx.source {
-        course::content::data::Source::Dir(d) => Some(d),
+        course_content::data::Source::Dir(d) => Some(d),
         _ => None,
     }
 }
@@ -349,7 +349,7 @@ fn report(
         let mut r = g.clone();
         for st in &mut r.students {
             for i in &mut st.inputs {
-                course::content::lab::redact_hidden(i);
+                course_content::lab::redact_hidden(i);
             }
         }
         redacted = r;

@@ -1,12 +1,12 @@
-//! `course mca`: the llvm-mca-style simulation of [`course::engine::mca`].
+//! `course mca`: the llvm-mca-style simulation of [`course_engine::engine::mca`].
 
 use std::ffi::OsString;
 use std::io::Write;
 
 use super::{CliError, CmdResult, Ctx, print, print_json, read_file};
 use course::api::mca::{self, Request, Views};
-use course::engine::mca::DEFAULT_TIMELINE_ITERATIONS;
 use course::view;
+use course_engine::engine::mca::DEFAULT_TIMELINE_ITERATIONS;
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -128,9 +128,9 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
         },
         skip_unsupported: args.skip_unsupported,
         memory: if args.noalias {
-            course::engine::mca::MemoryOrder::NoAlias
+            course_engine::engine::mca::MemoryOrder::NoAlias
         } else {
-            course::engine::mca::MemoryOrder::Conservative
+            course_engine::engine::mca::MemoryOrder::Conservative
         },
     };
     let out = mca::run(&text, &args.input, &ctx.machine, &req)?;
@@ -145,20 +145,20 @@ pub fn run(ctx: &Ctx, args: &McaArgs) -> CmdResult {
 }
 
 fn is_assembly(origin: &str, text: &str) -> bool {
-    course::model::asm::is_assembly(origin, text)
+    course_engine::model::asm::is_assembly(origin, text)
 }
 
 /// Assembly on a built-in processor model: llvm-mca's own run and output.
 fn run_llvm(
     text: &str,
     args: &McaArgs,
-    model: &'static course::content::mca_models::Builtin,
+    model: &'static course_content::mca_models::Builtin,
 ) -> CmdResult {
     use course::api::mca::llvm;
-    use course::engine::mca::pipeline::{Options, views::ViewSet};
+    use course_engine::engine::mca::pipeline::{Options, views::ViewSet};
     if let Some(t) = &args.mtriple {
         let arch = t.split('-').next().unwrap_or("");
-        let x86 = matches!(model.dialect, course::model::asm::Dialect::X86);
+        let x86 = matches!(model.dialect, course_engine::model::asm::Dialect::X86);
         if x86 != (arch == "x86_64") {
             return Err(CliError(format!(
                 "-mtriple={t}: the {} model reads {} assembly",
@@ -211,11 +211,11 @@ fn run_llvm(
 
 /// The built-in processor models, one a line, and the course's machines.
 fn mca_help() -> String {
-    use course::model::asm::Dialect;
+    use course_engine::model::asm::Dialect;
     let mut s = String::from(
         "Built-in processor models (-mcpu=NAME or --machine NAME; assembly is run as that LLVM's llvm-mca runs it):\n\n",
     );
-    for m in course::content::mca_models::MODELS {
+    for m in course_content::mca_models::MODELS {
         let arch = match m.dialect {
             Dialect::X86 => "x86-64",
             Dialect::AArch64 => "AArch64",

@@ -10,9 +10,9 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use course::content::data::Source;
-use course::content::drill::Drill;
-use course::model::machine::Machine;
+use course_content::data::Source;
+use course_content::drill::Drill;
+use course_engine::model::machine::Machine;
 
 mod autograder;
 mod flash;
@@ -82,7 +82,7 @@ pub enum GraphFormat {
 
 /// The built-in machine names, as `--help` lists them.
 pub fn builtin_machines() -> Vec<&'static str> {
-    course::content::data::builtin_machine_names()
+    course_content::data::builtin_machine_names()
 }
 
 fn machine_help() -> String {
@@ -178,7 +178,7 @@ pub struct ScheduleArgs {
     /// 100 operations over every II it decides, for a block of up to 200
     /// over every length (0: only the proofs that need no search).
     /// Counted, not timed, so the answer is the same on every machine.
-    #[arg(long, value_name = "N", default_value_t = course::engine::modulo::exact::DEFAULT_BUDGET)]
+    #[arg(long, value_name = "N", default_value_t = course_engine::engine::modulo::exact::DEFAULT_BUDGET)]
     pub search_budget: u64,
 }
 
@@ -339,7 +339,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli, width: usize) -> CmdResult {
-    course::host::clock::fixed_now().map_err(CliError)?;
+    course_host::clock::fixed_now().map_err(CliError)?;
     let color = match cli.global.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -402,10 +402,10 @@ pub fn load_machine(spec: Option<&str>) -> Result<Machine, CliError> {
     match spec {
         None | Some("toy") => Ok(Machine::toy()),
         Some(name) => {
-            if let Some(m) = course::content::family::machine(name) {
+            if let Some(m) = course_content::family::machine(name) {
                 return m.map_err(CliError);
             }
-            if let Some(text) = course::content::data::builtin_machine(name) {
+            if let Some(text) = course_content::data::builtin_machine(name) {
                 return Ok(Machine::from_yaml(text, &format!("{name}.yaml"))?);
             }
             let looks_like_a_path = name.contains(['/', '\\', '.']);
@@ -450,7 +450,7 @@ pub fn read_limited(path: &str, limit: u64) -> Result<String, CliError> {
         )));
     }
     let shown = origin(path);
-    course::formats::diagnostic::decode_utf8(buf, shown).map_err(|d| CliError(d.to_string()))
+    course_engine::formats::diagnostic::decode_utf8(buf, shown).map_err(|d| CliError(d.to_string()))
 }
 
 fn io_reason(e: &io::Error) -> String {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use course::api;
 use course::api::drill::{Answer, DrillOutput, DrillRequest};
-use course::content::path::{self as content_path, Step};
 use course::view;
+use course_content::path::{self as content_path, Step};
 
 use super::progress::LogArgs;
 use super::{CliError, CmdResult, Ctx, print, read_file};
@@ -47,7 +47,7 @@ pub fn watch(ctx: &Ctx, a: &PathArgs) -> CmdResult {
         Look::Done => return Ok(0),
         Look::Waiting(name) => name,
     };
-    let saves = course::host::watch::Saves::on(&a.dir).map_err(CliError)?;
+    let saves = course_host::watch::Saves::on(&a.dir).map_err(CliError)?;
     print(&format!(
         "Watching {} for saves of {current} (Ctrl-C stops).\n",
         a.dir.display()
@@ -102,12 +102,14 @@ fn look(ctx: &Ctx, a: &PathArgs) -> Result<Look, CliError> {
             text: &text,
         }),
     };
-    let DrillOutput::Report(r) = api::drill::run(&req)? else {
+    let drilled = api::drill::run_with_hints(&req, 0)?;
+    let (day, time) = super::progress::now();
+    let review = drilled.review(step.drill, &who, day, time);
+    let DrillOutput::Report(r) = drilled.output else {
         return Err(CliError("no report for an answer".into()));
     };
     print(&super::paint(ctx, &view::drill::report_text(&r)));
-    let (day, time) = api::progress::now();
-    if let Some(review) = api::drill::review(&req, None, &r, &who, day, time) {
+    if let Some(review) = review {
         a.log.record(&[review]);
     }
     if !r.correct() {

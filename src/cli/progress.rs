@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 
 use course::api::progress as api;
-use course::content::flash::Date;
-use course::content::review_log::{MAX_WHO, Review, is_who};
 use course::view::progress as view;
+use course_content::flash::Date;
+use course_content::review_log::{MAX_WHO, Review, is_who};
+use course_host::clock;
 
 use super::{CliError, CmdResult, Format, print, print_json};
 
@@ -86,14 +87,22 @@ pub struct ProgressArgs {
 }
 
 impl ProgressArgs {
-    fn today(&self) -> Result<Option<Date>, CliError> {
+    /// `--today`, else today on the clock.
+    fn today(&self) -> Result<Date, CliError> {
         match &self.today {
             Some(t) => Date::parse(t)
-                .map(Some)
                 .ok_or_else(|| CliError(format!("--today {t}: expected a date YYYY-MM-DD"))),
-            None => Ok(None),
+            None => Ok(now().0),
         }
     }
+}
+
+/// The day and time a review made now is logged with: the one place the
+/// commands read the clock (`COURSE_NOW` fixes it, for tests); the library
+/// takes both as arguments.
+pub fn now() -> (Date, i64) {
+    let t = clock::now_secs();
+    (clock::today(t), t)
 }
 
 fn warn(warnings: &[String]) {

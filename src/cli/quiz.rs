@@ -10,6 +10,7 @@ use clap::ValueEnum;
 
 use course::api::quiz::{self as api, Missed, Reply, Selection, Session};
 use course::view::quiz as view;
+use course_host::clock;
 
 use super::{CliError, CmdResult, Ctx, print, print_json, read_file};
 
@@ -170,20 +171,20 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
         let r = api::grade(sel, &read_file(path)?, path, args.seed, args.reveal)?;
         // Every answered question reaches the review log, as at the prompt.
         let who = args.log.who()?;
-        let (day, time) = course::api::progress::now();
+        let (day, time) = super::progress::now();
         let reviews: Vec<_> = r
             .summary
             .questions
             .iter()
-            .filter(|o| o.status != course::content::quiz::Status::Unanswered)
-            .map(|o| course::content::review_log::quiz_review(o, o.kind, &who, day, time))
+            .filter(|o| o.status != course_content::quiz::Status::Unanswered)
+            .map(|o| course_content::review_log::quiz_review(o, o.kind, &who, day, time))
             .collect();
         args.log.record(&reviews);
         print_as(json, &r, |r| view::results(r, &ctx.style()));
         return Ok(u8::from(!r.summary.all_right));
     }
     if args.reveal {
-        let r = api::reveal(sel, args.seed)?;
+        let r = api::reveal(sel, args.seed.unwrap_or_else(clock::fresh_seed))?;
         print_as(json, &r, |r| view::reveal(r, &ctx.style()));
         return Ok(0);
     }
@@ -202,7 +203,7 @@ pub fn run(ctx: &Ctx, args: &QuizArgs) -> CmdResult {
             }
         }
     } else {
-        api::session(sel, args.seed)?
+        api::session(sel, args.seed.unwrap_or_else(clock::fresh_seed))?
     };
     interactive(ctx, args, chapter, session)
 }
@@ -242,8 +243,8 @@ fn interactive(ctx: &Ctx, args: &QuizArgs, chapter: u32, mut session: Session) -
             match reply {
                 Some(Reply::Retry(r)) => print(&view::retry(&r, &style)),
                 Some(Reply::Feedback(f)) => {
-                    let (day, time) = course::api::progress::now();
-                    args.log.record(&[course::content::review_log::quiz_review(
+                    let (day, time) = super::progress::now();
+                    args.log.record(&[course_content::review_log::quiz_review(
                         &f.outcome, q.kind, &who, day, time,
                     )]);
                     print(&view::feedback(&f, &style));

@@ -8,8 +8,8 @@ use clap::ValueEnum;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use course::api::{self, worksheet::Sheets};
-use course::content::drill::Drill;
 use course::view;
+use course_content::drill::Drill;
 
 use super::commands::origin;
 use super::{CliError, CmdResult, Ctx, print, read_file};

@@ -45,7 +45,7 @@ pub fn write_dot<W: fmt::Write + ?Sized>(w: &mut W, a: &AnalyzeOutput) -> fmt::R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::machine::Machine;
+    use course_engine::model::machine::Machine;
 
     #[test]
     fn a_loop_shows_its_recurrence_bound() {

@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use crate::content::class_report::{Bin, CauseCount, ClassReport, Misplaced, Summary};
+use course_content::class_report::{Bin, CauseCount, ClassReport, Misplaced, Summary};
 
 /// `s` escaped for HTML text and attribute values.
 pub fn esc(s: &str) -> String {
@@ -75,7 +75,7 @@ pub fn text(r: &ClassReport) -> String {
                 .map(|m| format!("{} {} ({} %)", m.op, m.students, num(m.percent)))
                 .collect();
             let line = format!("  most often misplaced: {}", list.join(", "));
-            let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
+            let _ = writeln!(s, "{}", course_content::text::wrap_line(&line, "    ", 80));
         }
     }
     s
@@ -137,7 +137,7 @@ fn causes_text(s: &mut String, causes: &[CauseCount], with_inputs: bool) {
         let _ = writeln!(
             s,
             "{}",
-            crate::util::text::wrap_line(&line, "           ", 80)
+            course_content::text::wrap_line(&line, "           ", 80)
         );
     }
 }
@@ -405,9 +405,9 @@ fn students_html(s: &mut String, r: &ClassReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::class_report::class_report;
-    use crate::content::data::Source;
-    use crate::content::lab::{StudentReport, grade_input, load_lab};
+    use course_content::class_report::class_report;
+    use course_content::data::Source;
+    use course_content::lab::{StudentReport, grade_input, load_lab};
 
     #[test]
     fn every_string_is_escaped_and_every_figure_is_in_an_attribute() {

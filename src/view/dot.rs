@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::model::machine::Machine;
-use crate::model::program::{EdgeKind, Program};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{EdgeKind, Program};
 
 /// Solid intra-iteration register edges, dotted memory edges, dotted anti
 /// edges with an open arrowhead, dashed loop-carried edges labelled `ℓ/d`.
@@ -56,8 +56,8 @@ pub fn write_dot<W: fmt::Write + ?Sized>(w: &mut W, p: &Program, m: &Machine) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::machine::Machine;
-    use crate::model::program::parse;
+    use course_engine::model::machine::Machine;
+    use course_engine::model::program::parse;
 
     #[test]
     fn loop_carried_edges_are_dashed() {

@@ -1,14 +1,14 @@
 //! `course flash` as text: the card list, the review session's prompts and
 //! feedback, and deck checks, each a function of a typed value in
-//! [`crate::content::flash`]. Fronts and backs are wrapped to the
+//! [`course_content::flash`]. Fronts and backs are wrapped to the
 //! [`Style`]'s width; where a rated card went is coloured when it says so.
 
-use crate::content::flash::{
+use crate::view::style::Style;
+use course_content::flash::{
     CardBack, CardFront, CardList, CardState, DeckCheck, NotARating, NothingDue, ReviewEnd,
     ReviewStart,
 };
-use crate::util::text::wrap_line;
-use crate::view::style::Style;
+use course_content::text::wrap_line;
 
 /// The question after a card's answer is shown.
 pub const RATING_PROMPT: &str = "How did it go? again/hard/good/easy (0-3, q stops): ";
@@ -107,7 +107,7 @@ pub fn not_a_rating(n: &NotARating) -> String {
     } else {
         format!(
             "`{}` is not a rating.\n",
-            crate::formats::answer::shorten(&n.reply)
+            course_engine::formats::answer::shorten(&n.reply)
         )
     }
 }

@@ -10,11 +10,11 @@ use std::fmt::Write as _;
 use similar::TextDiff;
 
 use crate::api::grade::Grades;
-use crate::content::lab::{InputReport, Lab, LabInput};
-use crate::host::csv;
-use crate::host::roster::Roster;
-use crate::model::program::Kind;
 use crate::view::report;
+use course_content::lab::{InputReport, Lab, LabInput};
+use course_engine::model::program::Kind;
+use course_host::csv;
+use course_host::roster::Roster;
 
 fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}\n")).collect()
@@ -125,13 +125,13 @@ pub fn feedback(lab: &Lab, r: &InputReport) -> String {
                 "  ✗ a hidden input: its problems are not shown, only their kinds ({})",
                 list.join(", ")
             );
-            let _ = writeln!(fb, "{}", crate::util::text::wrap_line(&line, "    ", 80));
+            let _ = writeln!(fb, "{}", course_content::text::wrap_line(&line, "    ", 80));
         }
         None => {
             let _ = writeln!(fb, "{}: INVALID · 0/{points}", r.input);
             for v in &r.violations {
                 let line = format!("  ✗ {}: {v}", v.kind.as_str());
-                let _ = writeln!(fb, "{}", crate::util::text::wrap_line(&line, "    ", 80));
+                let _ = writeln!(fb, "{}", course_content::text::wrap_line(&line, "    ", 80));
             }
             for (k, n) in &r.more_violations {
                 let _ = writeln!(
@@ -292,7 +292,7 @@ pub fn csv(g: &Grades, roster: Option<&Roster>) -> String {
 
 /// The text of `--check-sandbox`.
 #[cfg(target_os = "linux")]
-pub fn sandbox_text(c: &crate::host::sandbox::SandboxCheck) -> String {
+pub fn sandbox_text(c: &course_host::sandbox::SandboxCheck) -> String {
     let mut s = String::new();
     let ok = |r: &Option<String>| match r {
         None => "works".to_string(),
@@ -365,13 +365,13 @@ pub fn sandbox_text(c: &crate::host::sandbox::SandboxCheck) -> String {
 mod tests {
     use super::*;
     use crate::api::grade::{InputGrade, gradescope};
-    use crate::content::lab::{LabInput, grade_input};
-    use crate::model::machine::Machine;
-    use crate::model::program;
+    use course_content::lab::{LabInput, grade_input};
+    use course_engine::model::machine::Machine;
+    use course_engine::model::program;
 
     fn running(submission: &str) -> InputGrade {
         let m = Machine::toy();
-        let p = program::parse(crate::content::data::RUNNING_TXT, "running.txt", &m).unwrap();
+        let p = program::parse(course_content::data::RUNNING_TXT, "running.txt", &m).unwrap();
         let li = LabInput::new("running", p, &m);
         let r = grade_input(&li, &m, 10.0, Ok(submission));
         InputGrade::new(Lab::single(li, &m, 10.0), "ann", r)
@@ -452,7 +452,7 @@ mod tests {
             "running: valid · length 36 (optimum 36, proven) · 10/10\n\
              \x20 optimal: no schedule is shorter\n"
         );
-        crate::content::lab::redact_hidden(&mut r);
+        course_content::lab::redact_hidden(&mut r);
         assert_eq!(r.list_length, None);
     }
 

@@ -14,10 +14,10 @@
 //! YAML nesting").
 
 use crate::api::machine::{LIST_STATES, MachineOutput};
-use crate::engine::hazard::{self, Automaton};
-use crate::model::ids::{ClassId, ResourceId};
-use crate::model::machine::{Class, Machine};
-use crate::util::text::columns;
+use course_content::text::columns;
+use course_engine::engine::hazard::{self, Automaton};
+use course_engine::model::ids::{ClassId, ResourceId};
+use course_engine::model::machine::{Class, Machine};
 
 /// Transitions enumerated for the per-unit automata together.
 const UNIT_TRANSITIONS: usize = 1 << 22;
@@ -307,7 +307,7 @@ mod tests {
         assert_eq!(state_limit(1 << 22, 6, 1 << 16), 1 << 16);
         assert_eq!(state_limit(1 << 20, 17, 1 << 20), 1 << 15);
         assert_eq!(state_limit(100, 1000, 1 << 16), 1);
-        let wide = crate::engine::hazard::pathological_machine(64);
+        let wide = course_engine::engine::hazard::pathological_machine(64);
         assert!(model_text(&wide).contains("hazard automaton: the automaton would have more than"));
     }
 

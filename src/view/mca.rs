@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use crate::api::mca::{
     BottleneckView, InstructionRow, McaOutput, PressureOutput, TablesOutput, expand_tabs,
 };
-use crate::engine::mca::{Report, TIMELINE_MAX_CYCLES};
-use crate::model::ids::ResourceId;
-use crate::model::machine::{ISSUE, Machine};
+use course_engine::engine::mca::{Report, TIMELINE_MAX_CYCLES};
+use course_engine::model::ids::ResourceId;
+use course_engine::model::machine::{ISSUE, Machine};
 
 /// The bottleneck section as text.
 pub fn bottleneck_text(b: &BottleneckView) -> String {
@@ -24,7 +24,7 @@ pub fn bottleneck_text(b: &BottleneckView) -> String {
     );
     let _ = writeln!(s, "  RThroughput:      {}", b.resource_bound);
     let _ = writeln!(s, "  recurrence ℓ/d:   {}", b.recurrence_bound);
-    let sits = if b.percent_above <= crate::engine::mca::bottleneck::CLOSE * 100.0 {
+    let sits = if b.percent_above <= course_engine::engine::mca::bottleneck::CLOSE * 100.0 {
         format!("the simulation is {:.1} % above it", b.percent_above)
     } else {
         format!(
@@ -40,14 +40,14 @@ pub fn bottleneck_text(b: &BottleneckView) -> String {
                 format!("the resource {r}")
             };
             let line = format!("  Binding: {what} at {}; {sits}.", b.bound);
-            let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
+            let _ = writeln!(s, "{}", course_content::text::wrap_line(&line, "    ", 80));
             for st in &b.instructions {
                 let _ = writeln!(s, "    {:>3} cycles  {}", st.cycles, st.instruction);
             }
         }
         None => {
             let line = format!("  Binding: the recurrence at {}; {sits}.", b.bound);
-            let _ = writeln!(s, "{}", crate::util::text::wrap_line(&line, "    ", 80));
+            let _ = writeln!(s, "{}", course_content::text::wrap_line(&line, "    ", 80));
             for st in &b.instructions {
                 let _ = writeln!(
                     s,
@@ -62,7 +62,7 @@ pub fn bottleneck_text(b: &BottleneckView) -> String {
             }
         }
     }
-    s.push_str(&crate::util::text::wrap_line(
+    s.push_str(&course_content::text::wrap_line(
         &format!("  To lift it: {}.", b.advice),
         "    ",
         80,
@@ -279,7 +279,7 @@ pub fn render_timeline(texts: &[String], r: &Report) -> String {
 
 /// The whole file's report, as llvm-mca prints it.
 pub fn llvm_text(out: &crate::api::mca::llvm::Output) -> String {
-    use crate::engine::mca::pipeline::{self, views};
+    use course_engine::engine::mca::pipeline::{self, views};
     let mut s = String::new();
     for (k, r) in out.regions.iter().enumerate() {
         let header = r.marked.then(|| views::RegionHeader {

@@ -1,6 +1,6 @@
 //! Views: the text, CSV, DOT and HTML renderings of the commands' typed
 //! results, which [`crate::api`] (or the crate that computes them, such as
-//! [`crate::content`] for drills, the quiz and flashcards) defines. A view
+//! [`course_content`] for drills, the quiz and flashcards) defines. A view
 //! reads a result and returns text; it computes nothing the JSON form
 //! lacks.
 

@@ -1,7 +1,7 @@
 //! The texts of `course next` and `course watch`: the exercise file of a
 //! step of the chapter's path, and what is said around it.
 
-use crate::content::path::Step;
+use course_content::path::Step;
 
 /// The exercise file of `step` (of `total`): the problem's first line,
 /// then the problem as `#` comments, then room for the answer.

@@ -1,10 +1,10 @@
 //! Text of `course progress` and `course practice` (the values are
-//! [`crate::content::progress`]'s), within 80 columns.
+//! [`course_content::progress`]'s), within 80 columns.
 
 use std::fmt::Write;
 
-use crate::content::path::Position;
-use crate::content::progress::{Practice, Progress, RECENT, Tally, TopicProgress};
+use course_content::path::Position;
+use course_content::progress::{Practice, Progress, RECENT, Tally, TopicProgress};
 
 fn percent(t: &Tally) -> String {
     t.percent().map_or_else(|| "-".into(), |p| format!("{p} %"))

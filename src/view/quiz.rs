@@ -1,16 +1,16 @@
 //! `course quiz` as text: the listing, the instructor view, graded answer
 //! files, the interactive session and bank checks, each a function of the
-//! typed value in [`crate::content::quiz`]. Prose is wrapped to the
+//! typed value in [`course_content::quiz`]. Prose is wrapped to the
 //! [`Style`]'s width; right and wrong are coloured when it says so.
 
-use crate::content::quiz::{
+use crate::view::style::Style;
+use course_content::quiz::{
     Asked, BankCheck, Expected, Feedback, InputEnded, Intro, LastResult, NothingMissed, Outcome,
     QuestionList, Results, Retry, Reveal, Status, Summary,
 };
-use crate::formats::answer::letter;
-use crate::util::ratio::Ratio;
-use crate::util::text::wrap_line;
-use crate::view::style::Style;
+use course_content::text::wrap_line;
+use course_engine::formats::answer::letter;
+use course_engine::util::ratio::Ratio;
 
 /// The answer as shown to a student: `5/2 = 2.5`, `c) …` for choices, the
 /// other accepted forms of a find-it answer.

@@ -6,15 +6,15 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::engine::mii::Bounds;
-use crate::engine::modulo::exact::{self, Proof};
-use crate::engine::modulo::{IiFacts, Minimality};
-use crate::engine::optimum;
-use crate::model::ids::{ClassId, Cycle};
-use crate::model::machine::{ISSUE, Machine};
-use crate::model::program::{EdgeKind, Program};
-use crate::util::order::{Gathered, collect_sorted, inverse, stable_sorted_by_key};
-use crate::util::text::{Row, columns, write_columns};
+use course_content::text::{Row, columns, write_columns};
+use course_engine::engine::mii::Bounds;
+use course_engine::engine::modulo::exact::{self, Proof};
+use course_engine::engine::modulo::{IiFacts, Minimality};
+use course_engine::engine::optimum;
+use course_engine::model::ids::{ClassId, Cycle};
+use course_engine::model::machine::{ISSUE, Machine};
+use course_engine::model::program::{EdgeKind, Program};
+use course_engine::util::order::{Gathered, collect_sorted, inverse, stable_sorted_by_key};
 
 /// One reservation pair of a placed operation: the row it lands in, the
 /// operation (its position in placement order), the resource and the units
@@ -122,7 +122,7 @@ fn placement_order(p: &Program, t: &[Cycle]) -> (Gathered, Vec<Cycle>, Vec<Class
         if j == 0 { &op.label } else { &op.opcode }
     });
     let mut cycle: Vec<Cycle> = vec![0; pos.len()];
-    let mut class = vec![ClassId(0); pos.len()];
+    let mut class = vec![ClassId::new(0); pos.len()];
     for (x, &k) in pos.iter().enumerate() {
         cycle[k as usize] = t[x];
         class[k as usize] = p.ops()[x].class;
@@ -566,7 +566,7 @@ fn usage_columns(m: &Machine, b: &Bounds, ceiling: bool) -> String {
             format!("  {}", m.resource(r).name),
             cap.to_string(),
             u.to_string(),
-            crate::util::ratio::Ratio::new(u, cap).fraction_string(),
+            course_engine::util::ratio::Ratio::new(u, cap).fraction_string(),
         ];
         if ceiling {
             row.push(u.div_ceil(cap).to_string());
@@ -608,8 +608,8 @@ pub fn bounds_text(p: &Program, m: &Machine, b: &Bounds) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::list::list_schedule;
-    use crate::model::program::parse;
+    use course_engine::engine::list::list_schedule;
+    use course_engine::model::program::parse;
 
     fn facts(minimality: Minimality, lower: u64) -> IiFacts {
         IiFacts {
@@ -660,7 +660,7 @@ mod tests {
     #[test]
     fn running_table_matches_the_lesson_rows() {
         let m = Machine::toy();
-        let p = parse(crate::content::data::RUNNING_TXT, "running.txt", &m).unwrap();
+        let p = parse(course_content::data::RUNNING_TXT, "running.txt", &m).unwrap();
         let s = list_schedule(&p, &m);
         let t = reservation_table(&p, &m, &s.cycles, None);
         let rows: Vec<Vec<&str>> = t.lines().map(|l| l.split_whitespace().collect()).collect();

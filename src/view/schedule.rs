@@ -5,8 +5,8 @@
 use std::fmt;
 
 use crate::api::schedule::ScheduleOutput;
-use crate::engine::check;
 use crate::view::report;
+use course_engine::engine::check;
 
 /// The schedule in the submission format, then its reservation table; for a
 /// block whose list schedule is not the shortest found, that schedule and
@@ -42,7 +42,7 @@ pub fn write_text<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt:
                     write!(
                         w,
                         "{}",
-                        crate::util::text::wrap(&format!("{clause}:\n"), 80)
+                        course_content::text::wrap(&format!("{clause}:\n"), 80)
                     )?
                 }
                 None => writeln!(w, "{head} {}:", s.length)?,
@@ -62,7 +62,7 @@ pub fn write_text<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt:
             write!(
                 w,
                 "{}",
-                crate::util::text::wrap(&format!("{}:\n", report::capitalized(&claim)), 80)
+                course_content::text::wrap(&format!("{}:\n", report::capitalized(&claim)), 80)
             )?
         }
     }
@@ -106,7 +106,7 @@ pub fn write_dot<W: fmt::Write + ?Sized>(w: &mut W, s: &ScheduleOutput) -> fmt::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::machine::Machine;
+    use course_engine::model::machine::Machine;
 
     #[test]
     fn a_loop_shows_its_ii() {

@@ -9,7 +9,7 @@
 //! ever added when colour is on (`--color`, `NO_COLOR`), so text with
 //! colour off is byte for byte what the views wrote.
 
-use crate::util::text;
+use course_content::text;
 
 const RED: &str = "\x1b[31m";
 const GREEN: &str = "\x1b[32m";

@@ -17,9 +17,9 @@
 use std::fmt::Write as _;
 
 use crate::api::worksheet::{Item, Sheet, Worksheet};
-use crate::util::rng::GENERATOR_VERSION;
 use crate::view::class_report::esc;
 use crate::view::drill;
+use course_engine::util::rng::GENERATOR_VERSION;
 
 /// The page's style sheet: light colours, page breaks for print.
 const STYLE: &str = "\
@@ -217,9 +217,9 @@ fn html_part(s: &mut String, w: &Worksheet, rendered: &[Vec<Rendered>], solution
 mod tests {
     use super::*;
     use crate::api::worksheet::{Sheets, WorksheetRequest, run};
-    use crate::content::data::Source;
-    use crate::content::drill::Drill;
-    use crate::model::machine::Machine;
+    use course_content::data::Source;
+    use course_content::drill::Drill;
+    use course_engine::model::machine::Machine;
 
     fn worksheet(drills: &[Drill], sheets: Sheets<'_>) -> Worksheet {
         let m = Machine::toy();
@@ -238,7 +238,7 @@ mod tests {
     #[test]
     fn every_solution_follows_its_problem() {
         for machine in ["toy", "skylake-div", "dot-fma", "skylake"] {
-            let m = match crate::content::data::builtin_machine(machine) {
+            let m = match course_content::data::builtin_machine(machine) {
                 Some(t) => Machine::from_yaml(t, "m.yaml").unwrap(),
                 None => Machine::toy(),
             };

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use course::content::generate::{self, GenParams};
-use course::engine::{check, mca, reference};
-use course::model::machine::Machine;
-use course::model::program::{Kind, Program, parse};
-use course::util::rng::Rng;
+use course_content::generate::{self, GenParams};
+use course_engine::engine::{check, mca, reference};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program, parse};
+use course_engine::util::rng::Rng;
 
 use crate::common::Course;
 
@@ -77,12 +77,12 @@ fn shuffled_blocks_schedule_validly_and_simulate_to_the_end() {
         anti += p
             .edges()
             .iter()
-            .filter(|e| e.kind == course::model::program::EdgeKind::Anti)
+            .filter(|e| e.kind == course_engine::model::program::EdgeKind::Anti)
             .count();
         let s = reference::reference(&p, &m);
         let problems = register_problems(&p, &m, &s.cycles);
         assert!(problems.is_empty(), "seed {seed}: {problems:?}\n{text}");
-        let sub = course::formats::submission::parse(
+        let sub = course_engine::formats::submission::parse(
             &check::submission_text(&p, &s.cycles, None),
             "ref.sched",
         );

@@ -7,20 +7,20 @@
 
 use std::collections::BTreeSet;
 
-use course::content::flash::Deck;
-use course::content::quiz::{Bank, Expected};
-use course::engine::hazard::{self, Automaton, Recognizer};
-use course::model::ids::ClassId;
-use course::model::machine::Machine;
-use course::util::ratio::Ratio;
+use course_content::flash::Deck;
+use course_content::quiz::{Bank, Expected};
+use course_engine::engine::hazard::{self, Automaton, Recognizer};
+use course_engine::model::ids::ClassId;
+use course_engine::model::machine::Machine;
+use course_engine::util::ratio::Ratio;
 
 fn bank() -> Bank {
-    Bank::parse(course::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").expect("bank is valid")
+    Bank::parse(course_content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").expect("bank is valid")
 }
 
 fn deck() -> Deck {
     Deck::parse(
-        course::content::data::FLASH_CH23_YAML,
+        course_content::data::FLASH_CH23_YAML,
         "quizzes/ch23-flash.yaml",
     )
     .expect("deck is valid")
@@ -81,7 +81,7 @@ fn sets_in(text: &str) -> Vec<BTreeSet<u32>> {
 }
 
 /// The toy machine's multiplier, mul and div.
-fn toy_mul() -> (Machine, course::model::ids::ResourceId) {
+fn toy_mul() -> (Machine, course_engine::model::ids::ResourceId) {
     let m = Machine::toy();
     let r = m.resource_by_name("mul").expect("toy has mul");
     (m, r)
@@ -230,7 +230,7 @@ fn collision_vectors_match_the_engine() {
 
 /// A one-class machine whose class holds one capacity-1 unit `u` at the
 /// offsets `k`.
-fn one_class_machine(k: &[u32]) -> (Machine, course::model::ids::ResourceId, ClassId) {
+fn one_class_machine(k: &[u32]) -> (Machine, course_engine::model::ids::ResourceId, ClassId) {
     let pairs: Vec<String> = k.iter().map(|o| format!("[u, {o}]")).collect();
     let yaml = format!(
         "name: one\nissue_width: 1\nresources:\n  - {{ name: u, capacity: 1 }}\n\
@@ -363,9 +363,9 @@ fn mem_op(line: &str) -> Option<MemOp> {
 /// larger ℓ and hide one), for seeds 1–50.
 #[test]
 fn loop_prompts_state_the_memory_order_the_checker_applies() {
-    use course::content::drill::{Drill, Problem};
-    use course::model::program::EdgeKind;
     use course::view::drill::problem_text;
+    use course_content::drill::{Drill, Problem};
+    use course_engine::model::program::EdgeKind;
     let m = Machine::toy();
     for drill in [Drill::Mii, Drill::Modulo] {
         for seed in 1..=50 {
@@ -394,7 +394,7 @@ fn loop_prompts_state_the_memory_order_the_checker_applies() {
             assert_eq!(listing.len(), program.len());
             let ops: Vec<Option<MemOp>> = listing.iter().map(|l| mem_op(l)).collect();
             let lat = |i: usize| {
-                let o = course::model::ids::OpId::from_index(i);
+                let o = course_engine::model::ids::OpId::from_index(i);
                 m.class(program.op(o).class).latency
             };
             let mut stated = BTreeSet::new();

@@ -5,7 +5,7 @@
 //! mistake reported names the changed step, and no unchanged step is a
 //! mistake of its own: a violation of an unchanged step is listed under the
 //! changed step as its consequence, because taking the changed step out
-//! makes it disappear (`course::engine::check::caused_by`). The same for
+//! makes it disappear (`course_engine::engine::check::caused_by`). The same for
 //! two steps changed at once (neighbours in label order), and for every
 //! drill on seeds 1–50. In a modulo schedule a step the reference agrees
 //! with may be blamed when moving it alone makes the answer valid (the
@@ -15,10 +15,10 @@
 
 use std::collections::BTreeMap;
 
-use course::content::drill::list_schedule;
-use course::content::generate::GenParams;
-use course::model::ids::Cycle;
-use course::model::machine::Machine;
+use course_content::drill::list_schedule;
+use course_content::generate::GenParams;
+use course_engine::model::ids::Cycle;
+use course_engine::model::machine::Machine;
 
 use crate::common::Course;
 
@@ -166,7 +166,7 @@ fn the_cascade_report_marks_over_capacity_cells() {
 // would: those later steps are right given the student's earlier ones and
 // appear only as consequences of the changed step.
 
-use course::content::drill::{Drill, Mistake, Problem};
+use course_content::drill::{Drill, Mistake, Problem};
 use rand::{Rng as _, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -779,7 +779,7 @@ fn cases(drill: Drill, m: &Machine, seed: u64, rng: &mut ChaCha8Rng) -> Vec<Case
 
 /// `{0, 2}` as the check messages write sets (`set_string`).
 fn set_text(s: &[u32]) -> String {
-    course::engine::hazard::set_string(s)
+    course_engine::engine::hazard::set_string(s)
 }
 
 #[test]

@@ -3,12 +3,12 @@
 //! first line that names the problem, root causes before consequences, and
 //! generated inputs a student can read.
 
-use course::content::drill::{Drill, Problem};
-use course::content::generate::{self, GenParams};
-use course::engine::rtable::GlobalTable;
-use course::model::ids::{Cycle, OpId};
-use course::model::machine::Machine;
-use course::model::program::Program;
+use course_content::drill::{Drill, Problem};
+use course_content::generate::{self, GenParams};
+use course_engine::engine::rtable::GlobalTable;
+use course_engine::model::ids::{Cycle, OpId};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::Program;
 
 use crate::common::{self, Course};
 
@@ -671,8 +671,8 @@ fn hazard_names_a_div_taken_for_a_one_cycle_operation() {
 /// has them, and says nothing of them when it does not.
 #[test]
 fn every_prompt_states_the_rules_of_its_machine() {
-    for name in course::content::data::builtin_machine_names() {
-        let text = course::content::data::builtin_machine(name).unwrap();
+    for name in course_content::data::builtin_machine_names() {
+        let text = course_content::data::builtin_machine(name).unwrap();
         let m = Machine::from_yaml(text, name).unwrap();
         let has = (
             m.classes().iter().any(|c| c.zero_idiom),

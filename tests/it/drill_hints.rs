@@ -3,10 +3,10 @@
 //! about, neither a line of it nor a number equal to one of its values
 //! (`6/2` is 3), and each level adds to the one before.
 
-use course::content::drill::example::mentions;
-use course::content::drill::{Drill, Problem};
-use course::model::machine::Machine;
-use course::util::ratio::Ratio;
+use course_content::drill::example::mentions;
+use course_content::drill::{Drill, Problem};
+use course_engine::model::machine::Machine;
+use course_engine::util::ratio::Ratio;
 
 use crate::common::Course;
 
@@ -104,7 +104,7 @@ fn assert_no_answer(d: Drill, seed: u64, p: &Problem, text: &str) {
         Problem::Rthroughput(p) => {
             let r = &p.solution.as_ref().unwrap().rthroughput;
             assert!(!text.contains("RThroughput ="), "{at}");
-            let v = course::formats::answer::number(r).unwrap();
+            let v = course_engine::formats::answer::number(r).unwrap();
             assert!(!mentions(text, &[v]), "{r} in {at}");
         }
     }

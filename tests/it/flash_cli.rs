@@ -709,8 +709,8 @@ fn a_review_is_saved_before_it_is_shown_and_no_temporaries_stay() {
 fn the_collision_vector_card_gives_the_states_the_engine_computes() {
     // Definition 23.1.5: the vector is the state after one issue (K_r(o) as
     // bits), which differs from F(o,o) as bits when K is not contiguous.
-    use course::engine::hazard::{bits, forbidden_between};
-    use course::model::machine::Machine;
+    use course_engine::engine::hazard::{bits, forbidden_between};
+    use course_engine::model::machine::Machine;
     let deck = std::fs::read_to_string(common::root().join("quizzes/ch23-flash.yaml")).unwrap();
     let card = deck
         .split("  - id: ")
@@ -760,7 +760,7 @@ fn concurrent_ratings(p: usize, n: usize) -> Vec<&'static str> {
 /// log's order, through the library's `schedule`.
 #[test]
 fn concurrent_sessions_on_the_same_cards_lose_no_review() {
-    use course::content::flash::{CardState, Date, Rating, schedule};
+    use course_content::flash::{CardState, Date, Rating, schedule};
     use std::collections::BTreeMap;
     use std::io::Read;
     const PROCS: usize = 3;

@@ -223,7 +223,7 @@ fn two_hundred_students_grade_in_one_command() {
             )
         })
         .collect();
-    let mut rng = course::util::rng::Rng::new(200);
+    let mut rng = course_engine::util::rng::Rng::new(200);
     for s in 0..200 {
         let sd = d.join(format!("student{s:03}"));
         std::fs::create_dir_all(&sd).unwrap();

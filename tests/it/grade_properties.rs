@@ -7,12 +7,12 @@
 
 use std::collections::BTreeMap;
 
-use course::content::generate::{self, GenParams};
-use course::content::lab::{LabInput, grade_input};
-use course::engine::check::{ViolationKind, check, check_cycles, submission_text};
-use course::model::machine::Machine;
-use course::model::program::{Kind, Program};
-use course::util::rng::Rng;
+use course_content::generate::{self, GenParams};
+use course_content::lab::{LabInput, grade_input};
+use course_engine::engine::check::{ViolationKind, check, check_cycles, submission_text};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program};
+use course_engine::util::rng::Rng;
 
 /// (latency ok, resources ok), computed without the engine's tables.
 fn independent(p: &Program, m: &Machine, t: &[i64], ii: Option<u64>) -> (bool, bool) {
@@ -74,7 +74,11 @@ fn references_pass_and_mutations_are_judged_right() {
             let delta = if rng.percent(50) || t[x] == 0 { 1 } else { -1 };
             t[x] += delta;
             let text = submission_text(&p, &t, li.ii);
-            let res = check(&p, &m, &course::formats::submission::parse(&text, "s"));
+            let res = check(
+                &p,
+                &m,
+                &course_engine::formats::submission::parse(&text, "s"),
+            );
             let (lat_ok, res_ok) = independent(&p, &m, &t, li.ii);
             assert_eq!(
                 res.valid(),
@@ -98,7 +102,7 @@ fn references_pass_and_mutations_are_judged_right() {
                     "seed {seed}"
                 );
                 // The moved operation is named in some message.
-                let label = p.label(course::model::ids::OpId::from_index(x));
+                let label = p.label(course_engine::model::ids::OpId::from_index(x));
                 let named = res.violations.iter().any(|v| {
                     v.message
                         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

@@ -358,9 +358,9 @@ fn every_spelling_of_the_ii_line_is_accepted() {
 
 #[test]
 fn an_operation_labelled_ii_cannot_break_its_submission() {
-    use course::content::generate::{self, GenParams};
-    use course::content::lab::{LabInput, grade_input};
-    use course::model::{machine::Machine, program::Kind};
+    use course_content::generate::{self, GenParams};
+    use course_content::lab::{LabInput, grade_input};
+    use course_engine::model::{machine::Machine, program::Kind};
     let m = Machine::toy();
     for kind in [Kind::Block, Kind::Loop] {
         let params = match kind {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use course::content::data::Source;
-use course::content::lab as grade;
+use course_content::data::Source;
+use course_content::lab as grade;
 
 #[test]
 fn reference_solutions_are_up_to_date() {
@@ -49,9 +49,9 @@ fn the_lab_covers_what_the_spec_promises() {
             .program
             .edges()
             .iter()
-            .any(|e| e.kind == course::model::program::EdgeKind::Mem)
+            .any(|e| e.kind == course_engine::model::program::EdgeKind::Mem)
     );
-    let bounds = |s: &str| course::engine::mii::analyze(&find(s).program, m);
+    let bounds = |s: &str| course_engine::engine::mii::analyze(&find(s).program, m);
     assert!(
         bounds("stream").res_mii > bounds("stream").rec_mii,
         "stream is resource-bound"

@@ -1,5 +1,5 @@
 //! The differential corpus: `course mca` against LLVM 14's llvm-mca on the
-//! small kernels of `tests/data/mca-corpus/`, cycle for cycle.
+//! small kernels of `crates/course-engine/tests/data/mca-corpus/`, cycle for cycle.
 //!
 //! This is the corpus of the lab-format simulator (Algorithm 23.1.11 on a
 //! lab machine); assembly on the built-in processor models is checked
@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use course::api::mca::{self, Request, Views, expand_tabs};
-use course::model::machine::Machine;
 use course::view::mca::render_timeline;
+use course_engine::model::machine::Machine;
 
 use crate::common;
 
@@ -48,7 +48,7 @@ fn kernel_files(root: &Path, model: &str, ext: &str) -> Vec<PathBuf> {
 /// The corpus's machine of a model folder: a lab machine with LLVM 14's
 /// numbers, kept beside the kernels (the built-in machines of the same
 /// names come from other LLVM releases).
-pub(crate) fn machine(root: &Path, model: &str) -> Machine {
+fn machine(root: &Path, model: &str) -> Machine {
     let file = match model {
         "apple-m1" => "apple-m1-llvm14.yaml".to_string(),
         m => format!("{m}.yaml"),
@@ -106,7 +106,7 @@ fn course_mca_agrees_with_llvm_mca_14() {
     ) else {
         return;
     };
-    let root = common::root().join("tests/data/mca-corpus");
+    let root = common::root().join("crates/course-engine/tests/data/mca-corpus");
     let mut kernels = 0;
     let mut truncated = 0;
     let mut failures = Vec::new();
@@ -173,57 +173,6 @@ fn course_mca_agrees_with_llvm_mca_14() {
     ));
 }
 
-/// On every corpus kernel the simulation never beats the Theorem 23.1.12
-/// bound in its steady state, and where it sits within 5 % of the larger
-/// bound, `--bottleneck` names that bound: the resource RThroughput comes
-/// from, or the critical recurrence.
-#[test]
-fn the_bottleneck_names_the_bound_the_corpus_sits_on() {
-    use course::engine::mca::bottleneck::{Binding, bottleneck};
-    use course::engine::mca::{Options, recurrence, simulate};
-    use course::engine::mii;
-    let root = common::root().join("tests/data/mca-corpus");
-    let mut named = 0;
-    for &(model, _, _) in MODELS {
-        let m = machine(&root, model);
-        for path in kernel_files(&root, model, "txt") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let p = course::model::program::parse(&text, "k.txt", &m).unwrap();
-            let r = simulate(
-                &p,
-                &m,
-                &Options {
-                    iterations: 100,
-                    timeline_iterations: 0,
-                },
-            )
-            .unwrap();
-            let b = bottleneck(&p, &m, &r);
-            let res = mii::analyze(&p, &m).rthroughput.to_f64();
-            let rec = recurrence(&p, &m).map_or(0.0, |z| z.ratio().to_f64());
-            let bound = res.max(rec);
-            let name = path.display();
-            assert!(
-                b.steady >= bound - 1e-9,
-                "{name}: {} below {bound}",
-                b.steady
-            );
-            if b.steady <= bound * 1.05 {
-                named += 1;
-                match b.binding {
-                    Binding::Recurrence(_) => {
-                        assert!(rec > res, "{name}: recurrence named, {rec} ≤ {res}")
-                    }
-                    Binding::Resource { .. } => {
-                        assert!(res >= rec, "{name}: resource named, {res} < {rec}")
-                    }
-                }
-            }
-        }
-    }
-    assert!(named >= 10, "only {named} kernels sit on a bound");
-}
-
 /// llvm-mca's `-noalias=false` (every load waits for the youngest older
 /// store) against `course mca --noalias false`, on every corpus kernel:
 /// Total Cycles and IPC at 100 iterations.
@@ -235,7 +184,7 @@ fn the_conservative_memory_order_agrees_with_llvm_mca_14() {
     ) else {
         return;
     };
-    let root = common::root().join("tests/data/mca-corpus");
+    let root = common::root().join("crates/course-engine/tests/data/mca-corpus");
     let mut failures = Vec::new();
     let mut kernels = 0;
     for &(model, triple, cpu) in MODELS {
@@ -256,7 +205,7 @@ fn the_conservative_memory_order_agrees_with_llvm_mca_14() {
                 timeline_iterations: 0,
                 views: Views::default(),
                 skip_unsupported: false,
-                memory: course::engine::mca::MemoryOrder::Conservative,
+                memory: course_engine::engine::mca::MemoryOrder::Conservative,
             };
             let lab = asm.with_extension("txt");
             let s = std::fs::read_to_string(&lab).unwrap();

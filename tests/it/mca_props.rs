@@ -1,13 +1,13 @@
 //! Properties of the `course mca` simulator (Algorithm 23.1.11) against the
 //! bounds of Theorem 23.1.12, over generated loops on several machines.
 
-use course::content::data::builtin_machine;
-use course::content::generate::{self, GenParams};
-use course::engine::check::check_cycles;
-use course::engine::mca::{self, Options, simulate};
-use course::engine::mii;
-use course::model::machine::Machine;
-use course::model::program::Kind;
+use course_content::data::builtin_machine;
+use course_content::generate::{self, GenParams};
+use course_engine::engine::check::check_cycles;
+use course_engine::engine::mca::{self, Options, simulate};
+use course_engine::engine::mii;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::Kind;
 
 fn machines() -> Vec<Machine> {
     let toy = Machine::toy();
@@ -29,12 +29,12 @@ fn machines() -> Vec<Machine> {
 }
 
 /// Operations on a dependence cycle or fed (transitively) by one.
-fn paced_by_recurrence(p: &course::model::program::Program) -> Vec<bool> {
+fn paced_by_recurrence(p: &course_engine::model::program::Program) -> Vec<bool> {
     let reach = |o: usize| -> Vec<bool> {
         let mut seen = vec![false; p.len()];
         let mut stack = vec![o];
         while let Some(x) = stack.pop() {
-            for e in p.out_edges(course::model::ids::OpId(x as u32)) {
+            for e in p.out_edges(course_engine::model::ids::OpId::new(x as u32)) {
                 if !seen[e.to.index()] {
                     seen[e.to.index()] = true;
                     stack.push(e.to.index());
@@ -261,7 +261,7 @@ fn in_order_blocks_respect_latencies_and_resources() {
             "seed {seed}: {cycles:?}"
         );
         // No run is shorter than the critical path (heights over the block).
-        let longest = course::engine::list::heights(&p, &m)
+        let longest = course_engine::engine::list::heights(&p, &m)
             .into_iter()
             .max()
             .unwrap_or(0) as i64;

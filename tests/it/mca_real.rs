@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use course::api::mca::llvm;
-use course::content::mca_models;
+use course_content::mca_models;
 
 use crate::common::{self, LLVM_MCA_14, LLVM_MCA_22, Tool};
 
@@ -150,11 +150,11 @@ fn run_model(model: &str, folder: &str, triple: &str, bin: &Path, set: &str) -> 
     let loaded = builtin.load().unwrap();
     let mut failures = BTreeMap::new();
     let req = llvm::Request {
-        options: course::engine::mca::pipeline::Options {
+        options: course_engine::engine::mca::pipeline::Options {
             timeline_iterations: 3,
             ..Default::default()
         },
-        views: course::engine::mca::pipeline::views::ViewSet {
+        views: course_engine::engine::mca::pipeline::views::ViewSet {
             timeline: true,
             ..Default::default()
         },

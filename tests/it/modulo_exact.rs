@@ -6,12 +6,12 @@
 
 use std::collections::BTreeMap;
 
-use course::content::generate::{self, GenParams};
-use course::engine::modulo::{self, Minimality};
-use course::engine::{check, mii, modulo::exact};
-use course::model::machine::Machine;
-use course::model::program::{Kind, Program, parse};
-use course::util::rng::Rng;
+use course_content::generate::{self, GenParams};
+use course_engine::engine::modulo::{self, Minimality};
+use course_engine::engine::{check, mii, modulo::exact};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program, parse};
+use course_engine::util::rng::Rng;
 
 use crate::common::Course;
 
@@ -215,7 +215,7 @@ fn every_modulo_drill_seed_reaches_the_minimum() {
     let m = Machine::toy();
     let params = GenParams::loop_default();
     for seed in 1..=200u64 {
-        let problem = course::content::drill::modulo::problem(&m, &params, seed, true);
+        let problem = course_content::drill::modulo::problem(&m, &params, seed, true);
         let sol = problem.solution.as_ref().unwrap();
         let best = brute_force_min_ii(&problem.program, &m);
         assert_eq!(sol.ii, best, "drill modulo --seed {seed}");
@@ -285,7 +285,11 @@ fn three_hundred_fifty_larger_loops_are_proven_minimal() {
             let name = format!("course gen loop --ops {n} --seed {seed}\n{text}");
             let s = modulo::modulo_schedule(&p, &m);
             let sub = check::submission_text(&p, &s.cycles, Some(s.ii));
-            let r = check::check(&p, &m, &course::formats::submission::parse(&sub, "s"));
+            let r = check::check(
+                &p,
+                &m,
+                &course_engine::formats::submission::parse(&sub, "s"),
+            );
             assert!(r.violations.is_empty(), "{name}: {:?}", r.violations);
             assert!(
                 matches!(s.minimality, Minimality::Mii | Minimality::Proven),
@@ -332,7 +336,11 @@ fn a_schedule_at_mii_plus_one_is_not_hidden_behind_the_proof_of_mii() {
         assert_eq!(s.ii, 23, "{name}: {:?}", s.minimality);
         assert_eq!((s.lower, s.minimality), (23, Minimality::Proven), "{name}");
         let sub = check::submission_text(&p, &s.cycles, Some(s.ii));
-        let r = check::check(&p, &m, &course::formats::submission::parse(&sub, "s"));
+        let r = check::check(
+            &p,
+            &m,
+            &course_engine::formats::submission::parse(&sub, "s"),
+        );
         assert!(r.violations.is_empty(), "{name}: {:?}", r.violations);
     }
 }

@@ -3,10 +3,10 @@
 //! `tests/data/modulo-ii.txt` before the scheduler was rewritten. Every
 //! schedule also passes the grader's checks.
 
-use course::content::generate::{self, GenParams};
-use course::engine::{check, reference};
-use course::model::machine::Machine;
-use course::model::program::{Kind, Program, parse};
+use course_content::generate::{self, GenParams};
+use course_engine::engine::{check, reference};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program, parse};
 
 const RECORD: &str = include_str!("../data/modulo-ii.txt");
 

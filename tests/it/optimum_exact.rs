@@ -7,11 +7,11 @@
 
 use std::collections::HashMap;
 
-use course::content::generate::{self, GenParams};
-use course::engine::timesat::Answer;
-use course::engine::{check, list, optimum, reference};
-use course::model::machine::Machine;
-use course::model::program::{Kind, Program};
+use course_content::generate::{self, GenParams};
+use course_engine::engine::timesat::Answer;
+use course_engine::engine::{check, list, optimum, reference};
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program};
 
 /// Whether `p` has a schedule of length at most `length`: each operation
 /// in topological order at every cycle its placed predecessors allow and
@@ -33,7 +33,7 @@ fn fits_in(p: &Program, m: &Machine, length: i64) -> bool {
         };
         let class = m.class(p.ops()[x].class);
         let earliest = p
-            .in_edges(course::model::ids::OpId::from_index(x))
+            .in_edges(course_engine::model::ids::OpId::from_index(x))
             .filter(|e| e.distance == 0)
             .map(|e| t[e.from.index()] + i64::from(e.latency))
             .max()
@@ -70,7 +70,7 @@ fn fits_in(p: &Program, m: &Machine, length: i64) -> bool {
     for &x in order.iter().rev() {
         let own = i64::from(m.class(p.ops()[x].class).latency.max(1));
         let after = p
-            .out_edges(course::model::ids::OpId::from_index(x))
+            .out_edges(course_engine::model::ids::OpId::from_index(x))
             .filter(|e| e.distance == 0)
             .map(|e| i64::from(e.latency) + rest[e.to.index()]);
         rest[x] = after.fold(own, i64::max);
@@ -142,7 +142,11 @@ fn blocks_up_to_eighty_operations_are_proven_optimal() {
             assert!(o.length <= s.length, "{name}");
             assert_eq!(o.length, list::schedule_length(&p, &m, &o.cycles), "{name}");
             let sub = check::submission_text(&p, &o.cycles, None);
-            let r = check::check(&p, &m, &course::formats::submission::parse(&sub, "s"));
+            let r = check::check(
+                &p,
+                &m,
+                &course_engine::formats::submission::parse(&sub, "s"),
+            );
             assert!(r.violations.is_empty(), "{name}: {:?}", r.violations);
             assert_eq!(
                 optimum::search(&p, &m, o.length - 1, optimum::DEFAULT_BUDGET),

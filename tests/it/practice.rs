@@ -3,11 +3,11 @@
 //! `course machine --reverse` and `pathological:D`, the view's size limit,
 //! the §3 trace replay and the automaton drill.
 
-use course::engine::hazard::{Automaton, pathological_machine};
-use course::engine::rtable::GlobalTable;
-use course::model::ids::{ClassId, ResourceId};
-use course::model::machine::Machine;
-use course::util::rng::Rng;
+use course_engine::engine::hazard::{Automaton, pathological_machine};
+use course_engine::engine::rtable::GlobalTable;
+use course_engine::model::ids::{ClassId, ResourceId};
+use course_engine::model::machine::Machine;
+use course_engine::util::rng::Rng;
 
 use crate::common::{self, Course};
 
@@ -78,7 +78,7 @@ fn the_reverse_automaton_recognizes_bottom_up_placements() {
 
 #[test]
 fn the_mirrored_forbidden_latencies_are_the_transpose() {
-    use course::engine::hazard::forbidden_latencies;
+    use course_engine::engine::hazard::forbidden_latencies;
     let m = Machine::from_yaml(GAPS, "gaps.yaml").unwrap();
     let rev = m.mirrored();
     for r in m.resource_ids().skip(1) {
@@ -229,10 +229,10 @@ fn machine_views_refuse_what_they_could_not_print_quickly() {
 
 #[test]
 fn the_course_yaml_files_pass_the_depth_check() {
-    use course::content::data;
-    use course::formats::yaml::check_depth;
+    use course_content::data;
+    use course_engine::formats::yaml::check_depth;
     let files = data::EMBEDDED_EXTRA.iter().copied().chain([
-        ("toy.yaml", course::model::machine::TOY_YAML),
+        ("toy.yaml", course_engine::model::machine::TOY_YAML),
         ("drills/mii.yaml", data::MII_YAML),
         ("drills/list-schedule.yaml", data::LIST_SCHEDULE_YAML),
     ]);

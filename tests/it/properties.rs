@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use course::content::generate::{self, GenParams};
-use course::engine::list::list_schedule;
-use course::engine::mii;
-use course::model::machine::Machine;
-use course::model::program::{Kind, Program, parse};
-use course::util::ratio::Ratio;
-use course::util::rng::Rng;
+use course_content::generate::{self, GenParams};
+use course_engine::engine::list::list_schedule;
+use course_engine::engine::mii;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{Kind, Program, parse};
+use course_engine::util::ratio::Ratio;
+use course_engine::util::rng::Rng;
 
 /// Definition 23.1.3 by direct counting, and every distance-0 latency.
 fn independent_problems(p: &Program, m: &Machine, t: &[i64]) -> Vec<String> {
@@ -57,7 +57,7 @@ fn reference_list_schedules_pass_an_independent_check() {
                 "{} seed {seed}: {problems:?}\n{text}",
                 m.name()
             );
-            assert!(course::engine::check::check_cycles(&p, &m, &s.cycles, None).is_empty());
+            assert!(course_engine::engine::check::check_cycles(&p, &m, &s.cycles, None).is_empty());
         }
     }
 }
@@ -169,10 +169,10 @@ fn res_mii_and_rthroughput_match_a_direct_count() {
 /// every cycle rescan all operations, take the best ready one that has not
 /// failed this cycle, place it if Algorithm 23.1.4 says it fits.
 fn naive_list_schedule(p: &Program, m: &Machine) -> Vec<i64> {
-    let h = course::engine::list::heights(p, m);
+    let h = course_engine::engine::list::heights(p, m);
     let n = p.len();
     let mut t: Vec<Option<i64>> = vec![None; n];
-    let mut table = course::engine::rtable::GlobalTable::new();
+    let mut table = course_engine::engine::rtable::GlobalTable::new();
     let mut cycle = 0i64;
     while t.iter().any(Option::is_none) {
         let mut failed = vec![false; n];
@@ -232,9 +232,9 @@ fn generated_loops_are_valid() {
             None
         };
         let (text, p) = generate::program(&m, &params, seed, ops, Kind::Loop);
-        let s = course::engine::modulo::modulo_schedule(&p, &m);
+        let s = course_engine::engine::modulo::modulo_schedule(&p, &m);
         assert!(s.ii >= s.mii);
-        let v = course::engine::check::check_cycles(&p, &m, &s.cycles, Some(s.ii));
+        let v = course_engine::engine::check::check_cycles(&p, &m, &s.cycles, Some(s.ii));
         assert!(v.is_empty(), "seed {seed}: {v:?}\n{text}");
     }
 }
@@ -270,7 +270,7 @@ fn edges_sorted_unique_and_adjacency_matches_a_rescan() {
                 assert_eq!(&p.preds()[x], &inc[..]);
             }
             for e in p.edges() {
-                if e.kind == course::model::program::EdgeKind::Reg {
+                if e.kind == course_engine::model::program::EdgeKind::Reg {
                     let r = p.edge_register(e).expect("a register edge has a register");
                     assert!(p.op(e.to).reg_uses().any(|u| u.name == r));
                 }

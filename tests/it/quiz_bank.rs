@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use course::content::quiz::Bank;
+use course_content::quiz::Bank;
 
 use crate::common::{self, Course};
 
@@ -284,7 +284,7 @@ fn every_question_and_card_is_reachable_by_a_tag() {
     let all = ids(&common::ok(["quiz", "23", "--list"]));
     assert!(all.len() >= 20);
     let mut reached = BTreeSet::new();
-    for tag in course::content::quiz::TECHNIQUE_TAGS {
+    for tag in course_content::quiz::TECHNIQUE_TAGS {
         let got = ids(&common::ok(["quiz", "23", "--list", "--tag", tag]));
         assert!(got.len() >= 5, "{tag}: {got:?}");
         reached.extend(got);
@@ -297,7 +297,7 @@ fn every_question_and_card_is_reachable_by_a_tag() {
     let all = ids(&common::ok(["flash", "23", "--list", "--state", &st]));
     assert!(all.len() >= 30, "{all:?}");
     let mut reached = BTreeSet::new();
-    for tag in course::content::quiz::TECHNIQUE_TAGS {
+    for tag in course_content::quiz::TECHNIQUE_TAGS {
         reached.extend(ids(&common::ok([
             "flash", "23", "--list", "--tag", tag, "--state", &st,
         ])));

@@ -100,7 +100,7 @@ fn a_refused_piped_line_never_shifts_the_later_answers() {
         .iter()
         .map(|q| match q["kind"].as_str().unwrap() {
             "number" => match right(q).parse::<usize>() {
-                Ok(v) if v <= 20 => course::formats::answer::SPELLED[v].to_string(),
+                Ok(v) if v <= 20 => course_engine::formats::answer::SPELLED[v].to_string(),
                 _ => right(q),
             },
             "set" if right(q) != "{}" => right(q).trim_matches(['{', '}']).replace(", ", " and "),

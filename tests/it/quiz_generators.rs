@@ -6,11 +6,11 @@
 
 use std::collections::BTreeSet;
 
-use course::content::quiz::{Bank, Expected, Variant};
-use course::util::ratio::Ratio;
+use course_content::quiz::{Bank, Expected, Variant};
+use course_engine::util::ratio::Ratio;
 
 fn bank() -> Bank {
-    Bank::parse(course::content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").expect("bank is valid")
+    Bank::parse(course_content::data::QUIZ_CH23_YAML, "quizzes/ch23.yaml").expect("bank is valid")
 }
 
 /// The opcode of one lab-format line (`a: r1 = load [x]`, `h: store [w], r2`).

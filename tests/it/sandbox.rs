@@ -513,6 +513,7 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
         }
         std::fs::write(class.join("big/data.bin"), vec![7u8; 40 << 20]).unwrap();
         let victim_script = std::fs::read(victim.join("sched.sh")).unwrap();
+        let small = small_course(&run);
         let start = Instant::now();
         let o = mode
             .course([
@@ -522,6 +523,7 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
                 "--run",
                 "sh sched.sh {input}",
             ])
+            .args(["--course-dir".as_ref(), small.as_os_str()])
             .args([
                 "--hidden",
                 "1",
@@ -632,6 +634,35 @@ fn every_attack_on_a_class_gets_its_zero_and_changes_nothing() {
     }
 }
 
+/// A course folder (`--course-dir`) whose lab `ch23-sched` has two of the
+/// shipped inputs, `running` and `divide`: with `--hidden 1`, three runs a
+/// student. What the attacks test is isolation, which does not depend on
+/// how many inputs there are, and the full lab would run each program that
+/// spins to its time limit nine times.
+fn small_course(dir: &Path) -> PathBuf {
+    let course = dir.join("course");
+    let lab = course.join("labs/ch23-sched");
+    std::fs::create_dir_all(lab.join("inputs")).unwrap();
+    std::fs::create_dir_all(lab.join("machines")).unwrap();
+    std::fs::write(
+        lab.join("lab.yaml"),
+        "name: ch23-sched\nmachine: toy\npoints_per_input: 10\ninputs: [running, divide]\n",
+    )
+    .unwrap();
+    let shipped = common::root().join("labs/ch23-sched");
+    for f in [
+        "inputs/running.txt",
+        "inputs/divide.txt",
+        "machines/toy.yaml",
+    ] {
+        std::fs::copy(shipped.join(f), lab.join(f)).unwrap();
+    }
+    course
+}
+
+/// The runs of a student on [`small_course`]'s lab.
+const SMALL_RUNS: usize = 3;
+
 fn no_process_of(uid: u32) -> bool {
     std::fs::read_dir("/proc").unwrap().flatten().all(|e| {
         let Ok(s) = std::fs::read_to_string(e.path().join("status")) else {
@@ -714,8 +745,10 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
                 exe: exe.clone(),
                 ..mode.clone()
             };
+            let small = small_course(&private.join(format!("{name}-{attack}")));
             let o = bundle
                 .course(["autograder", "run", "--lab", "ch23-sched"])
+                .args(["--course-dir".as_ref(), small.as_os_str()])
                 .args([
                     "--run",
                     "sh sched.sh {input}",
@@ -744,7 +777,7 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
             let tests = r["tests"].as_array().unwrap();
             assert_eq!(
                 tests.len(),
-                9,
+                SMALL_RUNS,
                 "{name} {attack}: {r}\n--- stdout:\n{}\n--- stderr:\n{}",
                 o.stdout,
                 o.stderr
@@ -786,6 +819,10 @@ fn an_honest_neighbour_of_a_spinning_program_is_graded_valid() {
                 "ch23-sched",
                 "--run",
                 "sh sched.sh {input}",
+            ])
+            .args([
+                "--course-dir".as_ref(),
+                small_course(&d.join(mode.name)).as_os_str(),
             ])
             .args(["--time-limit", "3", "--jobs", "2", "--format", "json"])
             .args(if mode.jobs == "1" {

@@ -48,8 +48,8 @@ fn drills_fit_in_80_columns() {
 
 #[test]
 fn mistakes_fit_in_80_columns() {
-    use course::content::drill::Drill;
-    use course::model::machine::Machine;
+    use course_content::drill::Drill;
+    use course_engine::model::machine::Machine;
     // Each drill's reports on an empty answer and on its solution with
     // every digit changed, and the grader's mistakes on every sample (its
     // reservation-table diff is a table, not bounded here).

@@ -3,11 +3,11 @@
 //! multiplier's automaton, and the pathological family of Lesson 23.1 §5.
 
 use crate::common;
-use course::engine::hazard::{self, Automaton, Event, set_string};
-use course::engine::list::list_schedule;
-use course::model::machine::Machine;
-use course::model::program::parse;
 use course::view::report::reservation_table;
+use course_engine::engine::hazard::{self, Automaton, Event, set_string};
+use course_engine::engine::list::list_schedule;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::parse;
 
 const RUNNING: &str = include_str!("../../labs/ch23-sched/inputs/running.txt");
 

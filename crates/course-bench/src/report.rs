@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use course_engine::util::text::{bytes, columns};
+use course_content::text::{bytes, columns};
 
 /// One measured figure. Fields are declared in alphabetical order, the
 /// order JSON objects print their keys in.

@@ -50,10 +50,17 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`util`] | exact fractions, the seeded random stream ([`util::rng::Rng`], ChaCha8), text layout, compact names, stable orders |
+//! | [`util`] | exact fractions, the seeded random stream ([`util::rng::Rng`], ChaCha8), the column layout of its tables, compact names, stable orders |
 //! | [`formats`] | diagnostics with file, line and column; YAML with positions; the answer reader; the submission format |
 //! | [`model`] | ids, machines (Definition 23.1.1), programs with their dependence graphs, assembly read ([`model::asm`]) and resolved against LLVM's scheduling models ([`model::mc`]) |
 //! | [`engine`] | reservation tables, hazard recognizers, schedulers, bounds, hard checks, the simulator |
+//!
+//! # Features
+//!
+//! * `serde` (on by default): `serde::Serialize` for the results a caller
+//!   prints as JSON (schedules, bounds, checks, simulation reports,
+//!   diagnostics). Without it the crate still reads machine files, which
+//!   are YAML read through serde.
 //!
 //! Invariants the engine keeps:
 //!

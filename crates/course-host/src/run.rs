@@ -39,7 +39,7 @@ pub struct RunSpec {
 
 /// Splits a command into words by the rule of the module documentation.
 pub fn split_command(cmd: &str) -> Result<Vec<String>, String> {
-    use course_engine::util::text::{WordsError, split_words};
+    use course_content::text::{WordsError, split_words};
     let words = split_words(cmd).map_err(|e| match e {
         WordsError::Unclosed(q) => format!("the command has an unclosed {q}"),
         WordsError::LineBreak => "the command is one line".to_string(),

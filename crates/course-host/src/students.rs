@@ -13,7 +13,7 @@
 //! - hidden entries (a leading `.`) and `__MACOSX` are never students nor
 //!   submissions;
 //! - names that are not UTF-8 are shown escaped
-//!   ([`course_engine::util::text::escape_name`]) and stay distinct;
+//!   ([`course_content::text::escape_name`]) and stay distinct;
 //! - a file the grader cannot read (permission denied) is a grading error
 //!   ([`Refusal::Grader`]), not the student's zero;
 //! - feedback names files relative to the student's folder, never by the
@@ -33,7 +33,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use course_engine::util::text::escape_name;
+use course_content::text::escape_name;
 
 /// The most entries of one folder that are looked at.
 pub const MAX_ENTRIES: usize = 10_000;

@@ -1,21 +1,21 @@
 //! `course mca` on assembly with a built-in processor model (`-mcpu=skylake`):
 //! llvm-mca's own run. The file is read as llvm-mca's assembler reads it
-//! ([`crate::model::asm::read`]), each instruction is resolved with the
+//! ([`course_engine::model::asm::read`]), each instruction is resolved with the
 //! tables generated from the LLVM the model names
-//! ([`crate::model::mc::resolve`]), each code region is simulated by the
-//! port of llvm-mca's pipeline ([`crate::engine::mca::pipeline`]), and the
+//! ([`course_engine::model::mc::resolve`]), each code region is simulated by the
+//! port of llvm-mca's pipeline ([`course_engine::engine::mca::pipeline`]), and the
 //! views print what that llvm-mca prints.
 
 use serde::Serialize;
 
-use crate::content::mca_models::{Builtin, Loaded};
-use crate::engine::mca::pipeline::{self, Options, Report, views};
-use crate::formats::diagnostic::{Diagnostic, Diagnostics};
-use crate::model::asm::{self, Dialect, Instruction};
-use crate::model::mc::build::Builder;
-use crate::model::mc::resolve::{Names, Refusal, resolve};
-use crate::model::mc::{Instr, Processor};
-use crate::util::ratio::Ratio;
+use course_content::mca_models::{Builtin, Loaded};
+use course_engine::engine::mca::pipeline::{self, Options, Report, views};
+use course_engine::formats::diagnostic::{Diagnostic, Diagnostics};
+use course_engine::model::asm::{self, Dialect, Instruction};
+use course_engine::model::mc::build::Builder;
+use course_engine::model::mc::resolve::{Names, Refusal, resolve};
+use course_engine::model::mc::{Instr, Processor};
+use course_engine::util::ratio::Ratio;
 
 use super::{BottleneckStep, BottleneckView};
 
@@ -340,10 +340,10 @@ fn call_warnings(b: &Builder) -> Vec<String> {
 fn bottleneck(
     r: &Region,
     rep: &Report,
-    regs: &crate::model::mc::Registers,
+    regs: &course_engine::model::mc::Registers,
     opts: &Options,
 ) -> Result<BottleneckView, Error> {
-    use crate::model::mc::graph;
+    use course_engine::model::mc::graph;
     let width = rep.dispatch_width;
     let (res, which) = graph::block_rthroughput(&r.processor, &r.kernel, width);
     let deps = graph::dependences(&r.processor, regs, &r.kernel);
@@ -440,8 +440,8 @@ fn resource_users(r: &Region, i: usize, text: impl Fn(usize) -> String) -> Vec<B
 /// (independent accumulators divide ℓ/d).
 fn recurrence_advice(
     r: &Region,
-    z: &crate::engine::mii::Recurrence,
-    steps: &[crate::model::mc::graph::Dependence],
+    z: &course_engine::engine::mii::Recurrence,
+    steps: &[course_engine::model::mc::graph::Dependence],
     res: Ratio,
 ) -> String {
     let addressing = steps
@@ -475,7 +475,7 @@ fn recurrence_advice(
 }
 
 /// Whether instruction `k` reads register `reg` as part of a memory address.
-fn is_address(r: &Region, k: usize, reg: crate::model::mc::RegId) -> bool {
+fn is_address(r: &Region, k: usize, reg: course_engine::model::mc::RegId) -> bool {
     let Some(inst) = r.source.get(k) else {
         return false;
     };
@@ -491,7 +491,7 @@ fn is_address(r: &Region, k: usize, reg: crate::model::mc::RegId) -> bool {
 
 /// Whether instruction `k` writes `reg` back as its address register (a
 /// pre- or post-indexed access).
-fn writes_back(r: &Region, k: usize, reg: crate::model::mc::RegId) -> bool {
+fn writes_back(r: &Region, k: usize, reg: course_engine::model::mc::RegId) -> bool {
     let Some(inst) = r.source.get(k) else {
         return false;
     };
@@ -534,7 +534,7 @@ fn mca_expand(s: &str) -> String {
 }
 
 impl Region {
-    fn processor_reg_name(&self, reg: crate::model::mc::RegId) -> String {
+    fn processor_reg_name(&self, reg: course_engine::model::mc::RegId) -> String {
         self.reg_names
             .get(reg as usize)
             .cloned()
@@ -716,7 +716,7 @@ pub fn tables_json(out: &Output) -> TablesJson {
 /// Whether `name` is a built-in model with generated tables for `dialect`'s
 /// architecture.
 pub fn model(name: &str) -> Option<&'static Builtin> {
-    crate::content::mca_models::find(name)
+    course_content::mca_models::find(name)
 }
 
 /// The dialect a model reads.
@@ -729,7 +729,7 @@ mod tests {
     use super::*;
 
     fn run_on(text: &str, model: &str, req: &Request) -> Output {
-        let m = crate::content::mca_models::find(model).unwrap();
+        let m = course_content::mca_models::find(model).unwrap();
         run(text, "k.s", m, req).unwrap()
     }
 
@@ -821,7 +821,7 @@ mod tests {
 
     #[test]
     fn an_unknown_form_is_located() {
-        let m = crate::content::mca_models::find("skylake").unwrap();
+        let m = course_content::mca_models::find("skylake").unwrap();
         let Err(Error::Input(d)) = run(
             "addq %rax, %rbx\n\taddq %xmm0, %rax\n",
             "k.s",

@@ -6,17 +6,17 @@ pub mod llvm;
 
 use std::collections::BTreeMap;
 
-use crate::engine::mca::{self, McaError, Options, Report};
+use course_engine::engine::mca::{self, McaError, Options, Report};
 use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::formats::diagnostic::{Diagnostic, Diagnostics};
-use crate::model::asm;
-use crate::model::ids::Cycle;
-use crate::model::machine::Machine;
-use crate::model::program::{self, Program};
-use crate::util::ratio::Ratio;
+use course_engine::formats::diagnostic::{Diagnostic, Diagnostics};
+use course_engine::model::asm;
+use course_engine::model::ids::Cycle;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{self, Program};
+use course_engine::util::ratio::Ratio;
 
 /// Which views follow the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct Views {
     pub timeline: bool,
 }
 
-/// The bottleneck section as data ([`crate::engine::mca::bottleneck`]).
+/// The bottleneck section as data ([`course_engine::engine::mca::bottleneck`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct BottleneckView {
     /// `resource` or `recurrence`.
@@ -73,12 +73,13 @@ pub struct BottleneckStep {
 pub fn bottleneck_view(
     p: &Program,
     m: &Machine,
-    b: &crate::engine::mca::bottleneck::Bottleneck,
+    b: &course_engine::engine::mca::bottleneck::Bottleneck,
     texts: &[String],
 ) -> BottleneckView {
-    use crate::engine::mca::bottleneck::Binding;
+    use course_engine::engine::mca::bottleneck::Binding;
     let round = |x: f64, k: f64| (x * k).round() / k;
-    let name = |o: crate::model::ids::OpId| texts.get(o.index()).cloned().unwrap_or_default();
+    let name =
+        |o: course_engine::model::ids::OpId| texts.get(o.index()).cloned().unwrap_or_default();
     let (binding, resource, instructions, advice) = match &b.binding {
         Binding::Recurrence(z) => {
             let steps: Vec<BottleneckStep> = z
@@ -120,7 +121,7 @@ pub fn bottleneck_view(
                     instruction: expand_tabs(&name(o)),
                 })
                 .collect();
-            let advice = if *resource == crate::model::ids::ResourceId(0) {
+            let advice = if *resource == course_engine::model::ids::ResourceId::new(0) {
                 "fewer micro-ops per iteration (a folded form, fewer instructions): more iterations in flight do not lift a dispatch bound".to_string()
             } else {
                 format!(

@@ -3,9 +3,9 @@
 //! reachable state.
 
 use super::{answer_text, header, problem_header, verdict_lines};
-use crate::content::drill::automaton::{Problem, Report, StateRow, resource};
-use crate::engine::hazard::set_string;
-use crate::util::text::columns;
+use course_content::drill::automaton::{Problem, Report, StateRow, resource};
+use course_content::text::columns;
+use course_engine::engine::hazard::set_string;
 
 pub fn problem(p: &Problem) -> String {
     let m = &p.model;

@@ -3,9 +3,9 @@
 //! and collision vector (with its bit order).
 
 use super::{answer_text, problem_header, verdict_lines};
-use crate::content::drill::forbidden::{Problem, Report, resource};
-use crate::engine::hazard::{bit_order, set_string};
-use crate::util::text::columns;
+use course_content::drill::forbidden::{Problem, Report, resource};
+use course_content::text::columns;
+use course_engine::engine::hazard::{bit_order, set_string};
 
 /// The rules the answer is graded by.
 const TASK: &str = "\
@@ -17,8 +17,8 @@ Give every forbidden-latency set F(o,o') and every collision vector CV(o).
     when r is reserved k cycles later, offset 0 first (Definition 23.1.5).
 ";
 
-/// The answer syntax ([`crate::formats::answer::set`] and
-/// [`crate::formats::answer::bits`]).
+/// The answer syntax ([`course_engine::formats::answer::set`] and
+/// [`course_engine::formats::answer::bits`]).
 const SYNTAX: &str = "\
 one line per set and per vector, such as 'F(A,B) = {0, 2}' (a set;
 {} when empty) and 'CV(A) = 0101' (bits, offset 0 first).";
@@ -73,7 +73,7 @@ pub fn report(r: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::content::drill::forbidden::{check, problem};
+    use course_content::drill::forbidden::{check, problem};
 
     #[test]
     fn the_printed_solution_reads_back_as_a_right_answer() {

@@ -3,13 +3,13 @@
 //! (consecutive Advances on one row).
 
 use super::{answer_text, header, machine_arg, problem_header, verdict_lines};
-use crate::content::drill::hazard::{Problem, Report};
-use crate::engine::hazard::{TraceRow, set_string};
-use crate::model::ids::ResourceId;
-use crate::model::machine::Machine;
-use crate::util::text::columns;
+use course_content::drill::hazard::{Problem, Report};
+use course_content::text::columns;
+use course_engine::engine::hazard::{TraceRow, set_string};
+use course_engine::model::ids::ResourceId;
+use course_engine::model::machine::Machine;
 
-/// The answer syntax ([`crate::formats::answer::set`]).
+/// The answer syntax ([`course_engine::formats::answer::set`]).
 const SYNTAX: &str = "\
 one line per issue attempt: 'accept' or 'reject' and the state
 after it, such as 'accept {0, 1, 2}' (a set; {} when empty).";

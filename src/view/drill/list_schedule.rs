@@ -3,9 +3,9 @@
 //! the optimum), and the check report with its diff.
 
 use super::{header, indent, program_problem, wrong};
-use crate::content::drill::list_schedule::{Problem, Report};
-use crate::engine::check::submission_text;
 use crate::view::report;
+use course_content::drill::list_schedule::{Problem, Report};
+use course_engine::engine::check::submission_text;
 
 /// The rules the answer is graded by: the lab's list scheduler.
 const TASK: &str = "\
@@ -22,7 +22,7 @@ Schedule this block with the top-down list scheduler of the lab
     one that Fits (Algorithm 23.1.4: no resource over capacity in any cycle).
 ";
 
-/// The answer syntax ([`crate::formats::submission`]).
+/// The answer syntax ([`course_engine::formats::submission`]).
 const SYNTAX: &str = "\
 one line per operation, 'LABEL CYCLE' ('a 0'; 'a: 0' and 'a = 0'
 read the same).";
@@ -40,10 +40,10 @@ pub fn problem(p: &Problem) -> String {
         if let Some(o) = &s.optimum {
             let claim = report::block_claim(r.length, o.length, o.lower, prog.len());
             let claim = format!("\n{}.\n", report::capitalized(&claim));
-            text.push_str(&crate::util::text::wrap(&claim, 80));
+            text.push_str(&course_content::text::wrap(&claim, 80));
             if o.length < r.length {
                 // Not the answer the drill asks for: say so.
-                text.push_str(&crate::util::text::wrap(
+                text.push_str(&course_content::text::wrap(
                     "This drill asks for the list schedule above; the shorter one \
                      comes from an exact search, not from list scheduling \
                      (`course schedule` prints it).\n",

@@ -2,8 +2,8 @@
 //! usage, ResMII, the critical recurrence, RecMII and MII.
 
 use super::{header, program_problem, verdict_lines};
-use crate::content::drill::mii::{Problem, Report};
 use crate::view::report;
+use course_content::drill::mii::{Problem, Report};
 
 /// The rules the answer is graded by.
 const TASK: &str = concat!(
@@ -19,7 +19,7 @@ Find ResMII, RecMII and MII of this loop body.
 "
 );
 
-/// The answer syntax ([`crate::formats::answer::key_values`]).
+/// The answer syntax ([`course_engine::formats::answer::key_values`]).
 const SYNTAX: &str = "\
 three lines 'res_mii N', 'rec_mii N', 'mii N' ('ResMII: 4' and
 'mii = 4' read the same).";

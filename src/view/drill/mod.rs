@@ -1,17 +1,17 @@
 //! The drills as text: the listing, each problem (with its solution) and
 //! each check report, rendered from the typed values of
-//! [`crate::content::drill`]. JSON is those values serialised; nothing here
+//! [`course_content::drill`]. JSON is those values serialised; nothing here
 //! builds it.
 
 use std::collections::BTreeMap;
 
-use crate::content::drill::{
+use course_content::drill::{
     DrillEntry, Mistake, Problem, ProblemLine, ProgramProblem, Report, Verdict, machine_flag,
 };
-use crate::model::machine::Machine;
-use crate::model::program::Program;
-use crate::util::rng::GENERATOR_VERSION;
-use crate::util::text::columns;
+use course_content::text::columns;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::Program;
+use course_engine::util::rng::GENERATOR_VERSION;
 
 /// The dependence rules of a loop, as the mii and modulo prompts state
 /// them (the checker builds exactly these edges, `model::program::deps`).
@@ -53,7 +53,7 @@ pub fn list_text(drills: &[DrillEntry]) -> String {
     let mut out =
         String::from("Drills (course drill NAME [--seed N] [--solution] [--check FILE|-]):\n");
     for line in columns(&rows).lines() {
-        out.push_str(&crate::util::text::wrap_line(line, &hang, 80));
+        out.push_str(&course_content::text::wrap_line(line, &hang, 80));
         out.push('\n');
     }
     out
@@ -82,7 +82,7 @@ pub fn hints_text(hints: &[String], used: bool) -> String {
     }
     for (i, h) in hints.iter().enumerate() {
         let line = format!("Hint {}: {h}", i + 1);
-        out.push_str(&crate::util::text::wrap_line(&line, "  ", 80));
+        out.push_str(&course_content::text::wrap_line(&line, "  ", 80));
         out.push('\n');
     }
     if used {
@@ -110,14 +110,14 @@ fn header(name: &str, seed: u64, machine: &str) -> String {
 }
 
 /// `  K(A)  {0,2}` rows: the offsets at which each class of `m` uses `r`.
-fn offsets_table(m: &Machine, r: crate::model::ids::ResourceId) -> String {
+fn offsets_table(m: &Machine, r: course_engine::model::ids::ResourceId) -> String {
     let rows: Vec<Vec<String>> = m
         .class_ids()
         .map(|c| {
             let ks: Vec<u32> = m.class(c).offsets(r).collect();
             vec![
                 format!("  K({})", m.class(c).name),
-                crate::engine::hazard::set_string(&ks),
+                course_engine::engine::hazard::set_string(&ks),
             ]
         })
         .collect();
@@ -180,7 +180,7 @@ fn statement(line: &ProblemLine, m: &Machine, p: &Program, task: &str, syntax: &
 /// 23.1.8).
 pub fn machine_rules(m: &Machine) -> String {
     let mut rules: Vec<String> = Vec::new();
-    let zero: Vec<&crate::model::machine::Class> =
+    let zero: Vec<&course_engine::model::machine::Class> =
         m.classes().iter().filter(|c| c.zero_idiom).collect();
     if !zero.is_empty() {
         let ops: Vec<&str> = zero
@@ -216,7 +216,7 @@ pub fn machine_rules(m: &Machine) -> String {
     }
     rules
         .iter()
-        .map(|r| crate::util::text::wrap_line(&format!("  {r}"), "    ", 80) + "\n")
+        .map(|r| course_content::text::wrap_line(&format!("  {r}"), "    ", 80) + "\n")
         .collect()
 }
 
@@ -228,7 +228,7 @@ fn program_problem<S>(p: &ProgramProblem<S>, task: &str, syntax: &str) -> String
 /// `✗ message`, broken at spaces to 80 columns with its continuations
 /// under the message.
 fn wrong(m: &Mistake) -> String {
-    let mut out = crate::util::text::wrap_line(&format!("✗ {}", m.message), "  ", 80);
+    let mut out = course_content::text::wrap_line(&format!("✗ {}", m.message), "  ", 80);
     for c in &m.consequences {
         out.push('\n');
         // A second rule the same step breaks reads "also: …" on its own.
@@ -237,7 +237,7 @@ fn wrong(m: &Mistake) -> String {
         } else {
             format!("  consequence: {c}")
         };
-        out.push_str(&crate::util::text::wrap_line(&line, "    ", 80));
+        out.push_str(&course_content::text::wrap_line(&line, "    ", 80));
     }
     out
 }

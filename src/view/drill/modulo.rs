@@ -2,9 +2,9 @@
 //! its modulo reservation table, and the check report.
 
 use super::{header, indent, program_problem, wrong};
-use crate::content::drill::modulo::{Problem, Report};
-use crate::engine::check::submission_text;
 use crate::view::report;
+use course_content::drill::modulo::{Problem, Report};
+use course_engine::engine::check::submission_text;
 
 /// The rules the answer is graded by.
 const TASK: &str = concat!(
@@ -22,7 +22,7 @@ search, for loops of up to 100 operations.
 "
 );
 
-/// The answer syntax ([`crate::formats::submission`]).
+/// The answer syntax ([`course_engine::formats::submission`]).
 const SYNTAX: &str = "\
 a line 'ii N' and one line per operation, 'LABEL CYCLE' ('ii: 4'
 and 'a = 0' read the same).";
@@ -40,7 +40,7 @@ pub fn problem(p: &Problem) -> String {
         text.push('\n');
         text.push_str(&report::bounds_text(&p.program, &p.model, &s.bounds));
         text.push('\n');
-        text.push_str(&crate::util::text::wrap(
+        text.push_str(&course_content::text::wrap(
             &format!("{}:\n", report::capitalized(&claim)),
             80,
         ));

@@ -2,8 +2,8 @@
 //! per resource that decides Block RThroughput.
 
 use super::{header, statement, verdict_lines};
-use crate::content::drill::rthroughput::{Problem, Report};
 use crate::view::report;
+use course_content::drill::rthroughput::{Problem, Report};
 
 /// The rules the answer is graded by.
 const TASK: &str = "\
@@ -14,7 +14,7 @@ What Block RThroughput does llvm-mca print for this loop body?
     (unlike ResMII); llvm-mca prints it with one decimal.
 ";
 
-/// The answer syntax ([`crate::formats::answer::number`]).
+/// The answer syntax ([`course_engine::formats::answer::number`]).
 const SYNTAX: &str = "one number, such as 5/2 or 2.5.";
 
 pub fn problem(p: &Problem) -> String {

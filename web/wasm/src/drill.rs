@@ -6,11 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use course::api;
 use course::api::drill::{Answer, DrillOutput, DrillRequest};
-use course::content::data::Source;
-use course::content::drill::list_schedule::Placements;
-use course::content::drill::{Drill, Problem, Report};
-use course::model::machine::Machine;
 use course::view;
+use course_content::data::Source;
+use course_content::drill::list_schedule::Placements;
+use course_content::drill::{Drill, Problem, Report};
+use course_engine::model::machine::Machine;
 
 use crate::{Stamp, lab, pretty};
 
@@ -96,7 +96,8 @@ pub(crate) fn drill(a: &DrillReq) -> Result<DrillReply, String> {
             text: &c.text,
         }),
     };
-    let (out, hints) = api::drill::run_with_hints(&req, a.hints).map_err(|e| e.to_string())?;
+    let drilled = api::drill::run_with_hints(&req, a.hints).map_err(|e| e.to_string())?;
+    let hints = drilled.hints.clone();
     if a.hints > 0 {
         let text = view::drill::hints_text(&hints, false);
         let review_line = shown(a, req.drill, false, hints.len())?;
@@ -106,12 +107,12 @@ pub(crate) fn drill(a: &DrillReq) -> Result<DrillReply, String> {
             text,
         });
     }
-    match out {
+    match &drilled.output {
         DrillOutput::Problem(p) => {
             let review_line = shown(a, req.drill, a.solution, 0)?;
-            Ok(problem_reply(a, &p, review_line))
+            Ok(problem_reply(a, p, review_line))
         }
-        DrillOutput::Report(r) => report_reply(a, &req, &r),
+        DrillOutput::Report(r) => report_reply(a, req.drill, &drilled, r),
     }
 }
 
@@ -126,7 +127,7 @@ fn shown(
     let Some(st) = &a.stamp else {
         return Ok(None);
     };
-    let item = course::content::review_log::drill_item(drill, a.seed);
+    let item = course_content::review_log::drill_item(drill, a.seed);
     st.lines(|who, day, time| api::drill::shown(drill, &item, solution, hints, who, day, time))
 }
 
@@ -146,9 +147,14 @@ fn problem_reply(a: &DrillReq, p: &Problem, review_line: Option<String>) -> Dril
 }
 
 /// The report on a checked answer, with its review-log line when stamped.
-fn report_reply(a: &DrillReq, req: &DrillRequest<'_>, r: &Report) -> Result<DrillReply, String> {
+fn report_reply(
+    a: &DrillReq,
+    drill: Drill,
+    drilled: &api::drill::Drilled,
+    r: &Report,
+) -> Result<DrillReply, String> {
     let review_line = match &a.stamp {
-        Some(st) => st.line(|who, day, time| api::drill::review(req, None, r, who, day, time))?,
+        Some(st) => st.line(|who, day, time| drilled.review(drill, who, day, time))?,
         None => None,
     };
     Ok(DrillReply::Report {

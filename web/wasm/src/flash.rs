@@ -7,12 +7,12 @@ use serde::{Deserialize, Serialize};
 
 use course::api;
 use course::api::flash::{KeptState, Rated, Review};
-use course::content::data::Source;
-use course::content::flash::{
+use course::view;
+use course_content::data::Source;
+use course_content::flash::{
     CardFront, CardList, CardState, Date, Rating, StateRead, read_state, state_text,
 };
-use course::content::review_log::flash_review;
-use course::view;
+use course_content::review_log::flash_review;
 
 use crate::{CHAPTER, STYLE, Stamp, with_session};
 
@@ -208,7 +208,10 @@ enum RatedShown {
 pub(crate) fn rate(a: &ReplyReq) -> Result<RateReply, String> {
     with_session(&FLASH, "no review is running", |r| {
         let front = r.front();
-        let rated = match r.rate(&a.reply).map_err(|e| e.to_string())? {
+        let rated = match r
+            .rate(&a.reply, a.stamp.as_ref().map_or(0, |s| s.time))
+            .map_err(|e| e.to_string())?
+        {
             Rated::NotARating(n) => RatedShown::NotARating {
                 not_a_rating_text: view::flash::not_a_rating(&n),
             },

@@ -5,12 +5,12 @@
 use serde::{Deserialize, Serialize};
 
 use course::api;
-use course::content::data::{self, Source};
-use course::content::drill::DrillEntry;
-use course::content::mca_models::Builtin;
-use course::content::{family, lab};
-use course::model::machine::Machine;
 use course::view;
+use course_content::data::{self, Source};
+use course_content::drill::DrillEntry;
+use course_content::mca_models::Builtin;
+use course_content::{family, lab};
+use course_engine::model::machine::Machine;
 
 use crate::progress::MAX_IMPORT_BYTES;
 use crate::{Text, pretty};
@@ -46,7 +46,7 @@ fn lab_inputs() -> Result<Vec<String>, String> {
     let path = format!("labs/{LAB}/lab.yaml");
     let text = Source::Embedded.read(&path)?;
     let manifest: lab::Manifest =
-        course::formats::yaml::from_str(&text, &path).map_err(|d| d.to_string())?;
+        course_engine::formats::yaml::from_str(&text, &path).map_err(|d| d.to_string())?;
     let inputs = manifest.inputs.iter();
     Ok(inputs
         .map(|s| format!("labs/{LAB}/inputs/{s}.txt"))
@@ -224,12 +224,12 @@ fn hundred() -> u64 {
 }
 
 fn ten() -> u64 {
-    course::engine::mca::DEFAULT_TIMELINE_ITERATIONS
+    course_engine::engine::mca::DEFAULT_TIMELINE_ITERATIONS
 }
 
 /// Assembly on a built-in processor model.
 fn mca_llvm(a: &McaReq, model: &'static Builtin) -> Result<Mca, String> {
-    use course::engine::mca::pipeline::{Options, views::ViewSet};
+    use course_engine::engine::mca::pipeline::{Options, views::ViewSet};
     let req = api::mca::llvm::Request {
         options: Options {
             iterations: a.iterations,
@@ -256,7 +256,7 @@ fn mca_llvm(a: &McaReq, model: &'static Builtin) -> Result<Mca, String> {
 /// The built-in processor model the request runs on: assembly with a
 /// model's name for machine (`None`: the lab format, on a machine).
 fn llvm_model(a: &McaReq) -> Option<&'static Builtin> {
-    if !course::model::asm::is_assembly(&a.input, &a.input_text) {
+    if !course_engine::model::asm::is_assembly(&a.input, &a.input_text) {
         return None;
     }
     a.machine.as_deref().and_then(api::mca::llvm::model)

@@ -50,9 +50,9 @@ use std::thread::LocalKey;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use course::content::flash::Date;
-use course::content::review_log::Review;
 use course::view;
+use course_content::flash::Date;
+use course_content::review_log::Review;
 
 mod drill;
 mod flash;
@@ -194,7 +194,7 @@ fn needs_tables(model: &str, missing: &[&'static str]) -> Result<String, String>
 /// `crates/course-content/mca/NAME.z`) and answers `{"ok": true}`, or an
 /// error response for a name no built-in model has.
 pub fn register_table(name: &str, bytes: &[u8]) -> String {
-    let response = course::content::mca_models::register(name, bytes).map(|()| Done {
+    let response = course_content::mca_models::register(name, bytes).map(|()| Done {
         ok: true,
         reply: serde_json::Map::new(),
     });
@@ -361,10 +361,10 @@ mod abi {
 mod tests {
     use serde_json::{Value, json};
 
-    use course::content::data;
-    use course::content::drill::Drill;
-    use course::model::machine::Machine;
     use course::view;
+    use course_content::data;
+    use course_content::drill::Drill;
+    use course_engine::model::machine::Machine;
 
     use super::{call, needs_tables, pretty, register_table};
     use crate::progress::MAX_IMPORT_BYTES;
@@ -441,7 +441,7 @@ mod tests {
 
     #[test]
     fn a_review_log_is_imported_as_records_and_exported_with_its_header() {
-        let header = course::content::review_log::HEADER;
+        let header = course_content::review_log::HEADER;
         let good = "2026-01-01 1767225600 ada drill mii:1 mii right -\n";
         let text = format!("{header}\n{good}not a record\n2026-01-02 17");
         let v = ask(json!({"cmd": "progress_import", "name": "r.log", "text": text}));

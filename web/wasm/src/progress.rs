@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use course::api;
-use course::content::flash::Date;
-use course::content::path::Position;
-use course::content::progress::{self as p, Practice, Progress};
-use course::content::review_log;
 use course::view;
+use course_content::flash::Date;
+use course_content::path::Position;
+use course_content::progress::{self as p, Practice, Progress};
+use course_content::review_log;
 
 use crate::Text;
 
@@ -49,7 +49,7 @@ pub(crate) fn progress(a: &ProgressReq) -> Result<Figures, String> {
     let progress = p::progress(&reviews, who, today);
     let practice = p::practice(&reviews, who, today);
     Ok(Figures {
-        path: course::content::path::position(&reviews, who),
+        path: course_content::path::position(&reviews, who),
         practice_text: view::progress::practice_text(&practice),
         practice,
         progress_text: view::progress::progress_text(&progress),

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use course::api;
 use course::api::quiz::{Reply, Selection, Session};
-use course::content::data::Source;
-use course::content::quiz::{Asked, Intro, Status, Summary};
-use course::content::review_log::quiz_review;
 use course::view;
+use course_content::data::Source;
+use course_content::quiz::{Asked, Intro, Status, Summary};
+use course_content::review_log::quiz_review;
 
 use crate::{CHAPTER, STYLE, Stamp, with_session};
 
@@ -92,7 +92,7 @@ pub(crate) fn start(a: &StartReq) -> Result<Started, String> {
         chapter: CHAPTER,
         tags: &a.tags,
     };
-    let s = api::quiz::session(sel, Some(a.seed)).map_err(|e| e.to_string())?;
+    let s = api::quiz::session(sel, a.seed).map_err(|e| e.to_string())?;
     let intro = s.intro();
     let started = Started {
         intro_text: view::quiz::intro(&intro, &STYLE),

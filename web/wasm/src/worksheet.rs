@@ -4,9 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use course::api::worksheet::{self, Sheets, WorksheetRequest};
-use course::content::data::Source;
-use course::content::drill::Drill;
 use course::view;
+use course_content::data::Source;
+use course_content::drill::Drill;
 
 use crate::lab;
 
@@ -84,10 +84,10 @@ mod tests {
     use serde_json::{Value, json};
 
     use course::api::worksheet::{Sheets, WorksheetRequest, run};
-    use course::content::data::Source;
-    use course::content::drill::Drill;
-    use course::model::machine::Machine;
     use course::view;
+    use course_content::data::Source;
+    use course_content::drill::Drill;
+    use course_engine::model::machine::Machine;
 
     use crate::call;
 

@@ -17,7 +17,9 @@ use course_engine::engine::check::ViolationKind;
 use course_engine::engine::hazard::{Automaton, set_string};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::model::ids::ClassId;
-use course_engine::model::machine::{Machine, MachineInfo};
+use course_engine::model::machine::Machine;
+
+use crate::json::{MachineInfo, machine_info};
 use course_engine::util::rng::{GENERATOR_VERSION, Rng};
 
 /// The problem: the generated classes and their offsets on `r`.
@@ -178,7 +180,7 @@ pub fn problem(seed: u64, solution: bool) -> Problem {
     Problem {
         drill: Drill::Automaton,
         generator_version: GENERATOR_VERSION,
-        machine: m.info(),
+        machine: machine_info(&m),
         seed,
         solution: solution.then(|| Solution { states: rows(&m) }),
         model: m,

@@ -11,12 +11,12 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{Drill, Mistake, MistakeKind, ProblemLine, Verdict, Verdicts, set_text};
+use crate::json::MachineJson;
 use course_engine::engine::check::ViolationKind;
 use course_engine::engine::hazard;
 use course_engine::formats::answer::{self, shorten};
 use course_engine::formats::diagnostic::Diagnostic;
 use course_engine::model::ids::{ClassId, ResourceId};
-use course_engine::model::json::MachineJson;
 use course_engine::model::machine::{ClassFile, Machine, MachineFile, ResourceFile};
 use course_engine::util::rng::{GENERATOR_VERSION, Rng};
 

@@ -16,11 +16,11 @@ use super::forbidden::{located, named_slip, offsets_on};
 use super::{
     Drill, DrillError, Mistake, MistakeKind, ProblemLine, Verdict, all_right, mistakes_only,
 };
+use crate::json::MachineJson;
 use course_engine::engine::check::ViolationKind;
 use course_engine::engine::hazard::{self, Event, TraceRow, set_string};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::model::ids::ResourceId;
-use course_engine::model::json::MachineJson;
 use course_engine::model::machine::Machine;
 use course_engine::util::rng::{GENERATOR_VERSION, Rng};
 

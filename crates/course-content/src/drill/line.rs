@@ -5,10 +5,10 @@
 //! reader (`LineFlags`) that takes `--seed`, `--machine`, `--events` and
 //! `--lesson` as the command line does, and skips every other word.
 
+use crate::text::{WordsError, split_words};
 use course_engine::formats::answer;
 use course_engine::formats::diagnostic::Diagnostic;
 use course_engine::model::machine::Machine;
-use course_engine::util::text::{WordsError, split_words};
 
 use super::{Drill, hazard};
 

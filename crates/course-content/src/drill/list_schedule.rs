@@ -108,6 +108,12 @@ pub struct Report {
     /// The reference schedule's length.
     #[serde(skip)]
     pub length: Cycle,
+    /// The last hint on this answer: the list rule's ready set at the first
+    /// cycle where the answer departs from it (none when it does not
+    /// depart or cannot be read); made here, from the schedules the check
+    /// already has.
+    #[serde(skip)]
+    pub departure_hint: Option<String>,
 }
 
 /// An operation placed elsewhere than the list rule places it, after the
@@ -207,6 +213,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
     let consequences = later_differences(&p, &reference.cycles, &result, &departure);
     let diff = schedule_diff(&p, &reference.cycles, result.cycles.as_deref(), text);
+    let departure_hint = departure_hint(&p, m, &reference, &result);
     Report {
         consequences,
         correct: mistakes.is_empty(),
@@ -219,6 +226,7 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
         model: m.clone(),
         cycles: result.cycles,
         length: reference.length,
+        departure_hint,
     }
 }
 
@@ -522,27 +530,21 @@ fn ready_text(prog: &Program, heights: &[u64], ready: &[OpId]) -> String {
     }
 }
 
-/// With an answer: the ready set of the list rule at the first cycle where
-/// `text` departs from the reference, as a hint (none when the answer does
-/// not depart or cannot be read).
-pub fn departure_hint(
+/// The ready set of the list rule at the first cycle where the checked
+/// answer (`result`) departs from the reference, as a hint.
+fn departure_hint(
+    p: &Program,
     m: &Machine,
-    params: &GenParams,
-    seed: u64,
-    text: &str,
-    file: &str,
+    reference: &reference::Schedule,
+    result: &check::CheckResult,
 ) -> Option<String> {
-    let p = block(m, params, seed);
-    let reference = reference::reference(&p, m);
-    let sub = submission::parse(text, file);
-    let result = check::check(&p, m, &sub);
     let (c, ready) =
-        departure::departure_ready(&p, m, &reference.cycles, &reference.heights, &result.placed)?;
+        departure::departure_ready(p, m, &reference.cycles, &reference.heights, &result.placed)?;
     Some(format!(
         "Your answer first departs from the list rule at cycle {c}. Ready there, \
          highest first: {}. Replay that cycle: try each in this order against the table \
          of the placements before it.",
-        ready_text(&p, &reference.heights, &ready)
+        ready_text(p, &reference.heights, &ready)
     ))
 }
 

@@ -44,7 +44,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::generate::{self, GenParams};
-use course_engine::model::json::{EdgesJson, MachineJson, OpsJson};
+use crate::json::{EdgesJson, MachineJson, OpsJson};
 use course_engine::model::machine::Machine;
 use course_engine::model::program::{Kind, Program};
 use course_engine::util::rng::GENERATOR_VERSION;

@@ -11,11 +11,11 @@ use super::{
     Drill, Mistake, MistakeKind, ProblemLine, Verdict, all_right, example, generated, mistakes_only,
 };
 use crate::generate::GenParams;
+use crate::json::{MachineJson, OpsJson};
 use course_engine::engine::check::ViolationKind;
 use course_engine::engine::mii::{self, Bounds};
 use course_engine::formats::answer::{self, shorten};
 use course_engine::formats::diagnostic::Diagnostic;
-use course_engine::model::json::{MachineJson, OpsJson};
 use course_engine::model::machine::Machine;
 use course_engine::model::program::{Kind, Program};
 use course_engine::util::ratio::Ratio;

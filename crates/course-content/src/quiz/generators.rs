@@ -258,7 +258,7 @@ fn rthroughput_worked(p: &course_engine::model::program::Program, m: &Machine, r
     }
     format!(
         "For this loop body:\n{}RThroughput is the largest, {} ({}).",
-        course_engine::util::text::columns(&rows),
+        crate::text::columns(&rows),
         fraction_and_value(r),
         best.join(", ")
     )
@@ -329,13 +329,13 @@ fn gen_tables(intro: &str, rng: &mut Rng) -> Generated {
     let m = tables_machine(first, second, &k1, &k2);
     let r = m
         .resource_by_name("u")
-        .unwrap_or(course_engine::model::ids::ResourceId(1));
+        .unwrap_or(course_engine::model::ids::ResourceId::new(1));
     let a = m
         .class_by_name(first)
-        .unwrap_or(course_engine::model::ids::ClassId(0));
+        .unwrap_or(course_engine::model::ids::ClassId::new(0));
     let b = m
         .class_by_name(second)
-        .unwrap_or(course_engine::model::ids::ClassId(1));
+        .unwrap_or(course_engine::model::ids::ClassId::new(1));
     let f = hazard::forbidden_latencies(&m, r, a, b);
     let width = k1.iter().chain(&k2).copied().max().unwrap_or(0) + 1;
     let header: Vec<String> = (0..width).map(|k| k.to_string()).collect();

@@ -29,8 +29,6 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
-use serde::Serialize;
-
 use crate::engine::rtable::{Conflict, GlobalTable};
 use crate::formats::submission::Submission;
 use crate::model::ids::{Cycle, OpId};
@@ -39,8 +37,9 @@ use crate::model::program::{Edge, EdgeKind, Kind, Program};
 use crate::util::order::{Gathered, inverse, stable_sorted_by_key};
 
 /// What kind of mistake a violation is (stable names for JSON).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ViolationKind {
     /// A line that is not `LABEL CYCLE` / `ii N`, or a number out of range.
     Format,
@@ -74,22 +73,23 @@ impl ViolationKind {
 }
 
 /// One mistake, with a message that names operations and cycles.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Violation {
     /// What kind of rule was broken.
     pub kind: ViolationKind,
     /// The explanation shown to the student.
     pub message: String,
     /// The submission line it concerns, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub line: Option<u32>,
     /// The operation placed wrongly (the consumer for latency, the one that
     /// did not fit for resources).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub op: Option<OpId>,
     /// The facts behind a latency or resource violation, as data (what
     /// the message says in words); `None` for the other kinds.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub detail: Option<Detail>,
 }
 

@@ -19,8 +19,6 @@
 //! assert_eq!(mii::analyze(&p, &m).mii, 4);
 //! ```
 
-use serde::Serialize;
-
 use crate::model::ids::{OpId, ResourceId};
 use crate::model::machine::Machine;
 use crate::model::program::Program;
@@ -172,7 +170,8 @@ impl Bounds {
 /// [`Bounds`] as data: what `course analyze --format json` prints. Fields
 /// are declared in alphabetical order, the order JSON objects print their
 /// keys in.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct BoundsInfo {
     /// The Theorem 23.1.12 bound `max(RThroughput, max ℓ/d)`, as a fraction.
     pub bound: String,
@@ -191,7 +190,8 @@ pub struct BoundsInfo {
 }
 
 /// A recurrence as data: its operations' labels, latency and distance.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RecurrenceInfo {
     /// d: the total iteration distance.
     pub distance: u64,
@@ -202,7 +202,8 @@ pub struct RecurrenceInfo {
 }
 
 /// One resource's usage as data.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct UsageInfo {
     /// `cap(r)` (Definition 23.1.1).
     pub capacity: u32,

@@ -52,12 +52,12 @@
 //!
 //! // The global table, over absolute cycles.
 //! let mut t = GlobalTable::new();
-//! t.place(&m, div, 4, Some(OpId(0)));
+//! t.place(&m, div, 4, Some(OpId::new(0)));
 //! assert!(!t.fits(&m, mul, 5)); // the div holds the multiplier in 4–7
 //! assert!(t.fits(&m, mul, 8));
 //! let why = t.fits_why(&m, mul, 7).unwrap();
 //! assert_eq!((m.resource(why.resource).name.as_str(), why.cycle), ("mul", 7));
-//! assert_eq!(why.owners, vec![OpId(0)]);
+//! assert_eq!(why.owners, vec![OpId::new(0)]);
 //!
 //! // Modulo II = 2, cycles 4–7 are rows 0, 1, 0, 1: each row needs two
 //! // units of a one-unit multiplier, so a div never fits at this II.
@@ -65,9 +65,9 @@
 //! // Modulo II = 4 it fits; a mul then collides with it, and evicting the
 //! // div makes room again.
 //! let mut t = GlobalTable::modulo(4);
-//! t.place(&m, div, 4, Some(OpId(0)));
-//! assert_eq!(t.conflicts(&m, mul, 9), vec![OpId(0)]);
-//! t.remove(&m, div, 4, OpId(0));
+//! t.place(&m, div, 4, Some(OpId::new(0)));
+//! assert_eq!(t.conflicts(&m, mul, 9), vec![OpId::new(0)]);
+//! t.remove(&m, div, 4, OpId::new(0));
 //! assert!(t.fits(&m, mul, 9));
 //!
 //! // The sliding window gives the global table's answers at its first cycle.

@@ -15,10 +15,9 @@
 
 use std::fmt;
 
-use serde::Serialize;
-
 /// A place in a file, 1-based.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Location {
     /// The file as the user named it (`quizzes/ch23.yaml`, `<stdin>`).
     pub file: String,
@@ -35,7 +34,8 @@ impl fmt::Display for Location {
 }
 
 /// One problem, with where it is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Diagnostic {
     /// The file as the user named it.
     pub file: String,
@@ -97,7 +97,8 @@ impl std::error::Error for Diagnostic {}
 
 /// Every problem found in one file (never empty when returned as an error),
 /// printed one a line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {

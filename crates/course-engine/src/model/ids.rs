@@ -12,9 +12,19 @@ macro_rules! id {
     ($(#[$m:meta])* $name:ident, $inner:ty) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-        pub struct $name(pub $inner);
+        pub struct $name(pub(crate) $inner);
 
         impl $name {
+            /// The id with this number.
+            #[inline]
+            pub const fn new(n: $inner) -> Self {
+                $name(n)
+            }
+            /// The id's number.
+            #[inline]
+            pub const fn get(self) -> $inner {
+                self.0
+            }
             /// The id as a vector index.
             #[inline]
             pub fn index(self) -> usize {

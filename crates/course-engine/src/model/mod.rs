@@ -7,7 +7,6 @@
 pub mod asm;
 pub mod form;
 pub mod ids;
-pub mod json;
 pub mod machine;
 pub mod mc;
 pub mod program;

@@ -1,5 +1,6 @@
 //! Small helpers every layer may use: exact fractions, the seeded random
-//! stream, text layout, compact names, linear stable orders.
+//! stream, the column layout of the engine's tables, compact names, linear
+//! stable orders.
 
 pub mod name;
 pub mod order;

@@ -19,8 +19,6 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
 
-use serde::{Serialize, Serializer};
-
 /// Bytes kept inline; longer text goes to the heap.
 const INLINE: usize = 22;
 
@@ -158,8 +156,9 @@ impl fmt::Display for Name {
     }
 }
 
-impl Serialize for Name {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Name {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }

@@ -28,7 +28,8 @@ use lines::Item;
 use operand::{Operand, Part};
 
 /// The two assembly dialects read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Dialect {
     /// AT&T x86-64, as clang and llvm-mca print it.
     X86,

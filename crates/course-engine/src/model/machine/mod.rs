@@ -9,7 +9,7 @@
 //! A file is parsed into a [`MachineFile`] (serde structs, the one schema,
 //! `schema.rs`) and validated once, in phases (`build.rs`), into a
 //! [`Machine`]; after that the engine trusts the model and never fails on
-//! it. [`MachineInfo`] (`info.rs`) is the machine as JSON.
+//! it. Its JSON form is the course's (`course_content::json`).
 //!
 //! ```
 //! let m = course_engine::model::machine::Machine::toy();
@@ -28,10 +28,8 @@ use crate::model::form::{Form, Shape};
 use crate::model::ids::{ClassId, ResourceId};
 
 mod build;
-mod info;
 mod schema;
 
-pub use info::{ClassInfo, MachineInfo, ReadAdvanceInfo, ResourceInfo};
 pub use schema::{
     ClassFile, Field, LoadFile, MachineError, MachineFile, ReadAdvanceEntryFile, ReadAdvanceFile,
     ResourceFile, ZeroIdiomFile,

@@ -21,8 +21,6 @@
 //! These tables are generated from LLVM (`scripts/mca-models/`), never
 //! written by hand; [`crate::engine::mca::pipeline`] simulates them.
 
-use serde::Serialize;
-
 pub mod build;
 pub mod graph;
 pub mod resolve;
@@ -38,7 +36,8 @@ pub type ResIdx = u16;
 pub type DescId = u32;
 
 /// The registers of an architecture (`MCRegisterInfo`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Registers {
     /// Indexed by [`RegId`]; entry 0 is the empty name.
     pub names: Vec<String>,
@@ -67,7 +66,8 @@ impl Registers {
 }
 
 /// One processor resource or group (`MCProcResourceDesc`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ProcResource {
     /// LLVM's name (`SKLPort0`, `SKLPort01`).
     pub name: String,
@@ -95,7 +95,8 @@ impl ProcResource {
 }
 
 /// A register file of the extra processor information (`RegisterFile<…>`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RegisterFile {
     /// LLVM's name.
     pub name: String,
@@ -111,7 +112,8 @@ pub struct RegisterFile {
 }
 
 /// One resource an instruction uses (`InstrDesc::Resources`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ResourceUse {
     /// The resource (a unit or a group).
     pub resource: ResIdx,
@@ -129,7 +131,8 @@ pub struct ResourceUse {
 }
 
 /// A register write of a descriptor (`WriteDescriptor`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WriteDesc {
     /// The MCInst operand it writes; negative for an implicit write (`!i`
     /// is its place among the implicit definitions).
@@ -145,7 +148,8 @@ pub struct WriteDesc {
 }
 
 /// A register read of a descriptor (`ReadDescriptor`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ReadDesc {
     /// The MCInst operand it reads; negative for an implicit read.
     pub op_index: i32,
@@ -158,7 +162,8 @@ pub struct ReadDesc {
 /// A ReadAdvance entry (`MCReadAdvanceEntry`): a read with use index
 /// `use_index` of a value written with `write_resource` (0: any) is ready
 /// `cycles` early.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Advance {
     /// The use index.
     pub use_index: u32,
@@ -170,7 +175,8 @@ pub struct Advance {
 
 /// An instruction descriptor (`mca::InstrDesc` with the scheduling class
 /// data llvm-mca reads beside it).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Desc {
     /// The LLVM scheduling class it was resolved to.
     pub sched_class: u32,
@@ -239,7 +245,8 @@ impl Desc {
 }
 
 /// A processor model (`MCSchedModel` and its extra processor information).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Processor {
     /// The name `-mcpu` takes (`skylake`).
     pub name: String,
@@ -274,7 +281,8 @@ pub struct Processor {
 }
 
 /// A register write of one instruction (`WriteState` at creation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Def {
     /// The register written.
     pub register: RegId,
@@ -288,7 +296,8 @@ pub struct Def {
 }
 
 /// A register read of one instruction (`ReadState` at creation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Use {
     /// The register read.
     pub register: RegId,
@@ -299,7 +308,8 @@ pub struct Use {
 }
 
 /// One instruction of a kernel, resolved against a [`Processor`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Instr {
     /// Its descriptor in [`Processor::descs`].
     pub desc: DescId,

@@ -31,15 +31,14 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::Serialize;
-
 use crate::model::ids::{ClassId, OpId};
 use crate::model::machine::Machine;
 use crate::util::name::Name;
 
 /// A straight-line block or the body of a loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Kind {
     /// A straight-line block (`block NAME`), list-scheduled (Lesson 23.3).
     Block,
@@ -254,26 +253,28 @@ fn write_reg(f: &mut fmt::Formatter<'_>, r: &RegUse) -> fmt::Result {
 }
 
 /// Why an edge exists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum EdgeKind {
     /// Register flow through the register its source defines
     /// ([`Program::edge_register`]).
-    #[serde(rename = "register")]
+    #[cfg_attr(feature = "serde", serde(rename = "register"))]
     Reg,
     /// Possible memory aliasing.
-    #[serde(rename = "memory")]
+    #[cfg_attr(feature = "serde", serde(rename = "memory"))]
     Mem,
     /// In a block, an operation that reads a register before the operation
     /// defining it: the definition may not issue before the read (ℓ = 0).
     /// The register is the one its target defines.
-    #[serde(rename = "anti")]
+    #[cfg_attr(feature = "serde", serde(rename = "anti"))]
     Anti,
 }
 
 /// An operation as JSON (`ops` of product.md §6). Fields are declared in
 /// alphabetical order, the order every JSON object of the crate prints its
 /// keys in.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct OpInfo {
     /// The class name.
     pub class: String,
@@ -284,7 +285,8 @@ pub struct OpInfo {
 }
 
 /// A dependence as JSON (`edges` of product.md §6).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct EdgeInfo {
     /// Iteration distance d.
     pub distance: u32,

@@ -50,7 +50,6 @@ mod tests;
 
 use crate::model::mc::{Desc, Instr, Processor, Registers};
 use lsu::MemOp;
-use serde::Serialize;
 
 pub use tables::{
     TableRow, instruction_tables, instruction_tables_with_comments, table_columns, table_rows,
@@ -83,7 +82,8 @@ pub const MAX_SIMULATED_CYCLES: u64 = 1 << 30;
 pub const MAX_OP_CYCLES: u32 = 1 << 16;
 
 /// What to simulate: llvm-mca's options of the same names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Options {
     /// `-dispatch`: micro-ops dispatched per cycle (default: the
     /// processor's issue width).
@@ -148,7 +148,8 @@ impl Options {
 }
 
 /// One instruction of the recorded iterations, as `TimelineView` keeps it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TimelineEntry {
     /// The first cycle it was dispatched in.
     pub dispatched: u64,
@@ -165,7 +166,8 @@ pub struct TimelineEntry {
 
 /// Cycles an instruction of the body waited, summed over the recorded
 /// iterations (`TimelineView::WaitTimeEntry`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WaitTime {
     /// From write-back until retire.
     pub after_write_back: u64,
@@ -176,7 +178,8 @@ pub struct WaitTime {
 }
 
 /// The outcome of [`simulate`]: what llvm-mca's views print.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Report {
     /// Summary's Block RThroughput (`computeBlockRThroughput`).
     pub block_rthroughput: f64,

@@ -99,7 +99,8 @@ pub fn instruction_tables_with_comments(
 
 /// One instruction of `--instruction-tables` as data (the JSON output):
 /// the instruction-info columns and its resource pressure.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TableRow {
     /// Micro-ops.
     pub uops: u32,

@@ -20,7 +20,7 @@ const ALONE: &str = "COURSE_TEST_HEAP_ALONE";
 #[test]
 fn peak_counts_what_the_closure_holds_at_once() {
     if std::env::var_os(ALONE).is_none() {
-        let name = "heap::peak_counts_what_the_closure_holds_at_once";
+        let name = "peak_counts_what_the_closure_holds_at_once";
         let exe = std::env::current_exe().expect("the test executable");
         let out = Command::new(exe)
             .args([name, "--exact", "--test-threads", "1"])

@@ -10,17 +10,15 @@
 //! zero-latency operations, offsets that do not start at 0), at iteration
 //! counts around a period: 1, 2, 3, 7, 100, 1000 and some primes.
 
-use std::path::Path;
-
-use course::engine::mca::{
+use course_engine::engine::mca::{
     self, MemoryOrder, Options, Report, Shortcuts, llvm_memory, simulate, simulate_full,
     simulate_with,
 };
-use course::model::machine::Machine;
-use course::model::program::{self, Program};
-use course::util::rng::Rng;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{self, Program};
+use course_engine::util::rng::Rng;
 
-use crate::common;
+use crate::kernels;
 
 const COUNTS: &[u64] = &[1, 2, 3, 7, 100, 1000, 1009];
 
@@ -70,25 +68,14 @@ fn compare(p: &Program, m: &Machine, n: u64, timeline: u64) -> Result<Report, St
     Ok(fast)
 }
 
-fn corpus_machine(root: &Path, model: &str) -> Machine {
-    crate::mca_corpus::machine(root, model)
-}
-
 #[test]
 fn shortcuts_change_nothing_on_the_corpus() {
-    let root = common::root().join("tests/data/mca-corpus");
-    let (mut kernels, mut extrapolated) = (0, 0);
+    let (mut n_kernels, mut extrapolated) = (0, 0);
     let mut failures = Vec::new();
-    for model in ["skylake-llvm14", "apple-m1", "cortex-a57"] {
-        let m = corpus_machine(&root, model);
-        let mut files: Vec<_> = std::fs::read_dir(root.join(model))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-            .collect();
-        files.sort();
-        for path in files {
-            kernels += 1;
+    for model in kernels::MODELS {
+        let m = kernels::machine(model);
+        for path in kernels::lab_files(model) {
+            n_kernels += 1;
             let text = std::fs::read_to_string(&path).unwrap();
             let parsed = program::parse(&text, "k.txt", &m).unwrap();
             for order in [MemoryOrder::NoAlias, MemoryOrder::Conservative] {
@@ -111,12 +98,12 @@ fn shortcuts_change_nothing_on_the_corpus() {
             }
         }
     }
-    assert!(kernels >= 38, "{kernels} kernels");
+    assert!(n_kernels >= 38, "{n_kernels} kernels");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Every kernel settles into a period well before 1000 iterations.
     assert_eq!(
-        extrapolated, kernels,
-        "extrapolated on {extrapolated} of {kernels}"
+        extrapolated, n_kernels,
+        "extrapolated on {extrapolated} of {n_kernels}"
     );
 }
 
@@ -297,7 +284,7 @@ fn shortcuts_change_nothing_on_random_machines_and_loops() {
         extrapolated * 10 >= tried * 9,
         "extrapolated {extrapolated} of {tried}"
     );
-    common::note(format!(
+    kernels::note(format!(
         "mca_extrapolate: {tried} random loops, {runs} runs equal to the full simulation; {extrapolated} extrapolated at 1000 iterations"
     ));
 }
@@ -307,10 +294,11 @@ fn shortcuts_change_nothing_on_random_machines_and_loops() {
 /// scheduler queue and the load/store order.
 #[test]
 fn long_runs_extrapolate_exactly() {
-    let root = common::root().join("tests/data/mca-corpus");
-    let m = corpus_machine(&root, "skylake-llvm14");
+    let m = kernels::machine("skylake-llvm14");
     for k in ["div-mul", "sqrt-div", "store-mix", "loads-add", "vcopy"] {
-        let path = root.join("skylake-llvm14").join(format!("{k}.txt"));
+        let path = kernels::root()
+            .join("skylake-llvm14")
+            .join(format!("{k}.txt"));
         let text = std::fs::read_to_string(&path).unwrap();
         let p = program::parse(&text, "k.txt", &m).unwrap();
         let r = compare(&p, &m, 100_003, 10).unwrap_or_else(|e| panic!("{k}: {e}"));

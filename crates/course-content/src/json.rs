@@ -1,18 +1,20 @@
-//! The JSON forms of product.md §6 written straight from the model: `ops`,
-//! `edges`, `machine` and label-keyed maps such as `schedule`. Each value
+//! The JSON forms of product.md §6 written straight from the engine's
+//! model: `ops`, `edges`, `machine` ([`MachineInfo`], [`machine_info`]) and
+//! label-keyed maps such as `schedule`. Each value
 //! holds a shared handle on the [`Program`] (and the [`Machine`]) and
 //! streams its entries when serialised, so a result costs nothing extra in
 //! text mode and no copy of the program in JSON mode.
 //!
 //! Keys come out in the order every JSON object of the crate prints them:
-//! alphabetical, the order of [`OpInfo`](crate::model::program::OpInfo),
-//! [`EdgeInfo`](crate::model::program::EdgeInfo) and
-//! [`MachineInfo`](crate::model::machine::MachineInfo), whose output these
+//! alphabetical, the order of [`OpInfo`](course_engine::model::program::OpInfo),
+//! [`EdgeInfo`](course_engine::model::program::EdgeInfo) and
+//! [`MachineInfo`], whose output these
 //! reproduce byte for byte.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use course_engine::model::{json, machine::Machine, program};
+//! use course_content::json;
+//! use course_engine::model::{machine::Machine, program};
 //! let m = Machine::toy();
 //! let p = Arc::new(program::parse("block b\na: r1 = li 1\nb: r2 = add r1, 1\n", "b", &m).unwrap());
 //! let ops = json::OpsJson::new(p.clone(), &m);
@@ -30,8 +32,9 @@ use std::sync::Arc;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-use crate::model::machine::Machine;
-use crate::model::program::{EdgeKind, Op, Program};
+use course_engine::model::form::Form;
+use course_engine::model::machine::Machine;
+use course_engine::model::program::{EdgeKind, Op, Program};
 
 /// `ops`: every operation as `{class, label, text}`, in source order.
 #[derive(Clone, Debug)]
@@ -183,7 +186,7 @@ impl<T: Serialize> Serialize for LabelMap<T> {
     }
 }
 
-/// `machine`: the model as [`MachineInfo`](crate::model::machine::MachineInfo)
+/// `machine`: the model as [`MachineInfo`]
 /// prints it, built only when serialised (a machine is small next to a
 /// program: its classes and resources, not its operations).
 #[derive(Clone, Debug)]
@@ -191,14 +194,175 @@ pub struct MachineJson<M>(pub M);
 
 impl<M: Deref<Target = Machine>> Serialize for MachineJson<M> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.info().serialize(s)
+        machine_info(&self.0).serialize(s)
     }
+}
+
+/// The serializable description of product.md §6 (`course machine
+/// --format json`, and the `machine` field of every data command), each
+/// reservation table by resource name (Definition 23.1.2). A field the
+/// machine file leaves at its default is left out.
+pub fn machine_info(m: &Machine) -> MachineInfo {
+    MachineInfo {
+        classes: m
+            .classes()
+            .iter()
+            .map(|c| ClassInfo {
+                forms: c
+                    .forms
+                    .as_ref()
+                    .map(|fs| fs.iter().map(Form::to_string).collect()),
+                latency: c.latency,
+                memory: c.memory,
+                name: c.name.clone(),
+                opcodes: c.opcodes.clone(),
+                read_advance: c.read_advance,
+                reads: c
+                    .reads
+                    .iter()
+                    .map(|e| ReadAdvanceInfo {
+                        cycles: e.cycles,
+                        operands: e.operands.clone(),
+                        writes: e
+                            .writes
+                            .as_ref()
+                            .map(|ws| ws.iter().map(|&w| m.class(w).name.clone()).collect()),
+                    })
+                    .collect(),
+                reservation: c
+                    .reservation
+                    .iter()
+                    .map(|&(r, k)| (m.resource(r).name.clone(), k))
+                    .collect(),
+                stores: c.stores,
+                uops: c.uops,
+                write_latencies: c.write_latencies.clone(),
+                zero_idiom: c.zero_idiom,
+            })
+            .collect(),
+        issue_width: m.issue_width(),
+        load_latency: m.load_latency(),
+        micro_op_buffer_size: m.micro_op_buffer_size(),
+        name: m.name().to_string(),
+        reorder_buffer_size: m.reorder_buffer_size(),
+        resources: m
+            .resources()
+            .iter()
+            .map(|r| ResourceInfo {
+                buffer_size: r.buffer_size,
+                capacity: r.capacity,
+                group: r
+                    .members
+                    .iter()
+                    .map(|&g| m.resource(g).name.clone())
+                    .collect(),
+                name: r.name.clone(),
+            })
+            .collect(),
+        retire_width: m.retire_width(),
+    }
+}
+
+/// A machine as JSON (product.md §6). Fields are declared in alphabetical
+/// order, the order every JSON object of the crate prints its keys in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MachineInfo {
+    /// Every class with its reservation table (issue pairs included).
+    pub classes: Vec<ClassInfo>,
+    /// W.
+    pub issue_width: u32,
+    /// LLVM's LoadLatency, when the file gives one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub load_latency: u32,
+    /// 0 for an in-order machine.
+    pub micro_op_buffer_size: u32,
+    /// The machine's name.
+    pub name: String,
+    /// Reorder-buffer entries of an out-of-order machine.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reorder_buffer_size: u32,
+    /// Every resource, `issue` first.
+    pub resources: Vec<ResourceInfo>,
+    /// Instructions retired per cycle at most, when limited.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retire_width: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+
+/// A ReadAdvance entry as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadAdvanceInfo {
+    /// Cycles the operand is read late.
+    pub cycles: u32,
+    /// Operand positions; absent for every register operand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operands: Option<Vec<u32>>,
+    /// Producer classes; absent for every producer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writes: Option<Vec<String>>,
+}
+
+/// A class as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClassInfo {
+    /// The operand forms it models; absent for any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forms: Option<Vec<String>>,
+    /// `lat(o)`.
+    pub latency: u32,
+    /// Whether it is the folded-load form of its opcodes.
+    #[serde(skip_serializing_if = "is_false")]
+    pub memory: bool,
+    /// The class name.
+    pub name: String,
+    /// The opcodes of the class.
+    pub opcodes: Vec<String>,
+    /// ReadAdvance of its register operands outside an address.
+    pub read_advance: u32,
+    /// ReadAdvance per operand and producer class, first match first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<ReadAdvanceInfo>,
+    /// RT(o) as `[resource, offset]` pairs.
+    pub reservation: Vec<(String, u32)>,
+    /// Whether it writes memory as well as registers.
+    #[serde(skip_serializing_if = "is_false")]
+    pub stores: bool,
+    /// Micro-ops.
+    pub uops: u32,
+    /// The latency of each register written, when they differ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub write_latencies: Vec<u32>,
+    /// Whether it is the zero-idiom variant of its opcodes.
+    #[serde(skip_serializing_if = "is_false")]
+    pub zero_idiom: bool,
+}
+
+/// A resource as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResourceInfo {
+    /// LLVM's BufferSize, when the resource has a scheduler queue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer_size: Option<u32>,
+    /// cap(r).
+    pub capacity: u32,
+    /// The members of a group.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub group: Vec<String>,
+    /// The resource name.
+    pub name: String,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::program::parse;
+    use course_engine::model::program::parse;
 
     #[test]
     fn every_form_prints_what_the_eager_copies_print() {
@@ -210,7 +374,7 @@ mod tests {
         for m in [Machine::toy(), wide] {
             assert_eq!(
                 serde_json::to_string_pretty(&MachineJson(&m)).unwrap(),
-                serde_json::to_string_pretty(&m.info()).unwrap()
+                serde_json::to_string_pretty(&machine_info(&m)).unwrap()
             );
         }
         let m = Machine::toy();

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use course::model::machine::Machine;
 use course_bench::report::section_text;
+use course_engine::model::machine::Machine;
 
 /// Counts heap bytes for the in-process peaks (`heap::peak_during`).
 #[global_allocator]
@@ -63,10 +63,10 @@ fn machine(name: &str) -> Result<Machine, String> {
     if name == "toy" {
         return Ok(Machine::toy());
     }
-    if let Some(m) = course::content::family::machine(name) {
+    if let Some(m) = course_content::family::machine(name) {
         return m;
     }
-    match course::content::data::builtin_machine(name) {
+    match course_content::data::builtin_machine(name) {
         Some(text) => Machine::from_yaml(text, &format!("{name}.yaml")).map_err(|e| e.to_string()),
         None => Err(format!("unknown machine `{name}`: not a built-in machine")),
     }

@@ -20,11 +20,11 @@
 //!   `ModuloTable`, with its `first_fit`), where offsets of one class can
 //!   share a row.
 
-use course::engine::hazard::{Automaton, Recognizer, pathological_machine};
-use course::engine::rtable::{GlobalTable, ModuloTable, WindowTable};
-use course::model::ids::{ClassId, Cycle, OpId, ResourceId};
-use course::model::machine::Machine;
-use course::util::rng::Rng;
+use course_engine::engine::hazard::{Automaton, Recognizer, pathological_machine};
+use course_engine::engine::rtable::{GlobalTable, ModuloTable, WindowTable};
+use course_engine::model::ids::{ClassId, Cycle, OpId, ResourceId};
+use course_engine::model::machine::Machine;
+use course_engine::util::rng::Rng;
 
 /// An II no stream reaches: the modulo table then counts absolute cycles.
 const BIG_II: u64 = 1 << 20;
@@ -32,8 +32,10 @@ const BIG_II: u64 = 1 << 20;
 /// How far ahead the lookahead streams place and query.
 const LOOKAHEAD: usize = 6;
 
+/// A machine file of the workspace (`rel` from its root): the wide test
+/// machine and a lab machine, as the course reads them.
 fn machine_file(rel: &str) -> Machine {
-    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../{rel}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("machine file readable");
     Machine::from_yaml(&text, &path).expect("valid machine")
 }
@@ -218,7 +220,7 @@ fn in_order(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
         }
         assert_eq!(rec.issue(o), expect, "{what}: recognizer");
         if expect {
-            let x = OpId(step as u32);
+            let x = OpId::new(step as u32);
             global.place(m, o, now, Some(x));
             wide_mod.place(m, o, now, Some(x));
             window.place(m, o, now);
@@ -263,7 +265,7 @@ fn with_lookahead(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
         check_why(&global, &brute, o, c, &what);
         // 1: place when it fits; 2: query only; 3: place regardless.
         if (event == 1 && expect) || event == 3 {
-            let x = OpId(step as u32);
+            let x = OpId::new(step as u32);
             global.place(m, o, c, Some(x));
             wide_mod.place(m, o, c, Some(x));
             window.place(m, o, c);
@@ -296,7 +298,7 @@ fn small_ii(m: &Machine, seed: u64, steps: usize) -> (usize, usize) {
     let (mut accepted, mut refused) = (0, 0);
     for step in 0..steps {
         let what = format!("{} ii {ii} seed {seed} step {step}", m.name());
-        let x = OpId(step as u32);
+        let x = OpId::new(step as u32);
         let o = random_class(&mut rng, m);
         let c = rng.below(3 * span as u64) as i64 - span;
         let expect = brute.fits(o, c);

@@ -3,11 +3,11 @@
 //! and `Fits`/`Place` of Algorithm 23.1.4 on a global table give the same answer
 //! for every query, on several machines.
 
-use course::engine::hazard::{Automaton, Recognizer, pathological_machine};
-use course::engine::rtable::GlobalTable;
-use course::model::ids::{ClassId, ResourceId};
-use course::model::machine::Machine;
-use course::util::rng::Rng;
+use course_engine::engine::hazard::{Automaton, Recognizer, pathological_machine};
+use course_engine::engine::rtable::GlobalTable;
+use course_engine::model::ids::{ClassId, ResourceId};
+use course_engine::model::machine::Machine;
+use course_engine::util::rng::Rng;
 
 /// Two pipelined units of capacity 2 and 1, a class that holds the second
 /// unit for three non-adjacent cycles, and a two-micro-op class.
