@@ -725,8 +725,19 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
     let private = d.join("private");
     std::fs::create_dir_all(&private).unwrap();
     std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // What each run left to check once its detached helpers, if any, had
+    // time to act: one wait for all the runs of a mode, not one a run.
+    struct Ran {
+        what: String,
+        results: PathBuf,
+        listener: std::net::TcpListener,
+        stdout: String,
+        stderr: String,
+        paths: [PathBuf; 2],
+    }
     for mode in modes(&private) {
         let name = mode.name;
+        let mut ran = Vec::new();
         for attack in attacks {
             let root = d.join(format!("{name}-{attack}"));
             let (exe, secret) = gradescope_root(&root);
@@ -761,37 +772,53 @@ fn every_attack_on_the_autograder_gets_its_zero_and_leaves_the_score_alone() {
                 .args(["--root".as_ref(), root.as_os_str()])
                 .timeout(120)
                 .run();
+            // Nothing of the run may outlive it: checked before the next
+            // run, whose clean-up could hide what this one left.
             assert!(leftovers().is_empty(), "{name} {attack}: {:?}", leftovers());
-            std::thread::sleep(Duration::from_millis(1300));
-            let text = std::fs::read_to_string(&t.results).unwrap();
-            assert!(
-                !text.contains(SECRET) && !o.stdout.contains(SECRET),
-                "{name} {attack}: the secret leaked"
-            );
-            for p in [&exe, &secret] {
-                let p = p.to_string_lossy();
-                assert!(!text.contains(p.as_ref()), "{name} {attack}: {p} in {text}");
-            }
-            let r: serde_json::Value = serde_json::from_str(&text).unwrap();
-            assert_eq!(r["score"], 0.0, "{name} {attack}: {r}");
-            let tests = r["tests"].as_array().unwrap();
-            assert_eq!(
-                tests.len(),
-                SMALL_RUNS,
-                "{name} {attack}: {r}\n--- stdout:\n{}\n--- stderr:\n{}",
-                o.stdout,
-                o.stderr
-            );
-            for t in tests {
-                assert_eq!(t["score"], 0.0, "{name} {attack}: {t}");
-            }
-            assert!(leftovers().is_empty(), "{name} {attack}: {:?}", leftovers());
-            assert_eq!(accepted(&l), 0, "{name} {attack}");
             if is_root() {
                 assert!(no_process_of(TEST_UID), "{name} {attack}");
                 let left = residue_of_test_uids();
                 assert!(left.is_empty(), "{name} {attack}: left behind: {left:?}");
             }
+            ran.push(Ran {
+                what: format!("{name} {attack}"),
+                results: t.results,
+                listener: l,
+                stdout: o.stdout,
+                stderr: o.stderr,
+                paths: [exe, secret],
+            });
+        }
+        std::thread::sleep(Duration::from_millis(1300));
+        for r in &ran {
+            let what = &r.what;
+            let text = std::fs::read_to_string(&r.results).unwrap();
+            assert!(
+                !text.contains(SECRET) && !r.stdout.contains(SECRET),
+                "{what}: the secret leaked"
+            );
+            for p in &r.paths {
+                let p = p.to_string_lossy();
+                assert!(!text.contains(p.as_ref()), "{what}: {p} in {text}");
+            }
+            let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(j["score"], 0.0, "{what}: {j}");
+            let tests = j["tests"].as_array().unwrap();
+            assert_eq!(
+                tests.len(),
+                SMALL_RUNS,
+                "{what}: {j}\n--- stdout:\n{}\n--- stderr:\n{}",
+                r.stdout,
+                r.stderr
+            );
+            for t in tests {
+                assert_eq!(t["score"], 0.0, "{what}: {t}");
+            }
+            assert_eq!(accepted(&r.listener), 0, "{what}");
+        }
+        assert!(leftovers().is_empty(), "{name}: {:?}", leftovers());
+        if is_root() {
+            assert!(no_process_of(TEST_UID), "{name}");
         }
     }
 }
