@@ -182,6 +182,8 @@ fn run_asked(req: &DrillRequest<'_>) -> Result<(DrillOutput, Option<Asked>), Err
 /// for a checked answer, the review-log item of the problem it was for.
 #[derive(Clone, Debug)]
 pub struct Drilled {
+    /// The drill of the request.
+    pub drill: Drill,
     pub output: DrillOutput,
     pub hints: Vec<String>,
     /// `drill:NAME:SEED` or the hazard drill's issue attempts (see
@@ -194,7 +196,6 @@ impl Drilled {
     /// `time` (`None` for a problem).
     pub fn review(
         &self,
-        drill: Drill,
         who: &str,
         day: course_content::flash::Date,
         time: i64,
@@ -205,7 +206,7 @@ impl Drilled {
         Some(course_content::review_log::drill_review(
             report,
             item,
-            course_content::review_log::Topic::of_drill(drill),
+            course_content::review_log::Topic::of_drill(self.drill),
             who,
             day,
             time,
@@ -250,6 +251,7 @@ pub fn run_with_hints(req: &DrillRequest<'_>, level: usize) -> Result<Drilled, E
         (DrillOutput::Report(_), None) => Vec::new(),
     };
     Ok(Drilled {
+        drill: req.drill,
         output,
         hints,
         item,
@@ -272,6 +274,7 @@ pub fn replay_with_hints(
     let item = matches!(output, DrillOutput::Report(_))
         .then(|| course_content::review_log::events_item(events));
     Ok(Drilled {
+        drill: req.drill,
         output,
         hints,
         item,

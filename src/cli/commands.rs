@@ -68,7 +68,7 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
         None => api::drill::run_with_hints(&req, level)?,
     };
     let (day, time) = super::progress::now();
-    let review = drilled.review(drill, &who, day, time);
+    let review = drilled.review(&who, day, time);
     let hints = drilled.hints;
     match drilled.output {
         DrillOutput::Report(r) => {
@@ -96,8 +96,8 @@ pub fn drill(ctx: &Ctx, a: &DrillArgs) -> CmdResult {
             Ok(if r.correct() { 0 } else { 1 })
         }
         DrillOutput::Problem(p) => {
-            // Without --seed the library drew one (a replay of issue
-            // attempts has none): say which, so the problem can be had again.
+            // Without --seed one was drawn above (a replay of issue attempts
+            // has none): say which, so the problem can be had again.
             if a.seed.is_none() && events.is_none() {
                 eprintln!("course: no --seed given; using --seed {}", p.line().seed);
             }

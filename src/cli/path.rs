@@ -104,7 +104,7 @@ fn look(ctx: &Ctx, a: &PathArgs) -> Result<Look, CliError> {
     };
     let drilled = api::drill::run_with_hints(&req, 0)?;
     let (day, time) = super::progress::now();
-    let review = drilled.review(step.drill, &who, day, time);
+    let review = drilled.review(&who, day, time);
     let DrillOutput::Report(r) = drilled.output else {
         return Err(CliError("no report for an answer".into()));
     };

@@ -112,7 +112,7 @@ pub(crate) fn drill(a: &DrillReq) -> Result<DrillReply, String> {
             let review_line = shown(a, req.drill, a.solution, 0)?;
             Ok(problem_reply(a, p, review_line))
         }
-        DrillOutput::Report(r) => report_reply(a, req.drill, &drilled, r),
+        DrillOutput::Report(r) => report_reply(a, &drilled, r),
     }
 }
 
@@ -149,12 +149,11 @@ fn problem_reply(a: &DrillReq, p: &Problem, review_line: Option<String>) -> Dril
 /// The report on a checked answer, with its review-log line when stamped.
 fn report_reply(
     a: &DrillReq,
-    drill: Drill,
     drilled: &api::drill::Drilled,
     r: &Report,
 ) -> Result<DrillReply, String> {
     let review_line = match &a.stamp {
-        Some(st) => st.line(|who, day, time| drilled.review(drill, who, day, time))?,
+        Some(st) => st.line(|who, day, time| drilled.review(who, day, time))?,
         None => None,
     };
     Ok(DrillReply::Report {

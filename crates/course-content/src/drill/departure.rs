@@ -40,6 +40,9 @@ pub(super) struct Departure {
     pub named: BTreeSet<OpId>,
     /// The operation each mistake is about, parallel to `mistakes`.
     pub owners: Vec<OpId>,
+    /// The cycle of the departure and the operations ready there by the
+    /// list rule (`None` when the answer does not depart): the last hint.
+    pub ready_at: Option<(Cycle, Vec<OpId>)>,
 }
 
 impl Departure {
@@ -82,7 +85,10 @@ pub(super) fn first_departure(
         turn: replay_cycle(p, m, reference, heights, c),
         late,
     };
-    let mut d = Departure::default();
+    let mut d = Departure {
+        ready_at: Some((c, scene.turn.ready.iter().copied().collect())),
+        ..Departure::default()
+    };
     for &y in &early {
         scene.explain_early(y, &mut d);
     }
@@ -310,20 +316,6 @@ pub(super) fn by_priority<'a>(heights: &[u64], ops: impl Iterator<Item = &'a OpI
     let mut v: Vec<OpId> = ops.copied().collect();
     v.sort_by_key(|&x| (Reverse(heights[x.index()]), x));
     v
-}
-
-/// The first cycle where `placed` departs from `reference` and the
-/// operations the list rule has ready in it (for a hint).
-pub(super) fn departure_ready(
-    p: &Program,
-    m: &Machine,
-    reference: &[Cycle],
-    heights: &[u64],
-    placed: &[Option<Cycle>],
-) -> Option<(Cycle, Vec<OpId>)> {
-    let c = first_differing_cycle(p, reference, placed)?;
-    let turn = replay_cycle(p, m, reference, heights, c);
-    Some((c, turn.ready.into_iter().collect()))
 }
 
 /// What the rule did with one operation in the replayed cycle.

@@ -213,7 +213,14 @@ pub fn check(m: &Machine, params: &GenParams, seed: u64, text: &str, file: &str)
     }
     let consequences = later_differences(&p, &reference.cycles, &result, &departure);
     let diff = schedule_diff(&p, &reference.cycles, result.cycles.as_deref(), text);
-    let departure_hint = departure_hint(&p, m, &reference, &result);
+    let departure_hint = departure.ready_at.as_ref().map(|(c, ready)| {
+        format!(
+            "Your answer first departs from the list rule at cycle {c}. Ready there, \
+             highest first: {}. Replay that cycle: try each in this order against the table \
+             of the placements before it.",
+            ready_text(&p, &reference.heights, ready)
+        )
+    });
     Report {
         consequences,
         correct: mistakes.is_empty(),
@@ -528,24 +535,6 @@ fn ready_text(prog: &Program, heights: &[u64], ready: &[OpId]) -> String {
     } else {
         words.join(", ")
     }
-}
-
-/// The ready set of the list rule at the first cycle where the checked
-/// answer (`result`) departs from the reference, as a hint.
-fn departure_hint(
-    p: &Program,
-    m: &Machine,
-    reference: &reference::Schedule,
-    result: &check::CheckResult,
-) -> Option<String> {
-    let (c, ready) =
-        departure::departure_ready(p, m, &reference.cycles, &reference.heights, &result.placed)?;
-    Some(format!(
-        "Your answer first departs from the list rule at cycle {c}. Ready there, \
-         highest first: {}. Replay that cycle: try each in this order against the table \
-         of the placements before it.",
-        ready_text(p, &reference.heights, &ready)
-    ))
 }
 
 #[cfg(test)]

@@ -95,10 +95,9 @@ pub struct Model {
     times: Vec<Time>,
     /// Whether a clause added so far is already empty (no schedule).
     empty: bool,
-    /// The size taken so far, and whether [`MAX_SIZE`] was passed (then
-    /// nothing more is built and the answer is [`Answer::Unknown`]).
+    /// The size taken so far; past [`MAX_SIZE`] nothing more is built and
+    /// the answer is [`Answer::Unknown`].
     size: u64,
-    too_big: bool,
 }
 
 impl Model {
@@ -115,16 +114,19 @@ impl Model {
             times: Vec::new(),
             empty: false,
             size: 0,
-            too_big: false,
         }
+    }
+
+    /// Whether the model has passed [`MAX_SIZE`].
+    fn too_big(&self) -> bool {
+        self.size > MAX_SIZE
     }
 
     /// Takes `n` more of the model's size; false once [`MAX_SIZE`] is
     /// passed.
     fn charge(&mut self, n: u64) -> bool {
         self.size = self.size.saturating_add(n);
-        self.too_big |= self.size > MAX_SIZE;
-        !self.too_big
+        !self.too_big()
     }
 
     fn lit(&mut self) -> Lit {
@@ -166,7 +168,7 @@ impl Model {
         // Every v of j's window: t_j ≤ v → t_i ≤ v − w; above it, t_i ≤
         // hi_j − w outright.
         let (lo, hi) = (self.times[j].lo, self.times[j].hi);
-        if self.too_big || !self.charge((hi - lo).max(0) as u64 + 1) {
+        if self.too_big() || !self.charge((hi - lo).max(0) as u64 + 1) {
             return;
         }
         for v in lo..=hi {
@@ -219,7 +221,7 @@ impl Model {
     /// row `v + offset` (modulo `ii` when given, the rows of one iteration
     /// of a loop), and no row of a resource takes more than its capacity.
     pub fn resources(&mut self, m: &Machine, class: &[ClassId], ii: Option<i64>) {
-        if self.too_big {
+        if self.too_big() {
             return;
         }
         let rows = match ii {
@@ -368,7 +370,7 @@ impl Model {
 
     /// Solves the model; returns the answer and the conflicts it took.
     pub fn solve(mut self) -> (Answer, u64) {
-        if self.too_big {
+        if self.too_big() {
             return (Answer::Unknown, 0);
         }
         if self.empty {
@@ -436,7 +438,7 @@ mod tests {
         let a = model.time(0, 10_000_000);
         let b = model.time(0, 10_000_000);
         model.after(a, b, 1);
-        assert!(model.too_big && model.solver.num_vars() == 0);
+        assert!(model.too_big() && model.solver.num_vars() == 0);
         model.resources(&Machine::toy(), &[ClassId::from_index(0); 2], None);
         assert_eq!(model.solve(), (Answer::Unknown, 0));
     }
